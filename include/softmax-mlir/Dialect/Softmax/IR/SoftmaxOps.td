@@ -1,0 +1,299 @@
+//===- SoftmaxOps.td - softmax dialect operations ------------*- tablegen -*-===//
+//
+// Semantic ops (softmax, log_softmax, logsumexp) and state ops (partial,
+// merge, normalize, lse).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD
+
+include "softmax-mlir/Dialect/Softmax/IR/SoftmaxBase.td"
+include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
+
+class Softmax_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Softmax_Dialect, mnemonic, traits>;
+
+def Softmax_InputTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def Softmax_StateTensor : RankedTensorOf<[F32, F64]>;
+
+//===----------------------------------------------------------------------===//
+// Semantic ops
+//===----------------------------------------------------------------------===//
+
+class Softmax_SemanticOp<string mnemonic, list<Trait> traits = []>
+    : Softmax_Op<mnemonic, !listconcat(traits, [
+        Pure, DestinationStyleOpInterface,
+        AllTypesMatch<["init", "result"]>,
+        DeclareOpInterfaceMethods<AggregatedOpInterface,
+                                  ["decomposeOperation"]>])> {
+  let arguments = (ins Softmax_InputTensor:$input,
+                       Softmax_InputTensor:$init,
+                       I64Attr:$dimension,
+                       Softmax_MaskedRowsAttr:$masked,
+                       DefaultValuedAttr<Softmax_AlgorithmAttr,
+                           "::mlir::softmax::Algorithm::Auto">:$algorithm,
+                       OptionalAttr<TypeAttr>:$acc_type);
+  let results = (outs Softmax_InputTensor:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `dimension` `(` $dimension `)`
+    `masked` `(` $masked `)`
+    (`algorithm` `(` $algorithm^ `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+    /// The element type of the running state: `acc_type`, or f32 (f64 for
+    /// f64 inputs) when absent.
+    ::mlir::FloatType getAccumulatorType();
+  }];
+}
+
+def Softmax_SoftmaxOp : Softmax_SemanticOp<"softmax"> {
+  let summary = "softmax over one dimension of a tensor";
+  let description = [{
+    Computes `y = exp(x - max x) / sum exp(x - max x)` along `dimension`,
+    writing into `init` (same shape as `input`). The running state is kept in
+    `acc_type` (f32 by default, for f16/bf16/f32 inputs); the result is
+    rounded to the element type of `init`. `masked` says what a row of all
+    `-inf` yields; `algorithm` says how the reduction is computed (`auto`
+    leaves the choice to `softmax-select-algorithm`).
+
+    Example:
+
+    ```mlir
+    %y = softmax.softmax ins(%x : tensor<4x1000xbf16>)
+                         outs(%init : tensor<4x1000xbf16>)
+                         dimension(1) masked(zero) algorithm(online)
+    ```
+  }];
+}
+
+def Softmax_LogSoftmaxOp : Softmax_SemanticOp<"log_softmax"> {
+  let summary = "log-softmax over one dimension of a tensor";
+  let description = [{
+    Computes `y = x - max x - log(sum exp(x - max x))` along `dimension`.
+    Same operands and attributes as `softmax.softmax`; with `masked(zero)` a
+    row of all `-inf` yields `-inf` (the log of probability zero).
+
+    Example:
+
+    ```mlir
+    %y = softmax.log_softmax ins(%x : tensor<8x?xf32>)
+                             outs(%init : tensor<8x?xf32>)
+                             dimension(1) masked(nan)
+    ```
+  }];
+}
+
+def Softmax_LogSumExpOp : Softmax_SemanticOp<"logsumexp"> {
+  let summary = "log-sum-exp reduction of one dimension of a tensor";
+  let description = [{
+    Computes `max x + log(sum exp(x - max x))` along `dimension`. `init` has
+    the shape of `input` with `dimension` removed. With `masked(zero)` a row
+    of all `-inf` yields `-inf`.
+
+    Example:
+
+    ```mlir
+    %lse = softmax.logsumexp ins(%x : tensor<4x128xf32>)
+                             outs(%init : tensor<4xf32>)
+                             dimension(1) masked(zero) algorithm(exp_pair)
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// State ops
+//===----------------------------------------------------------------------===//
+
+def Softmax_PartialOp : Softmax_Op<"partial", [
+    Pure, DestinationStyleOpInterface,
+    AllTypesMatch<["max_init", "sum_init", "max", "sum"]>,
+    DeclareOpInterfaceMethods<TilingInterface,
+        ["getLoopIteratorTypes", "getIterationDomain",
+         "getTiledImplementation", "getResultTilePosition"]>]> {
+  let summary = "fold a slice of rows into a running (max, sum) state";
+  let description = [{
+    Reduces `input` along `dimension` into the state `(max_init, sum_init)`
+    and returns the merged state. Starting from the identity state
+    (`max = -FLT_MAX`, `sum = 0`) it computes the state of the slice; starting
+    from a running state it computes the merge of both, which is what makes
+    tiling the reduction dimension exact: the state is the loop-carried
+    destination.
+
+    `algorithm` picks the computation and the state encoding: `three_pass`
+    (a max pass, then a sum pass) and `online` (one read) produce a `max`
+    state; `exp_pair` produces an `exponent` state.
+
+    Example:
+
+    ```mlir
+    %m, %l = softmax.partial ins(%x : tensor<4x128xbf16>)
+                             outs(%m0, %l0 : tensor<4xf32>)
+                             dimension(1) algorithm(online)
+    ```
+  }];
+  let arguments = (ins Softmax_InputTensor:$input,
+                       Softmax_StateTensor:$max_init,
+                       Softmax_StateTensor:$sum_init,
+                       I64Attr:$dimension,
+                       Softmax_AlgorithmAttr:$algorithm);
+  let results = (outs Softmax_StateTensor:$max, Softmax_StateTensor:$sum);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $max_init `,` $sum_init `:` type($max_init) `)`
+    `dimension` `(` $dimension `)`
+    `algorithm` `(` $algorithm `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), 1, 2);
+    }
+    ::mlir::softmax::StateKind getStateKind() {
+      return getAlgorithm() == ::mlir::softmax::Algorithm::ExpPair
+                 ? ::mlir::softmax::StateKind::Exponent
+                 : ::mlir::softmax::StateKind::Max;
+    }
+  }];
+}
+
+def Softmax_MergeOp : Softmax_Op<"merge", [
+    Pure, AttrSizedOperandSegments,
+    AllTypesMatch<["lhs_max", "lhs_sum", "rhs_max", "rhs_sum", "max", "sum"]>]> {
+  let summary = "merge two (max, sum) states, optionally rescaling accumulators";
+  let description = [{
+    The associative merge of two states, elementwise over the state shape:
+    `M = max(m1, m2)`, `l = l1 * s1 + l2 * s2` with `s_i = exp(m_i - M)`
+    (`2^(m_i - M)` for `exponent` states). With accumulators (attention's
+    output rows, whose shape starts with the state shape), also
+    `O = O1 * s1 + O2 * s2`, broadcasting `s_i` over the trailing dimensions.
+
+    The identity state (`m = -FLT_MAX` or `-inf`, `l = 0`, accumulator `0`)
+    folds away.
+
+    Example:
+
+    ```mlir
+    %m, %l = softmax.merge (%m1, %l1), (%m2, %l2) state(max) : tensor<4xf32>
+    %m, %l, %o = softmax.merge (%m1, %l1), (%m2, %l2)
+        acc(%o1, %o2 : tensor<4x64xf32>) state(max) : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Softmax_StateTensor:$lhs_max,
+                       Softmax_StateTensor:$lhs_sum,
+                       Softmax_StateTensor:$rhs_max,
+                       Softmax_StateTensor:$rhs_sum,
+                       Optional<Softmax_StateTensor>:$lhs_acc,
+                       Optional<Softmax_StateTensor>:$rhs_acc,
+                       Softmax_StateKindAttr:$state);
+  let results = (outs Softmax_StateTensor:$max, Softmax_StateTensor:$sum,
+                      Optional<Softmax_StateTensor>:$acc);
+  let assemblyFormat = [{
+    `(` $lhs_max `,` $lhs_sum `)` `,` `(` $rhs_max `,` $rhs_sum `)`
+    (`acc` `(` $lhs_acc^ `,` $rhs_acc `:` type($lhs_acc) `,` type($rhs_acc)
+        `->` type($acc) `)`)?
+    `state` `(` $state `)` attr-dict `:` type($lhs_max)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Softmax_NormalizeOp : Softmax_Op<"normalize", [
+    Pure, DestinationStyleOpInterface,
+    AllTypesMatch<["init", "result"]>, AllTypesMatch<["max", "sum"]>,
+    DeclareOpInterfaceMethods<TilingInterface,
+        ["getLoopIteratorTypes", "getIterationDomain",
+         "getTiledImplementation", "getResultTilePosition"]>]> {
+  let summary = "write softmax or log-softmax of rows given their final state";
+  let description = [{
+    Given the final state `(max, sum)` of every row, writes
+    `exp(x - m) / l` (`kind(softmax)`) or `x - m - log l`
+    (`kind(log_softmax)`) for every element of `input` into `init`. For an
+    `exponent` state the offset is `m * ln 2`, applied with exact powers of
+    two. A row whose sum is zero (all `-inf`) gets the value `masked` asks
+    for. Every element is independent, so the op tiles along any dimension.
+
+    Example:
+
+    ```mlir
+    %y = softmax.normalize ins(%x, %m, %l : tensor<4x128xf32>, tensor<4xf32>)
+                           outs(%init : tensor<4x128xf32>)
+                           dimension(1) kind(softmax) state(max) masked(zero)
+    ```
+  }];
+  let arguments = (ins Softmax_InputTensor:$input,
+                       Softmax_StateTensor:$max,
+                       Softmax_StateTensor:$sum,
+                       Softmax_InputTensor:$init,
+                       I64Attr:$dimension,
+                       Softmax_NormalizeKindAttr:$kind,
+                       Softmax_StateKindAttr:$state,
+                       Softmax_MaskedRowsAttr:$masked);
+  let results = (outs Softmax_InputTensor:$result);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $max `,` $sum `:` type($input) `,` type($max) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `dimension` `(` $dimension `)`
+    `kind` `(` $kind `)`
+    `state` `(` $state `)`
+    `masked` `(` $masked `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+  }];
+}
+
+def Softmax_LseOp : Softmax_Op<"lse", [
+    Pure, DestinationStyleOpInterface,
+    AllTypesMatch<["init", "result"]>, AllTypesMatch<["max", "sum"]>]> {
+  let summary = "log-sum-exp of a final (max, sum) state";
+  let description = [{
+    Writes `m + log l` (`m * ln 2 + log l` for an `exponent` state) into
+    `init`, rounded to its element type. A zero sum (all `-inf` row) gives
+    `-inf` with `masked(zero)` and NaN with `masked(nan)`.
+
+    Example:
+
+    ```mlir
+    %lse = softmax.lse ins(%m, %l : tensor<4xf32>) outs(%init : tensor<4xbf16>)
+                       state(exponent) masked(zero)
+    ```
+  }];
+  let arguments = (ins Softmax_StateTensor:$max,
+                       Softmax_StateTensor:$sum,
+                       Softmax_InputTensor:$init,
+                       Softmax_StateKindAttr:$state,
+                       Softmax_MaskedRowsAttr:$masked);
+  let results = (outs Softmax_InputTensor:$result);
+  let assemblyFormat = [{
+    `ins` `(` $max `,` $sum `:` type($max) `)`
+    `outs` `(` $init `:` type($init) `)`
+    `state` `(` $state `)`
+    `masked` `(` $masked `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitMutable();
+    }
+  }];
+}
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD

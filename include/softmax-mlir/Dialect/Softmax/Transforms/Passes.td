@@ -1,0 +1,123 @@
+//===- Passes.td - softmax dialect passes --------------------*- tablegen -*-===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_PASSES_TD
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SoftmaxRaise : Pass<"softmax-raise"> {
+  let summary = "Raise linalg softmax, log-softmax and log-sum-exp to the softmax dialect";
+  let description = [{
+    Rewrites `linalg.softmax` and the decomposed forms that front ends emit
+    (a max reduction, a broadcast subtraction, `exp`, a sum reduction and a
+    division, spread over any number of `linalg.generic`, `linalg.reduce`,
+    `linalg.map` and `linalg.broadcast` ops) into `softmax.softmax`,
+    `softmax.log_softmax` and `softmax.logsumexp`.
+
+    Semantics are kept exactly: every form it matches computes NaN for a row
+    of all `-inf` (`-inf - -inf`), so the raised op says `masked(nan)`. Forms
+    that differ (no max subtraction, a max over another dimension, an
+    intermediate used elsewhere) are left alone.
+
+    Example: with `%x : tensor<2x16xf32>`,
+
+    ```mlir
+    %y = linalg.softmax dimension(1) ins(%x : tensor<2x16xf32>)
+                                     outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %y = softmax.softmax ins(%x : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>)
+                         dimension(1) masked(nan)
+    ```
+  }];
+  let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
+}
+
+def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
+  let summary = "Choose the reduction algorithm of every softmax op";
+  let description = [{
+    Replaces `algorithm(auto)` on `softmax.softmax`, `softmax.log_softmax`
+    and `softmax.logsumexp` with a concrete algorithm, from a cost model
+    (`docs/Passes/CostModel.md`) over the target and the row length in bytes:
+
+    * `cpu`: rows that fit in the L2 cache (`row-bytes <= l2-bytes / 2`) use
+      `three_pass`, whose max pass leaves the row in cache for the next two
+      reads; longer rows use `exp_pair`, which reads the row twice instead
+      of three times and needs no max pass. A dynamic row length counts as
+      long.
+    * `gpu`: `online` (one read for the state; the write pass re-reads).
+
+    `force` overrides the model for every op, including ops that already
+    name an algorithm.
+
+    Example: `--softmax-select-algorithm="target=cpu"` turns
+    `softmax.softmax ... dimension(1) masked(zero)` on `tensor<64x1048576xf32>`
+    into `... masked(zero) algorithm(exp_pair)`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target of the cost model: cpu or gpu">,
+    Option<"force", "force", "std::string", /*default=*/"\"\"",
+           "Use this algorithm everywhere: three_pass, online or exp_pair">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"1048576",
+           "Size of the L2 cache of the CPU target in bytes">
+  ];
+  let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
+}
+
+def SoftmaxDecompose : Pass<"softmax-decompose"> {
+  let summary = "Lower softmax ops to state ops, then to linalg, arith and math";
+  let description = [{
+    Two steps, each an exported pattern set:
+
+    1. Semantic ops become state ops: `softmax.partial` from the identity
+       state, then `softmax.normalize` (softmax, log_softmax) or
+       `softmax.lse` (logsumexp). `algorithm(auto)` is resolved with the CPU
+       cost model of `softmax-select-algorithm`.
+    2. With `reduction-tile-size=N`, every `softmax.partial` is tiled along
+       its reduction dimension by N through its TilingInterface: an `scf.for`
+       carries the state as its destination, so the tiled reduction equals
+       the untiled one. `softmax.normalize` is tiled the same way. The last
+       tile may be partial; no multiple of N is required.
+    3. State ops become `linalg.generic` ops over `arith` and `math`, one
+       lowering per algorithm.
+
+    `to-state=true` stops after steps 1 and 2.
+
+    Example:
+
+    ```mlir
+    %y = softmax.softmax ins(%x : tensor<4x128xf32>) outs(%e : tensor<4x128xf32>)
+                         dimension(1) masked(zero) algorithm(online)
+    ```
+
+    becomes (step 1)
+
+    ```mlir
+    %m, %l = softmax.partial ins(%x : tensor<4x128xf32>)
+                             outs(%m0, %l0 : tensor<4xf32>)
+                             dimension(1) algorithm(online)
+    %y = softmax.normalize ins(%x, %m, %l : tensor<4x128xf32>, tensor<4xf32>)
+                           outs(%e : tensor<4x128xf32>)
+                           dimension(1) kind(softmax) state(max) masked(zero)
+    ```
+  }];
+  let options = [
+    Option<"reductionTileSize", "reduction-tile-size", "int64_t",
+           /*default=*/"0",
+           "Tile the reduction dimension by this size (0: do not tile)">,
+    Option<"toState", "to-state", "bool", /*default=*/"false",
+           "Stop after producing (and tiling) state ops">
+  ];
+  let dependentDialects = [
+    "::mlir::softmax::SoftmaxDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::affine::AffineDialect"
+  ];
+}
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,45 @@
+//===- Transforms.h - softmax pattern sets and helpers ----------*- C++ -*-===//
+//
+// The pattern sets and entry points behind the softmax passes, exported so
+// that a host compiler can run them inside its own pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include <optional>
+
+namespace mlir::softmax {
+
+/// linalg.softmax and decomposed linalg forms -> softmax semantic ops.
+void populateSoftmaxRaisePatterns(RewritePatternSet &patterns);
+
+/// Semantic ops -> softmax.partial + softmax.normalize / softmax.lse.
+/// Ops still marked `auto` get the CPU cost model's choice.
+void populateSoftmaxExpandPatterns(RewritePatternSet &patterns);
+
+/// State ops -> linalg.generic over arith/math.
+void populateSoftmaxStateToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Tiles every softmax.partial and softmax.normalize under `root` along its
+/// reduction dimension by `tileSize`, carrying the state through scf.for.
+LogicalResult tileSoftmaxReductions(Operation *root, int64_t tileSize);
+
+/// The target of the algorithm cost model.
+enum class CostModelTarget { CPU, GPU };
+
+/// The cost model of softmax-select-algorithm (docs/Passes/CostModel.md).
+/// `rowLength` is the static length of the reduced dimension, if known.
+Algorithm selectAlgorithm(CostModelTarget target,
+                          std::optional<int64_t> rowLength,
+                          unsigned elementBytes, int64_t l2Bytes);
+
+/// Parses "three_pass", "online" or "exp_pair" (not "auto").
+std::optional<Algorithm> parseConcreteAlgorithm(StringRef name);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H

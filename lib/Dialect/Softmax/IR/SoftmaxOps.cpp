@@ -1,0 +1,305 @@
+//===- SoftmaxOps.cpp - softmax op verifiers, folders, decompositions ----===//
+
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+//===----------------------------------------------------------------------===//
+// Shared verification helpers
+//===----------------------------------------------------------------------===//
+
+static std::string shapeString(ShapedType type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(
+      type.getShape(), os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  if (type.getRank() == 0)
+    os << "scalar";
+  return s;
+}
+
+/// Checks `dimension` against the rank of `input`.
+static LogicalResult verifyDimension(Operation *op, ShapedType input,
+                                     uint64_t dimension) {
+  if (dimension >= static_cast<uint64_t>(input.getRank()))
+    return op->emitOpError() << "dimension " << static_cast<int64_t>(dimension)
+                             << " is out of range for an input of rank "
+                             << input.getRank();
+  return success();
+}
+
+/// Checks that `reduced` has the shape of `full` without `dimension`.
+static LogicalResult verifyReducedShape(Operation *op, ShapedType full,
+                                        ShapedType reduced, uint64_t dimension,
+                                        StringRef what) {
+  SmallVector<int64_t> expected(full.getShape());
+  expected.erase(expected.begin() + dimension);
+  if (failed(verifyCompatibleShape(expected, reduced.getShape()))) {
+    auto expectedType = RankedTensorType::get(expected, full.getElementType());
+    return op->emitOpError()
+           << what << " shape (" << shapeString(reduced)
+           << ") must be the input shape without dimension " << dimension
+           << " (" << shapeString(expectedType) << ")";
+  }
+  return success();
+}
+
+static LogicalResult verifySameShape(Operation *op, ShapedType input,
+                                     ShapedType other, StringRef what) {
+  if (failed(verifyCompatibleShape(input.getShape(), other.getShape())))
+    return op->emitOpError() << what << " shape (" << shapeString(other)
+                             << ") does not match the input shape ("
+                             << shapeString(input) << ")";
+  return success();
+}
+
+/// The state must be at least as wide as the input, or accumulating would
+/// lose what the input carries.
+static LogicalResult verifyAccumulatorWidth(Operation *op, Type input,
+                                            Type acc) {
+  if (acc.getIntOrFloatBitWidth() < input.getIntOrFloatBitWidth())
+    return op->emitOpError() << "accumulation type " << acc
+                             << " is narrower than the input element type "
+                             << input;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Semantic ops
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static FloatType accumulatorTypeOf(OpTy op) {
+  if (std::optional<Type> acc = op.getAccType())
+    if (auto f = dyn_cast<FloatType>(*acc))
+      return f;
+  Type elt = op.getInput().getType().getElementType();
+  if (elt.isF64())
+    return Float64Type::get(op.getContext());
+  return Float32Type::get(op.getContext());
+}
+
+template <typename OpTy>
+static LogicalResult verifySemanticOp(OpTy op, bool reduces) {
+  auto input = cast<ShapedType>(op.getInput().getType());
+  auto init = cast<ShapedType>(op.getInit().getType());
+  if (failed(verifyDimension(op, input, op.getDimension())))
+    return failure();
+  if (reduces) {
+    if (failed(verifyReducedShape(op, input, init, op.getDimension(), "init")))
+      return failure();
+  } else if (failed(verifySameShape(op, input, init, "init"))) {
+    return failure();
+  }
+  if (std::optional<Type> acc = op.getAccType()) {
+    if (!acc->isF32() && !acc->isF64())
+      return op.emitOpError()
+             << "accumulation type must be f32 or f64, got " << *acc;
+    if (failed(verifyAccumulatorWidth(op, input.getElementType(), *acc)))
+      return failure();
+  }
+  return success();
+}
+
+/// The identity state, (-FLT_MAX, 0), shaped as `input` without `dimension`.
+/// The most negative finite value, not -inf, so that `m - m'` of two
+/// identities is 0, never `-inf - -inf`.
+static std::pair<Value, Value> buildIdentityState(OpBuilder &b, Location loc,
+                                                  Value input,
+                                                  int64_t dimension,
+                                                  FloatType accType) {
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
+  sizes.erase(sizes.begin() + dimension);
+  auto fill = [&](TypedAttr value) {
+    Value empty = tensor::EmptyOp::create(b, loc, sizes, accType);
+    Value cst = arith::ConstantOp::create(b, loc, value);
+    return linalg::FillOp::create(b, loc, cst, empty).getResult(0);
+  };
+  APFloat lowest = APFloat::getLargest(accType.getFloatSemantics(), true);
+  return {fill(b.getFloatAttr(accType, lowest)),
+          fill(b.getFloatAttr(accType, 0.0))};
+}
+
+template <typename OpTy>
+static FailureOr<PartialOp> buildPartial(OpTy op, OpBuilder &b) {
+  if (op.getAlgorithm() == Algorithm::Auto)
+    return op.emitOpError("algorithm(auto) must be resolved before "
+                          "decomposition (run softmax-select-algorithm)");
+  Location loc = op.getLoc();
+  FloatType acc = op.getAccumulatorType();
+  auto [m0, l0] =
+      buildIdentityState(b, loc, op.getInput(), op.getDimension(), acc);
+  return PartialOp::create(b, loc, m0.getType(), l0.getType(), op.getInput(),
+                           m0, l0, op.getDimension(), op.getAlgorithm());
+}
+
+template <typename OpTy>
+static FailureOr<SmallVector<Value>> decomposeNormalizing(OpTy op, OpBuilder &b,
+                                                          NormalizeKind kind) {
+  FailureOr<PartialOp> partial = buildPartial(op, b);
+  if (failed(partial))
+    return failure();
+  Value y = NormalizeOp::create(b, op.getLoc(), op.getInit().getType(),
+                                op.getInput(), partial->getMax(),
+                                partial->getSum(), op.getInit(),
+                                op.getDimension(), kind,
+                                partial->getStateKind(), op.getMasked());
+  return SmallVector<Value>{y};
+}
+
+FloatType SoftmaxOp::getAccumulatorType() { return accumulatorTypeOf(*this); }
+FloatType LogSoftmaxOp::getAccumulatorType() {
+  return accumulatorTypeOf(*this);
+}
+FloatType LogSumExpOp::getAccumulatorType() {
+  return accumulatorTypeOf(*this);
+}
+
+LogicalResult SoftmaxOp::verify() { return verifySemanticOp(*this, false); }
+LogicalResult LogSoftmaxOp::verify() { return verifySemanticOp(*this, false); }
+LogicalResult LogSumExpOp::verify() { return verifySemanticOp(*this, true); }
+
+FailureOr<SmallVector<Value>> SoftmaxOp::decomposeOperation(OpBuilder &b) {
+  return decomposeNormalizing(*this, b, NormalizeKind::Softmax);
+}
+
+FailureOr<SmallVector<Value>> LogSoftmaxOp::decomposeOperation(OpBuilder &b) {
+  return decomposeNormalizing(*this, b, NormalizeKind::LogSoftmax);
+}
+
+FailureOr<SmallVector<Value>> LogSumExpOp::decomposeOperation(OpBuilder &b) {
+  FailureOr<PartialOp> partial = buildPartial(*this, b);
+  if (failed(partial))
+    return failure();
+  Value lse = LseOp::create(b, getLoc(), getInit().getType(),
+                            partial->getMax(), partial->getSum(), getInit(),
+                            partial->getStateKind(), getMasked());
+  return SmallVector<Value>{lse};
+}
+
+//===----------------------------------------------------------------------===//
+// State ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult PartialOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  auto state = cast<ShapedType>(getMaxInit().getType());
+  if (getAlgorithm() == Algorithm::Auto)
+    return emitOpError("algorithm must be three_pass, online or exp_pair, "
+                       "not auto");
+  if (failed(verifyDimension(*this, input, getDimension())) ||
+      failed(verifyReducedShape(*this, input, state, getDimension(), "state")))
+    return failure();
+  return verifyAccumulatorWidth(*this, input.getElementType(),
+                                state.getElementType());
+}
+
+LogicalResult PartialOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &res) {
+  // Folding an empty slice into a state leaves the state unchanged.
+  auto input = cast<ShapedType>(getInput().getType());
+  if (input.getDimSize(getDimension()) != 0)
+    return failure();
+  res.push_back(getMaxInit());
+  res.push_back(getSumInit());
+  return success();
+}
+
+LogicalResult MergeOp::verify() {
+  if (static_cast<bool>(getLhsAcc()) != static_cast<bool>(getRhsAcc()))
+    return emitOpError("expects both accumulators or neither");
+  if (!getLhsAcc())
+    return success();
+  auto state = cast<ShapedType>(getLhsMax().getType());
+  for (Value acc : {getLhsAcc(), getRhsAcc(), getAcc()}) {
+    auto accType = cast<ShapedType>(acc.getType());
+    if (accType.getRank() < state.getRank() ||
+        failed(verifyCompatibleShape(
+            accType.getShape().take_front(state.getRank()),
+            state.getShape())))
+      return emitOpError() << "accumulator shape (" << shapeString(accType)
+                           << ") must start with the state shape ("
+                           << shapeString(state) << ")";
+  }
+  if (getLhsAcc().getType() != getRhsAcc().getType() ||
+      getLhsAcc().getType() != getAcc().getType())
+    return emitOpError("expects accumulators and result of one type");
+  return success();
+}
+
+/// True if `v` is a constant splat of -FLT_MAX or -inf (a max identity), or
+/// of zero when `zero` is set.
+static bool isIdentitySplat(Value v, bool zero) {
+  Attribute attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return false;
+  auto splat = dyn_cast<SplatElementsAttr>(attr);
+  if (!splat || !isa<FloatType>(splat.getElementType()))
+    return false;
+  APFloat value = splat.getSplatValue<APFloat>();
+  if (zero)
+    return value.isZero();
+  return value.isNegative() && (value.isInfinity() || value.isLargest());
+}
+
+LogicalResult MergeOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &res) {
+  // Merging with the identity state returns the other state. The identity
+  // accumulator is zero, and exp(m_identity - M) is 0 or 1 with no NaN since
+  // -FLT_MAX - M stays finite.
+  auto isIdentity = [&](Value m, Value l, Value acc) {
+    return isIdentitySplat(m, false) && isIdentitySplat(l, true) &&
+           (!acc || isIdentitySplat(acc, true));
+  };
+  auto forward = [&](Value m, Value l, Value acc) {
+    res.push_back(m);
+    res.push_back(l);
+    if (acc)
+      res.push_back(acc);
+    return success();
+  };
+  if (isIdentity(getRhsMax(), getRhsSum(), getRhsAcc()))
+    return forward(getLhsMax(), getLhsSum(), getLhsAcc());
+  if (isIdentity(getLhsMax(), getLhsSum(), getLhsAcc()))
+    return forward(getRhsMax(), getRhsSum(), getRhsAcc());
+  return failure();
+}
+
+LogicalResult NormalizeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  auto state = cast<ShapedType>(getMax().getType());
+  if (failed(verifyDimension(*this, input, getDimension())) ||
+      failed(verifyReducedShape(*this, input, state, getDimension(),
+                                "state")) ||
+      failed(verifySameShape(*this, input,
+                             cast<ShapedType>(getInit().getType()), "init")))
+    return failure();
+  return verifyAccumulatorWidth(*this, input.getElementType(),
+                                state.getElementType());
+}
+
+LogicalResult LseOp::verify() {
+  auto state = cast<ShapedType>(getMax().getType());
+  auto init = cast<ShapedType>(getInit().getType());
+  if (failed(verifyCompatibleShape(state.getShape(), init.getShape())))
+    return emitOpError() << "init shape (" << shapeString(init)
+                         << ") does not match the state shape ("
+                         << shapeString(state) << ")";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOps.cpp.inc"

@@ -1,0 +1,16 @@
+//===- InitAll.cpp - register everything softmax-mlir provides -----------===//
+
+#include "softmax-mlir/InitAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax-mlir/Pipelines/Pipelines.h"
+
+void mlir::softmax::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<SoftmaxDialect>();
+}
+
+void mlir::softmax::registerAllPasses() { registerSoftmaxPasses(); }
+
+void mlir::softmax::registerAllPipelines() { registerSoftmaxToCPUPipeline(); }
