@@ -1,0 +1,112 @@
+//===- Decompose.cpp - semantic ops -> state ops -> linalg ---------------===//
+
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_SOFTMAXDECOMPOSE
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+/// Expands a semantic op into its state ops through AggregatedOpInterface,
+/// so that the pass and `transform.structured.decompose_interface` share one
+/// implementation.
+template <typename OpTy>
+struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getAlgorithm() == Algorithm::Auto) {
+      auto input = op.getInput().getType();
+      std::optional<int64_t> len;
+      if (!input.isDynamicDim(op.getDimension()))
+        len = input.getDimSize(op.getDimension());
+      Algorithm alg =
+          selectAlgorithm(CostModelTarget::CPU, len,
+                          input.getElementTypeBitWidth() / 8, 1 << 20);
+      rewriter.modifyOpInPlace(op, [&] { op.setAlgorithm(alg); });
+    }
+    FailureOr<SmallVector<Value>> repl = op.decomposeOperation(rewriter);
+    if (failed(repl))
+      return rewriter.notifyMatchFailure(op, "decomposition failed");
+    rewriter.replaceOp(op, *repl);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::softmax::populateSoftmaxExpandPatterns(RewritePatternSet &patterns) {
+  patterns.add<ExpandSemanticOp<SoftmaxOp>, ExpandSemanticOp<LogSoftmaxOp>,
+               ExpandSemanticOp<LogSumExpOp>>(patterns.getContext());
+}
+
+LogicalResult mlir::softmax::tileSoftmaxReductions(Operation *root,
+                                                   int64_t tileSize) {
+  SmallVector<TilingInterface> targets;
+  root->walk([&](Operation *op) {
+    if (isa<PartialOp, NormalizeOp>(op))
+      targets.push_back(cast<TilingInterface>(op));
+  });
+  IRRewriter rewriter(root->getContext());
+  for (TilingInterface op : targets) {
+    int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+    int64_t rank = cast<ShapedType>(op->getOperand(0).getType()).getRank();
+    SmallVector<OpFoldResult> sizes(rank, rewriter.getIndexAttr(0));
+    sizes[dim] = rewriter.getIndexAttr(tileSize);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled =
+        scf::tileUsingSCF(rewriter, op, options);
+    if (failed(tiled))
+      return op->emitOpError("failed to tile the reduction dimension by ")
+             << tileSize;
+    rewriter.replaceOp(op, tiled->replacements);
+  }
+  return success();
+}
+
+namespace {
+struct SoftmaxDecomposePass
+    : public softmax::impl::SoftmaxDecomposeBase<SoftmaxDecomposePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    if (reductionTileSize < 0) {
+      root->emitError() << "softmax-decompose: reduction-tile-size must be "
+                           "positive or 0, got "
+                        << reductionTileSize;
+      return signalPassFailure();
+    }
+    RewritePatternSet expand(&getContext());
+    populateSoftmaxExpandPatterns(expand);
+    if (failed(applyPatternsGreedily(root, std::move(expand))))
+      return signalPassFailure();
+    // A semantic op that survived failed to decompose and said why.
+    if (root->walk([](Operation *op) {
+              return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            }).wasInterrupted())
+      return signalPassFailure();
+    if (reductionTileSize > 0 &&
+        failed(tileSoftmaxReductions(root, reductionTileSize)))
+      return signalPassFailure();
+    if (toState)
+      return;
+    RewritePatternSet lower(&getContext());
+    populateSoftmaxStateToLinalgPatterns(lower);
+    if (failed(applyPatternsGreedily(root, std::move(lower))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,90 @@
+//===- SelectAlgorithm.cpp - the algorithm cost model --------------------===//
+//
+// Picks three_pass, online or exp_pair for every semantic op still marked
+// auto. The model is deliberately small and documented in
+// docs/Passes/CostModel.md; issue-level benchmarks refine its constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_SOFTMAXSELECTALGORITHM
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+std::optional<Algorithm> mlir::softmax::parseConcreteAlgorithm(StringRef name) {
+  std::optional<Algorithm> alg = symbolizeAlgorithm(name);
+  if (!alg || *alg == Algorithm::Auto)
+    return std::nullopt;
+  return alg;
+}
+
+Algorithm mlir::softmax::selectAlgorithm(CostModelTarget target,
+                                         std::optional<int64_t> rowLength,
+                                         unsigned elementBytes,
+                                         int64_t l2Bytes) {
+  // GPU: memory bound; online reads the row once for its state where
+  // three_pass reads it twice, and exp_pair's integer bookkeeping buys
+  // nothing when exp is a single MUFU instruction.
+  if (target == CostModelTarget::GPU)
+    return Algorithm::Online;
+  // CPU: a row that stays in L2 makes the extra max pass cheap, and
+  // three_pass has the cheapest inner loops. Past that every pass costs a
+  // trip to memory and exp_pair's two passes win (Dukhan & Ablavatski).
+  if (rowLength && *rowLength * static_cast<int64_t>(elementBytes) <=
+                       l2Bytes / 2)
+    return Algorithm::ThreePass;
+  return Algorithm::ExpPair;
+}
+
+namespace {
+struct SoftmaxSelectAlgorithmPass
+    : public softmax::impl::SoftmaxSelectAlgorithmBase<SoftmaxSelectAlgorithmPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<Algorithm> forced;
+    if (!force.empty() && !(forced = parseConcreteAlgorithm(force))) {
+      getOperation()->emitError()
+          << "softmax-select-algorithm: unknown algorithm '" << force
+          << "' (expected three_pass, online or exp_pair)";
+      return signalPassFailure();
+    }
+    CostModelTarget costTarget;
+    if (target == "cpu") {
+      costTarget = CostModelTarget::CPU;
+    } else if (target == "gpu") {
+      costTarget = CostModelTarget::GPU;
+    } else {
+      getOperation()->emitError()
+          << "softmax-select-algorithm: unknown target '" << target
+          << "' (expected cpu or gpu)";
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+        return;
+      auto algAttr = op->getAttrOfType<AlgorithmAttr>("algorithm");
+      Algorithm current = algAttr ? algAttr.getValue() : Algorithm::Auto;
+      Algorithm chosen = current;
+      if (forced) {
+        chosen = *forced;
+      } else if (current == Algorithm::Auto) {
+        auto input = cast<ShapedType>(op->getOperand(0).getType());
+        int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+        std::optional<int64_t> len;
+        if (!input.isDynamicDim(dim))
+          len = input.getDimSize(dim);
+        chosen = selectAlgorithm(costTarget, len,
+                                 input.getElementTypeBitWidth() / 8, l2Bytes);
+      }
+      op->setAttr("algorithm", AlgorithmAttr::get(op->getContext(), chosen));
+    });
+  }
+};
+} // namespace

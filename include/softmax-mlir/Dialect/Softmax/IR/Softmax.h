@@ -19,8 +19,6 @@
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOpsDialect.h.inc"
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxEnums.h.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOps.h.inc"

@@ -36,92 +36,64 @@ def Softmax_Dialect : Dialect {
 
     A row whose every element is `-inf` has no softmax. What it yields is
     always explicit in the IR through the `masked` attribute.
+
+    **`algorithm`**:
+
+    * `auto`: `softmax-select-algorithm` (or `softmax-decompose`, with the
+      same cost model) picks one of the others.
+    * `three_pass`: `m = max x`, then `l = sum exp(x - m)`, then the output.
+    * `online`: one read computes `(m, l)` with `m' = max(m, x)`,
+      `l' = l * exp(m - m') + exp(x - m')`.
+    * `exp_pair`: the Two-Pass algorithm; `exp(x) = a * 2^k` with
+      `k = round(x * log2(e))`, and the state is the largest exponent `K`
+      with the sum of mantissas scaled to it. No max pass and no
+      per-element `exp` rescale.
+
+    **`masked`**: `zero` gives a fully masked row probability zero:
+    `softmax` writes `0.0`, `log_softmax` writes `-inf`, `logsumexp` and
+    `lse` write `-inf`. `nan` writes NaN in every case (what upstream
+    `linalg.softmax` computes for such a row).
+
+    **`state`**: `max` means `m` is a running maximum in natural-log units
+    and `l = sum exp(x - m)`. `exponent` means `m` is an integer-valued
+    base-2 exponent `K` and `l = sum exp(x) * 2^-K` (the state of
+    `exp_pair`); merging two `exponent` states rescales by exact powers of
+    two.
   }];
-  let useDefaultAttributePrinterParser = 1;
 }
 
-def Softmax_Algorithm : I32EnumAttr<"Algorithm",
+def Softmax_AlgorithmAttr : I32EnumAttr<"Algorithm",
     "how the normalizing reduction is computed", [
       I32EnumAttrCase<"Auto", 0, "auto">,
       I32EnumAttrCase<"ThreePass", 1, "three_pass">,
       I32EnumAttrCase<"Online", 2, "online">,
       I32EnumAttrCase<"ExpPair", 3, "exp_pair">
     ]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::softmax";
 }
 
-def Softmax_AlgorithmAttr : EnumAttr<Softmax_Dialect, Softmax_Algorithm,
-                                     "algorithm"> {
-  let summary = "`auto`, `three_pass`, `online` or `exp_pair`";
-  let description = [{
-    * `auto`: `softmax-select-algorithm` (or `softmax-decompose`, with the
-      same cost model) picks one of the others.
-    * `three_pass`: `m = max x`, then `l = sum exp(x - m)`, then the output.
-    * `online`: one read computes `(m, l)` with
-      `m' = max(m, x)`, `l' = l * exp(m - m') + exp(x - m')`.
-    * `exp_pair`: the Two-Pass algorithm; `exp(x) = a * 2^k` with
-      `k = round(x * log2(e))`, and the state is the largest exponent `K` with
-      the sum of mantissas scaled to it. No max pass and no per-element
-      `exp` rescale.
-  }];
-  let assemblyFormat = "$value";
-}
-
-def Softmax_MaskedRows : I32EnumAttr<"MaskedRows",
+def Softmax_MaskedRowsAttr : I32EnumAttr<"MaskedRows",
     "what a fully masked (all -inf) row yields", [
       I32EnumAttrCase<"Zero", 0, "zero">,
       I32EnumAttrCase<"NaN", 1, "nan">
     ]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::softmax";
 }
 
-def Softmax_MaskedRowsAttr : EnumAttr<Softmax_Dialect, Softmax_MaskedRows,
-                                      "masked"> {
-  let summary = "`zero` or `nan`: the result for a row that is all `-inf`";
-  let description = [{
-    `zero` gives the row probability zero: `softmax` writes `0.0`,
-    `log_softmax` writes `-inf`, `logsumexp` and `lse` write `-inf`.
-    `nan` writes NaN in every case (the result of upstream `linalg.softmax`).
-  }];
-  let assemblyFormat = "$value";
-}
-
-def Softmax_StateKind : I32EnumAttr<"StateKind",
+def Softmax_StateKindAttr : I32EnumAttr<"StateKind",
     "the meaning of the offset m in a state (m, l)", [
       I32EnumAttrCase<"Max", 0, "max">,
       I32EnumAttrCase<"Exponent", 1, "exponent">
     ]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::softmax";
 }
 
-def Softmax_StateKindAttr : EnumAttr<Softmax_Dialect, Softmax_StateKind,
-                                     "state"> {
-  let summary = "`max` or `exponent`: how the offset of a state is encoded";
-  let description = [{
-    `max`: `m` is a running maximum in natural-log units, and
-    `l = sum exp(x - m)`. `exponent`: `m` is an integer-valued base-2 exponent
-    `K` and `l = sum exp(x) * 2^-K` (the state of `exp_pair`). Merging two
-    `exponent` states rescales by exact powers of two.
-  }];
-  let assemblyFormat = "$value";
-}
-
-def Softmax_NormalizeKind : I32EnumAttr<"NormalizeKind",
+def Softmax_NormalizeKindAttr : I32EnumAttr<"NormalizeKind",
     "what softmax.normalize writes", [
       I32EnumAttrCase<"Softmax", 0, "softmax">,
       I32EnumAttrCase<"LogSoftmax", 1, "log_softmax">
     ]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::softmax";
-}
-
-def Softmax_NormalizeKindAttr : EnumAttr<Softmax_Dialect, Softmax_NormalizeKind,
-                                         "normalize_kind"> {
-  let summary = "`softmax` or `log_softmax`";
-  let assemblyFormat = "$value";
 }
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXBASE_TD

@@ -1,0 +1,101 @@
+# -*- Python -*-
+# Main lit configuration of softmax-mlir. Loaded by the generated
+# build*/test/lit.site.cfg.py, which sets the config.* paths used below.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "SOFTMAX"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = [
+    "Inputs",
+    "CMakeLists.txt",
+    "README.txt",
+    "lit.cfg.py",
+    "lit.site.cfg.py",
+    "lit.local.cfg",
+    "consumer",
+]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.softmax_obj_root, "test")
+
+# lit scrubs the environment: keep what GPU toolchains (libdevice lookup),
+# ccache and the embedding test's nested CMake build need.
+llvm_config.with_system_environment(
+    [
+        "HOME",
+        "TMP",
+        "TEMP",
+        "TMPDIR",
+        "XDG_CACHE_HOME",
+        "CUDA_HOME",
+        "CUDA_ROOT",
+        "CUDA_PATH",
+        "ROCM_PATH",
+        "CCACHE_DIR",
+        "CCACHE_BASEDIR",
+        "CCACHE_MAXSIZE",
+        "ASAN_OPTIONS",
+        "UBSAN_OPTIONS",
+    ]
+)
+
+# FileCheck, not, count (all in /usr/lib/llvm-22/bin only).
+llvm_config.use_default_substitutions()
+
+# Our tools first, then LLVM's.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.softmax_tools_dir, append_path=True)
+
+runner_libs = ",".join(
+    os.path.join(config.llvm_lib_dir, lib)
+    for lib in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")
+)
+softmax_opt = os.path.join(config.softmax_tools_dir, "softmax-opt")
+
+config.substitutions.extend(
+    [
+        ("%softmax_src_root", config.softmax_src_root),
+        ("%softmax_obj_root", config.softmax_obj_root),
+        ("%softmax_opt", softmax_opt),
+        ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+        ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
+        ("%runner_libs", "-shared-libs=" + runner_libs),
+        ("%mlir_lib_dir", config.llvm_lib_dir),
+        ("%python", config.python_executable),
+        ("%plugin", config.softmax_plugin),
+        ("%cmake_generator", '"%s"' % config.cmake_generator),
+        ("%cmake", config.cmake_command),
+        ("%host_cxx", config.host_cxx),
+        ("%host_cc", config.host_cc),
+        ("%mlir_cmake_dir", config.mlir_cmake_dir),
+    ]
+)
+
+# A bare `softmax-opt` in a RUN line resolves to the one just built.
+llvm_config.add_tool_substitutions(
+    [ToolSubst("softmax-opt", softmax_opt)], [config.softmax_tools_dir]
+)
+
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
+
+if config.softmax_sanitizers:
+    config.available_features.add("asan")
+    # softmax-opt is instrumented but libMLIR.so/libLLVM.so are not: LLVM and
+    # MLIR keep registries and uniqued storage alive until exit on purpose,
+    # which LeakSanitizer reports as leaks it cannot attribute to our code.
+    # Leak checking is off; address and UB checks stay on.
+    opts = config.environment.get("ASAN_OPTIONS", "")
+    config.environment["ASAN_OPTIONS"] = ":".join(
+        o for o in (opts, "detect_leaks=0") if o
+    )
+    ubopts = config.environment.get("UBSAN_OPTIONS", "")
+    config.environment["UBSAN_OPTIONS"] = ":".join(
+        o for o in (ubopts, "print_stacktrace=1") if o
+    )
