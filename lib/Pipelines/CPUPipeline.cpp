@@ -13,10 +13,13 @@ using namespace mlir::softmax;
 /// dialect. Textual so that it reads like the mlir-opt command a user would
 /// otherwise type; every pass in it is upstream's.
 static constexpr const char *kUpstreamToLLVM =
-    "canonicalize,cse,"
+    // No cse before bufferization: merging the tensor.empty ops of two
+    // state tensors would make them share one buffer and force copies.
+    "canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries=true "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-deallocation-pipeline,"
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops=true},"
+    "buffer-deallocation-pipeline,cse,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
     // bf16 <-> f32 conversions become integer ops: the x86 backend would
     // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
