@@ -84,7 +84,7 @@ struct SoftmaxDecomposePass
     if (reductionTileSize < 0) {
       root->emitError() << "softmax-decompose: reduction-tile-size must be "
                            "positive or 0, got "
-                        << reductionTileSize;
+                        << static_cast<int64_t>(reductionTileSize);
       return signalPassFailure();
     }
     RewritePatternSet expand(&getContext());
@@ -101,10 +101,13 @@ struct SoftmaxDecomposePass
     if (reductionTileSize > 0 &&
         failed(tileSoftmaxReductions(root, reductionTileSize)))
       return signalPassFailure();
-    if (toState)
-      return;
+    // Tiling leaves full-size slices of the state; the slice folders drop
+    // them so the loop reads its iter_args directly.
     RewritePatternSet lower(&getContext());
-    populateSoftmaxStateToLinalgPatterns(lower);
+    tensor::ExtractSliceOp::getCanonicalizationPatterns(lower, &getContext());
+    tensor::InsertSliceOp::getCanonicalizationPatterns(lower, &getContext());
+    if (!toState)
+      populateSoftmaxStateToLinalgPatterns(lower);
     if (failed(applyPatternsGreedily(root, std::move(lower))))
       return signalPassFailure();
   }
