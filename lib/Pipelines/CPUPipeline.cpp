@@ -19,7 +19,7 @@ static constexpr const char *kUpstreamToLLVM =
     "one-shot-bufferize{bufferize-function-boundaries=true "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops=true},"
-    "buffer-deallocation-pipeline,cse,"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,cse,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
     // bf16 <-> f32 conversions become integer ops: the x86 backend would
     // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
