@@ -13,12 +13,19 @@
 // CHECK:   arith.subf
 // CHECK:   math.exp
 // CHECK:   arith.mulf
-// + sum exp(x - M), the second read of the row:
-// CHECK: %[[L:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<4x128xbf16>, tensor<4xf32>) outs(%[[R]] : tensor<4xf32>)
-// CHECK:   arith.subf
-// CHECK:   math.exp
-// CHECK:   arith.addf
-// CHECK: return %[[M]], %[[L]]
+// + sum exp(x - M), the second read of the row, with a Kahan compensation
+// that starts at zero:
+// CHECK: %[[C0:.*]] = linalg.fill
+// CHECK: %[[L:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<4x128xbf16>, tensor<4xf32>) outs(%[[R]], %[[C0]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: ^bb0(%{{.*}}: bf16, %{{.*}}: f32, %[[SUM:.*]]: f32, %[[COMP:.*]]: f32):
+// CHECK:   %[[E:.*]] = math.exp
+// y = e - c; t = sum + y; c' = (t - sum) - y
+// CHECK:   %[[Y:.*]] = arith.subf %[[E]], %[[COMP]] : f32
+// CHECK:   %[[T:.*]] = arith.addf %[[SUM]], %[[Y]] : f32
+// CHECK:   %[[TS:.*]] = arith.subf %[[T]], %[[SUM]] : f32
+// CHECK:   %[[CN:.*]] = arith.subf %[[TS]], %[[Y]] : f32
+// CHECK:   linalg.yield %[[T]], %[[CN]] : f32, f32
+// CHECK: return %[[M]], %[[L]]#0
 func.func @partial_three_pass(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %m, %l = softmax.partial ins(%x : tensor<4x128xbf16>) outs(%m0, %l0 : tensor<4xf32>) dimension(1) algorithm(three_pass)
   return %m, %l : tensor<4xf32>, tensor<4xf32>
@@ -27,20 +34,23 @@ func.func @partial_three_pass(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: t
 // -----
 
 // CHECK-LABEL: func @partial_online
-// One read of the row:
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x?xf32>) outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
-// CHECK: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %[[L:.*]]: f32):
+// One read of the row; the third output is the sum's Kahan compensation:
+// CHECK: %[[R:.*]]:3 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x?xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %[[L:.*]]: f32, %[[C:.*]]: f32):
 // m' = max(m, x)
 // CHECK:   %[[MN:.*]] = arith.maximumf %[[M]], %[[X]] : f32
-// l' = l * exp(m - m') + exp(x - m')
+// l' = l * exp(m - m') + exp(x - m'), the compensation rescaled with l
 // CHECK:   %[[D:.*]] = arith.subf %[[M]], %[[MN]] : f32
 // CHECK:   %[[S:.*]] = math.exp %[[D]] : f32
 // CHECK:   %[[LS:.*]] = arith.mulf %[[L]], %[[S]] : f32
+// CHECK:   %[[CS:.*]] = arith.mulf %[[C]], %[[S]] : f32
 // CHECK:   %[[D2:.*]] = arith.subf %[[X]], %[[MN]] : f32
 // CHECK:   %[[E:.*]] = math.exp %[[D2]] : f32
-// CHECK:   %[[LN:.*]] = arith.addf %[[LS]], %[[E]] : f32
-// CHECK:   linalg.yield %[[MN]], %[[LN]] : f32, f32
+// CHECK:   %[[Y:.*]] = arith.subf %[[E]], %[[CS]] : f32
+// CHECK:   %[[LN:.*]] = arith.addf %[[LS]], %[[Y]] : f32
+// CHECK:   linalg.yield %[[MN]], %[[LN]], %{{.*}} : f32, f32, f32
 // CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#0, %[[R]]#1
 func.func @partial_online(%x: tensor<4x?xf32>, %m0: tensor<4xf32>, %l0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %m, %l = softmax.partial ins(%x : tensor<4x?xf32>) outs(%m0, %l0 : tensor<4xf32>) dimension(1) algorithm(online)
   return %m, %l : tensor<4xf32>, tensor<4xf32>
@@ -53,7 +63,7 @@ func.func @partial_online(%x: tensor<4x?xf32>, %m0: tensor<4xf32>, %l0: tensor<4
 // CHECK-DAG: %[[LN2HI:.*]] = arith.constant 0.693147182 : f32
 // CHECK-DAG: %[[LN2LO:.*]] = arith.constant -1.90465421E-9 : f32
 // CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: ^bb0(%[[X:.*]]: f32, %[[K:.*]]: f32, %[[A:.*]]: f32):
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[K:.*]]: f32, %[[A:.*]]: f32, %[[C:.*]]: f32):
 // k = round(x log2 e); a = exp(x - k ln 2), ln 2 applied in two fmas
 // CHECK:   %[[XL:.*]] = arith.mulf %[[X]], %[[LOG2E]] : f32
 // CHECK:   %[[KX:.*]] = math.roundeven %[[XL]] : f32
@@ -71,7 +81,8 @@ func.func @partial_online(%x: tensor<4x?xf32>, %m0: tensor<4xf32>, %l0: tensor<4
 // CHECK:   %[[MASK:.*]] = arith.cmpf oeq, %[[X]], %[[NINF]] : f32
 // CHECK:   %[[KR:.*]] = arith.select %[[MASK]], %[[K]], %[[KN]] : f32
 // CHECK:   %[[AR:.*]] = arith.select %[[MASK]], %[[A]], %{{.*}} : f32
-// CHECK:   linalg.yield %[[KR]], %[[AR]] : f32, f32
+// CHECK:   %[[CR:.*]] = arith.select %[[MASK]], %[[C]], %{{.*}} : f32
+// CHECK:   linalg.yield %[[KR]], %[[AR]], %[[CR]] : f32, f32, f32
 func.func @partial_exp_pair(%x: tensor<4x128xf32>, %m0: tensor<4xf32>, %l0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %m, %l = softmax.partial ins(%x : tensor<4x128xf32>) outs(%m0, %l0 : tensor<4xf32>) dimension(1) algorithm(exp_pair)
   return %m, %l : tensor<4xf32>, tensor<4xf32>
