@@ -2,14 +2,35 @@
 // An ASan-built plugin cannot be dlopen'ed into the uninstrumented mlir-opt.
 // UNSUPPORTED: asan
 
-// Pass plugin: --softmax-raise is known to the stock tool.
+// Pass plugin, pass given as a flag (added by the plugin while mlir-opt
+// parses its command line).
 // RUN: %mlir_opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin \
 // RUN:   --softmax-raise %s | FileCheck %s --check-prefix=RAISE
+
+// ... and as a textual pipeline (upstream's plugin interface).
+// RUN: %mlir_opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin \
+// RUN:   --pass-pipeline='builtin.module(softmax-raise)' %s \
+// RUN: | FileCheck %s --check-prefix=RAISE
 
 // The raised output parses again with the dialect plugin alone.
 // RUN: %mlir_opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin \
 // RUN:   --softmax-raise %s \
 // RUN: | %mlir_opt --load-dialect-plugin=%plugin | FileCheck %s --check-prefix=RAISE
+
+// Flags keep their order and take pass options; pipelines are flags too.
+// RUN: %mlir_opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin \
+// RUN:   --softmax-raise --softmax-select-algorithm=force=online \
+// RUN:   --softmax-decompose=to-state=true --dump-pass-pipeline %s 2>&1 \
+// RUN: | FileCheck %s --check-prefix=FLAGS
+// FLAGS:      builtin.module(
+// FLAGS-NEXT:   softmax-raise,
+// FLAGS-NEXT:   softmax-select-algorithm{force=online
+// FLAGS-NEXT:   softmax-decompose{{{.*}}to-state=true}
+// FLAGS:      softmax.partial
+// FLAGS-SAME: algorithm(online)
+// RUN: %mlir_opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin \
+// RUN:   --softmax-to-cpu %s | FileCheck %s --check-prefix=CPU
+// CPU: llvm.func @softmax
 
 // Without the plugin the stock tool knows neither.
 // RUN: not %mlir_opt --softmax-raise %s 2>&1 | FileCheck %s --check-prefix=NOPASS

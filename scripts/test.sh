@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Builds and runs every test suite of softmax-mlir:
+#   1. scripts/setup.sh (packages, configure + build build/);
+#   2. the lit suite on build/test;
+#   3. pytest on python/tests (when that directory exists);
+#   4. an ASan+UBSan build in build-asan/ and the lit suite again on it.
+# The last line printed is exactly "N passed, N failed" over all suites;
+# the exit status is non-zero when anything failed.
+# (build/ and build-asan/ are $SOFTMAX_BUILD_DIR and $SOFTMAX_ASAN_BUILD_DIR
+# when set, see scripts/common.sh.)
+# Usage: bash scripts/test.sh
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/common.sh
+
+LIT=$LLVM_PREFIX/bin/lit
+LOGDIR=$BUILD_DIR/test-logs
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+
+bash scripts/setup.sh || { echo "test.sh: setup failed"; echo "0 passed, 1 failed"; exit 1; }
+mkdir -p "$LOGDIR"
+
+# run_lit NAME BUILD_DIR: runs lit -sv -j2 on BUILD_DIR/test and adds its
+# counts. Failed, Unresolved, Timed Out and Unexpectedly Passed count as
+# failed; Passed (and Passed With Retry) as passed; Unsupported and
+# Expectedly Failed as neither. No summary at all (lit could not start)
+# counts as one failure.
+run_lit() {
+  local name=$1 dir=$2 log="$LOGDIR/lit-$1.log"
+  echo "=== lit: $name ($dir/test) ==="
+  /usr/bin/python3 "$LIT" -sv -j2 "$dir/test" 2>&1 | tee "$log"
+  local counts
+  counts=$(/usr/bin/python3 - "$log" <<'PY'
+import re, sys
+passed = failed = 0
+seen = False
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)\s+\(", line)
+    if not m:
+        if line.startswith("Total Discovered Tests:"):
+            seen = True
+        continue
+    label, n = m.group(1), int(m.group(2))
+    if label in ("Passed", "Passed With Retry"):
+        passed += n
+    elif label in ("Failed", "Unresolved", "Timed Out", "Unexpectedly Passed"):
+        failed += n
+print(passed, failed if seen else failed + 1)
+PY
+)
+  read -r p f <<<"$counts"
+  echo "--- lit $name: $p passed, $f failed"
+  TOTAL_PASSED=$((TOTAL_PASSED + p))
+  TOTAL_FAILED=$((TOTAL_FAILED + f))
+}
+
+# run_pytest DIR: /usr/bin/python3 -m pytest on DIR, adds its counts
+# (failed and errors count as failed). "no tests ran" counts as nothing.
+run_pytest() {
+  local dir=$1 log="$LOGDIR/pytest.log"
+  echo "=== pytest: $dir ==="
+  SOFTMAX_OPT="$PWD/$BUILD_DIR/bin/softmax-opt" /usr/bin/python3 -m pytest -p no:cacheprovider -q "$dir" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local counts
+  counts=$(/usr/bin/python3 - "$log" "$rc" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+rc = int(sys.argv[2])
+# The last summary line, e.g. "3 passed, 1 failed, 2 errors in 0.50s".
+lines = [l for l in text.splitlines() if re.search(r"\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s", l)]
+passed = failed = 0
+if lines:
+    for n, what in re.findall(r"(\d+) (passed|failed|errors?)\b", lines[-1]):
+        if what == "passed":
+            passed += int(n)
+        else:
+            failed += int(n)
+if rc not in (0, 5) and failed == 0:
+    failed = 1  # pytest itself failed (usage error, crash, interrupted)
+print(passed, failed)
+PY
+)
+  read -r p f <<<"$counts"
+  echo "--- pytest: $p passed, $f failed"
+  TOTAL_PASSED=$((TOTAL_PASSED + p))
+  TOTAL_FAILED=$((TOTAL_FAILED + f))
+}
+
+# 1. The regular build (built by setup.sh).
+run_lit build "$BUILD_DIR"
+
+# 2. Python tests.
+if [[ -d python/tests ]]; then
+  run_pytest python/tests
+fi
+
+# 3. ASan + UBSan. Release with line tables: optimised code keeps the build
+# and the tests fast, -gline-tables-only gives symbolised reports for little
+# compile time. Only the targets the lit suite runs are built
+# (softmax-test-depends). libMLIR.so and libLLVM.so are not instrumented, so
+# lit.cfg.py sets ASAN_OPTIONS=detect_leaks=0 for this build: MLIR keeps
+# registries and uniqued storage alive until exit on purpose and LeakSanitizer
+# reports those allocations, which are not our leaks. Tests that dlopen an
+# instrumented library into an uninstrumented tool (the plugin in stock
+# mlir-opt) or link an outside project against the build are
+# `UNSUPPORTED: asan`.
+echo "=== build-asan ==="
+if configure_build "$ASAN_BUILD_DIR" -DSOFTMAX_ENABLE_SANITIZERS=ON \
+     -DCMAKE_CXX_FLAGS=-gline-tables-only -DCMAKE_C_FLAGS=-gline-tables-only \
+   && ninja -C "$ASAN_BUILD_DIR" -j"$(nproc)" softmax-test-depends; then
+  run_lit asan "$ASAN_BUILD_DIR"
+else
+  echo "--- build-asan: build failed"
+  TOTAL_FAILED=$((TOTAL_FAILED + 1))
+fi
+
+echo "${TOTAL_PASSED} passed, ${TOTAL_FAILED} failed"
+[[ "$TOTAL_FAILED" -eq 0 ]]
