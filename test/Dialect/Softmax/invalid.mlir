@@ -41,7 +41,7 @@ func.func @acc_type_narrow(%x: tensor<4x8xf64>, %i: tensor<4x8xf64>) -> tensor<4
 // -----
 
 func.func @integer_input(%x: tensor<4x8xi32>, %i: tensor<4x8xi32>) -> tensor<4x8xi32> {
-  // expected-error @+1 {{'softmax.softmax' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4x8xi32>'}}
+  // expected-error @+1 {{'softmax.softmax' op operand #0 must be ranked tensor or memref of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4x8xi32>'}}
   %0 = softmax.softmax ins(%x : tensor<4x8xi32>) outs(%i : tensor<4x8xi32>) dimension(1) masked(zero)
   return %0 : tensor<4x8xi32>
 }
@@ -140,4 +140,20 @@ func.func @lse_shape(%m: tensor<4xf32>, %i: tensor<5xf32>) -> tensor<5xf32> {
   // expected-error @+1 {{'softmax.lse' op init shape (5) does not match the state shape (4)}}
   %0 = softmax.lse ins(%m, %m : tensor<4xf32>) outs(%i : tensor<5xf32>) state(max) masked(zero)
   return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @mixed_tensor_memref(%x: tensor<4x8xf32>, %i: memref<4x8xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op expects input and init to be both tensors or both memrefs}}
+  softmax.softmax ins(%x : tensor<4x8xf32>) outs(%i : memref<4x8xf32>) dimension(1) masked(zero)
+  return
+}
+
+// -----
+
+func.func @memref_result(%x: memref<4x8xf32>, %i: memref<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.softmax' op expects one result of the init type on tensors and none on memrefs}}
+  %0 = "softmax.softmax"(%x, %i) <{dimension = 1 : i64, masked = 0 : i32}> : (memref<4x8xf32>, memref<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }

@@ -46,3 +46,11 @@ func.func @state(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: tensor<4xf32>,
   %s = softmax.lse ins(%m3, %l3 : tensor<4xf32>) outs(%r : tensor<4xbf16>) state(exponent) masked(nan)
   return %m3, %l3, %o3, %n, %s : tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>, tensor<4x128xbf16>, tensor<4xbf16>
 }
+
+// After bufferization the semantic ops take memrefs and return nothing.
+// CHECK-LABEL: func @buffers
+// CHECK: softmax.logsumexp ins(%{{.*}} : memref<?x64xf16>) outs(%{{.*}} : memref<?xf16>) dimension(1) masked(zero) algorithm(online){{$}}
+func.func @buffers(%x: memref<?x64xf16>, %y: memref<?xf16>) {
+  softmax.logsumexp ins(%x : memref<?x64xf16>) outs(%y : memref<?xf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}

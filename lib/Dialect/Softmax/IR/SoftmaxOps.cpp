@@ -83,12 +83,21 @@ static LogicalResult verifyAccumulatorWidth(Operation *op, Type input,
 // Semantic ops
 //===----------------------------------------------------------------------===//
 
+/// The result type is the init type on tensors and absent on memrefs.
+static ParseResult parseDpsResult(OpAsmParser &, Type &result, Type init) {
+  if (isa<RankedTensorType>(init))
+    result = init;
+  return success();
+}
+
+static void printDpsResult(OpAsmPrinter &, Operation *, Type, Type) {}
+
 template <typename OpTy>
 static FloatType accumulatorTypeOf(OpTy op) {
   if (std::optional<Type> acc = op.getAccType())
     if (auto f = dyn_cast<FloatType>(*acc))
       return f;
-  Type elt = op.getInput().getType().getElementType();
+  Type elt = cast<ShapedType>(op.getInput().getType()).getElementType();
   if (elt.isF64())
     return Float64Type::get(op.getContext());
   return Float32Type::get(op.getContext());
@@ -98,6 +107,14 @@ template <typename OpTy>
 static LogicalResult verifySemanticOp(OpTy op, bool reduces) {
   auto input = cast<ShapedType>(op.getInput().getType());
   auto init = cast<ShapedType>(op.getInit().getType());
+  bool tensors = isa<RankedTensorType>(input);
+  if (tensors != isa<RankedTensorType>(init))
+    return op.emitOpError("expects input and init to be both tensors or both "
+                          "memrefs");
+  if (tensors != static_cast<bool>(op.getResult()) ||
+      (tensors && op.getResult().getType() != init))
+    return op.emitOpError("expects one result of the init type on tensors "
+                          "and none on memrefs");
   if (failed(verifyDimension(op, input, op.getDimension())))
     return failure();
   if (reduces) {
@@ -136,7 +153,25 @@ static std::pair<Value, Value> buildIdentityState(OpBuilder &b, Location loc,
 }
 
 template <typename OpTy>
+static void semanticEffects(
+    OpTy op,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // On tensors the ops are pure; on memrefs they read the input and write
+  // (all of) the init.
+  if (isa<MemRefType>(op.getInput().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &op.getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  if (isa<MemRefType>(op.getInit().getType()))
+    effects.emplace_back(MemoryEffects::Write::get(), &op.getInitMutable(),
+                         SideEffects::DefaultResource::get());
+}
+
+template <typename OpTy>
 static FailureOr<PartialOp> buildPartial(OpTy op, OpBuilder &b) {
+  if (!isa<RankedTensorType>(op.getInput().getType()))
+    return op.emitOpError("decomposition expects tensors; run "
+                          "softmax-decompose before bufferization");
   if (op.getAlgorithm() == Algorithm::Auto)
     return op.emitOpError("algorithm(auto) must be resolved before "
                           "decomposition (run softmax-select-algorithm)");
@@ -169,6 +204,17 @@ FloatType LogSoftmaxOp::getAccumulatorType() {
 FloatType LogSumExpOp::getAccumulatorType() {
   return accumulatorTypeOf(*this);
 }
+
+#define SEMANTIC_EFFECTS(OP)                                                   \
+  void OP::getEffects(                                                         \
+      SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>      \
+          &effects) {                                                          \
+    semanticEffects(*this, effects);                                           \
+  }
+SEMANTIC_EFFECTS(SoftmaxOp)
+SEMANTIC_EFFECTS(LogSoftmaxOp)
+SEMANTIC_EFFECTS(LogSumExpOp)
+#undef SEMANTIC_EFFECTS
 
 LogicalResult SoftmaxOp::verify() { return verifySemanticOp(*this, false); }
 LogicalResult LogSoftmaxOp::verify() { return verifySemanticOp(*this, false); }

@@ -24,8 +24,10 @@ struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(op.getInput().getType()))
+      return rewriter.notifyMatchFailure(op, "expects tensors");
     if (op.getAlgorithm() == Algorithm::Auto) {
-      auto input = op.getInput().getType();
+      auto input = cast<ShapedType>(op.getInput().getType());
       std::optional<int64_t> len;
       if (!input.isDynamicDim(op.getDimension()))
         len = input.getDimSize(op.getDimension());
@@ -91,12 +93,16 @@ struct SoftmaxDecomposePass
     populateSoftmaxExpandPatterns(expand);
     if (failed(applyPatternsGreedily(root, std::move(expand))))
       return signalPassFailure();
-    // A semantic op that survived failed to decompose and said why.
-    if (root->walk([](Operation *op) {
-              return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op)
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            }).wasInterrupted())
+    // Only ops on memrefs survive: their state would need buffers of its own.
+    bool survived = false;
+    root->walk([&](Operation *op) {
+      if (!isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+        return;
+      op->emitOpError("cannot be decomposed on memrefs; run "
+                      "softmax-decompose before bufferization");
+      survived = true;
+    });
+    if (survived)
       return signalPassFailure();
     if (reductionTileSize > 0 &&
         failed(tileSoftmaxReductions(root, reductionTileSize)))

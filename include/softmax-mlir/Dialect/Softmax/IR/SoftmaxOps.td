@@ -18,6 +18,12 @@ class Softmax_Op<string mnemonic, list<Trait> traits = []>
     : Op<Softmax_Dialect, mnemonic, traits>;
 
 def Softmax_InputTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def Softmax_InputMemRef : MemRefOf<[F16, BF16, F32, F64]>;
+// Semantic ops take tensors (and return one) or, after bufferization,
+// memrefs (and return nothing), like linalg ops.
+def Softmax_InputShaped : AnyTypeOf<[Softmax_InputTensor, Softmax_InputMemRef],
+    "ranked tensor or memref of 16-bit float or bfloat16 type or 32-bit float "
+    "or 64-bit float values">;
 def Softmax_StateTensor : RankedTensorOf<[F32, F64]>;
 
 //===----------------------------------------------------------------------===//
@@ -26,25 +32,27 @@ def Softmax_StateTensor : RankedTensorOf<[F32, F64]>;
 
 class Softmax_SemanticOp<string mnemonic, list<Trait> traits = []>
     : Softmax_Op<mnemonic, !listconcat(traits, [
-        Pure, DestinationStyleOpInterface,
-        AllTypesMatch<["init", "result"]>,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        DestinationStyleOpInterface,
         DeclareOpInterfaceMethods<AggregatedOpInterface,
                                   ["decomposeOperation"]>])> {
-  let arguments = (ins Softmax_InputTensor:$input,
-                       Softmax_InputTensor:$init,
+  let arguments = (ins Softmax_InputShaped:$input,
+                       Softmax_InputShaped:$init,
                        I64Attr:$dimension,
                        Softmax_MaskedRowsAttr:$masked,
                        DefaultValuedAttr<Softmax_AlgorithmAttr,
                            "::mlir::softmax::Algorithm::Auto">:$algorithm,
                        OptionalAttr<TypeAttr>:$acc_type);
-  let results = (outs Softmax_InputTensor:$result);
+  let results = (outs Optional<Softmax_InputTensor>:$result);
+  // The result type is the init type on tensors and absent on memrefs, so
+  // it is never spelled.
   let assemblyFormat = [{
     `ins` `(` $input `:` type($input) `)`
     `outs` `(` $init `:` type($init) `)`
     `dimension` `(` $dimension `)`
     `masked` `(` $masked `)`
     (`algorithm` `(` $algorithm^ `)`)?
-    attr-dict
+    attr-dict `` custom<DpsResult>(type($result), ref(type($init)))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

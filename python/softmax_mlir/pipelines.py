@@ -1,0 +1,110 @@
+"""Named pipelines of softmax-opt.
+
+Each function takes IR text and returns IR text; they raise
+:class:`~softmax_mlir.errors.SoftmaxMLIRError` on failure. The ``*_args``
+functions return the corresponding command-line flags, for composition::
+
+    ir = compile(ir, raise_linalg_args() + to_cpu_args(reduction_tile_size=64))
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from .compiler import compile, pass_flag
+
+__all__ = [
+    "Algorithm",
+    "decompose",
+    "raise_linalg",
+    "raise_linalg_args",
+    "select_algorithm",
+    "select_algorithm_args",
+    "to_cpu",
+    "to_cpu_args",
+]
+
+Algorithm = Literal["three_pass", "online", "exp_pair"]
+Target = Literal["cpu", "gpu"]
+
+Tool = str | os.PathLike[str] | None
+
+
+def raise_linalg_args() -> list[str]:
+    return [pass_flag("softmax-raise")]
+
+
+def select_algorithm_args(
+    force: Algorithm | None = None, target: Target | None = None
+) -> list[str]:
+    return [pass_flag("softmax-select-algorithm", target=target, force=force)]
+
+
+def to_cpu_args(reduction_tile_size: int = 0) -> list[str]:
+    if reduction_tile_size < 0:
+        raise ValueError("reduction_tile_size must be >= 0")
+    return [
+        pass_flag(
+            "softmax-to-cpu",
+            reduction_tile_size=reduction_tile_size or None,
+        )
+    ]
+
+
+def raise_linalg(ir: str, *, tool: Tool = None) -> str:
+    """``--softmax-raise``: ``linalg.softmax`` and decomposed front-end forms
+    become ``softmax.softmax`` / ``log_softmax`` / ``logsumexp`` (``masked(nan)``)."""
+    return compile(ir, raise_linalg_args(), tool)
+
+
+def select_algorithm(
+    ir: str,
+    *,
+    force: Algorithm | None = None,
+    target: Target | None = None,
+    tool: Tool = None,
+) -> str:
+    """``--softmax-select-algorithm``: resolve ``algorithm(auto)`` (cost model
+    for ``target``), or set every op to ``force``."""
+    return compile(ir, select_algorithm_args(force, target), tool)
+
+
+def decompose(
+    ir: str, *, reduction_tile_size: int = 0, to_state: bool = False, tool: Tool = None
+) -> str:
+    """``--softmax-decompose``: softmax ops to state ops (optionally tiled along
+    the reduction), then to linalg/arith/math unless ``to_state``."""
+    flag = pass_flag(
+        "softmax-decompose",
+        reduction_tile_size=reduction_tile_size or None,
+        to_state=True if to_state else None,
+    )
+    return compile(ir, [flag], tool)
+
+
+def to_cpu(
+    ir: str,
+    *,
+    reduction_tile_size: int = 0,
+    raise_linalg: bool = False,
+    algorithm: Algorithm | None = None,
+    tool: Tool = None,
+) -> str:
+    """Lower a module of func ops on tensors to the LLVM dialect
+    (``--softmax-to-cpu``), ready for ``mlir-runner`` or ``mlir-translate``.
+
+    Args:
+        reduction_tile_size: tile the reduction dimension by this size
+            (0: untiled).
+        raise_linalg: run ``--softmax-raise`` first.
+        algorithm: force this algorithm on every softmax op
+            (``--softmax-select-algorithm=force=...``).
+    """
+    args: list[str] = []
+    if raise_linalg:
+        args += raise_linalg_args()
+    if algorithm is not None:
+        args += select_algorithm_args(force=algorithm)
+    args += to_cpu_args(reduction_tile_size)
+    return compile(ir, args, tool)

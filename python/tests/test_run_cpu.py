@@ -1,0 +1,122 @@
+"""run_cpu(): a tiny softmax, executed, matches numpy."""
+
+from __future__ import annotations
+
+import math
+import struct
+from pathlib import Path
+
+import pytest
+
+import softmax_mlir as sm
+
+np = pytest.importorskip("numpy")
+
+ROWS = [
+    [1.0, 2.0, 3.0, 4.0, -1.5, 0.25, 7.0],
+    [-1e4, 1e4, 3.0, -2.0, 9999.0, 0.0, 1e-30],
+    [-math.inf, 0.5, -math.inf, -3.0, -math.inf, 2.0, 1.0],
+    [-math.inf] * 7,
+]
+
+
+def module(op: str, algorithm: str, masked: str, form: str = "dialect") -> str:
+    """A module computing ``op`` over ROWS and printing the result bits."""
+    r, n = len(ROWS), len(ROWS[0])
+    raw = b"".join(struct.pack("<f", v) for row in ROWS for v in row)
+    xt = f"tensor<{r}x{n}xf32>"
+    yt = f"tensor<{r}xf32>" if op == "logsumexp" else xt
+    it = yt.replace("f32>", "i32>")
+    mt = it.replace("tensor", "memref")
+    rank = 1 if op == "logsumexp" else 2
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    amap = f"affine_map<({dims}) -> ({dims})>"
+    its = ", ".join(['"parallel"'] * rank)
+    if form == "dialect":
+        compute = (
+            f"%y = softmax.{op} ins(%x : {xt}) outs(%e : {yt}) dimension(1) "
+            f"masked({masked}) algorithm({algorithm})"
+        )
+    else:
+        compute = f"%y = linalg.softmax dimension(1) ins(%x : {xt}) outs(%e : {yt}) -> {yt}"
+    return f"""
+func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
+func.func @main() {{
+  %x = arith.constant dense<"0x{raw.hex().upper()}"> : {xt}
+  %e = tensor.empty() : {yt}
+  {compute}
+  %bi = tensor.empty() : {it}
+  %b = linalg.generic {{indexing_maps = [{amap}, {amap}], iterator_types = [{its}]}}
+      ins(%y : {yt}) outs(%bi : {it}) {{
+  ^bb0(%a: f32, %o: i32):
+    %c = arith.bitcast %a : f32 to i32
+    linalg.yield %c : i32
+  }} -> {it}
+  %m = bufferization.to_buffer %b : {it} to {mt}
+  %u = memref.cast %m : {mt} to memref<*xi32>
+  call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  return
+}}
+"""
+
+
+def reference(op: str, masked: str) -> "np.ndarray":
+    x = np.array(ROWS, dtype=np.float32).astype(np.float64)
+    with np.errstate(all="ignore"):
+        m = x.max(axis=1, keepdims=True)
+        ms = np.where(np.isneginf(m), 0.0, m)
+        s = np.exp(x - ms).sum(axis=1, keepdims=True)
+        y = {
+            "softmax": np.exp(x - ms) / s,
+            "log_softmax": x - ms - np.log(s),
+            "logsumexp": (ms + np.log(s))[:, 0],
+        }[op]
+    fill = np.nan if masked == "nan" else (0.0 if op == "softmax" else -np.inf)
+    y[np.isneginf(m[:, 0])] = fill
+    return y
+
+
+def result(out: str) -> "np.ndarray":
+    [mem] = sm.parse_memrefs(out)
+    bits = np.array(mem.data, dtype=np.int64).astype(np.uint32)
+    return bits.view(np.float32).astype(np.float64).reshape(mem.sizes)
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax", "logsumexp"])
+@pytest.mark.parametrize("algorithm", ["three_pass", "online", "exp_pair"])
+@pytest.mark.parametrize("tile", [0, 4])
+def test_matches_numpy(softmax_opt: Path, mlir_runner: Path, op: str, algorithm: str,
+                       tile: int) -> None:
+    masked = "zero"
+    y = result(sm.run_cpu(module(op, algorithm, masked), reduction_tile_size=tile))
+    np.testing.assert_allclose(y, reference(op, masked), rtol=2e-6, atol=1e-7)
+
+
+def test_masked_nan(softmax_opt: Path, mlir_runner: Path) -> None:
+    y = result(sm.run_cpu(module("softmax", "online", "nan")))
+    assert np.isnan(y[3]).all()
+    np.testing.assert_allclose(y[:3], reference("softmax", "nan")[:3], rtol=2e-6, atol=1e-7)
+
+
+def test_linalg_softmax_raised(softmax_opt: Path, mlir_runner: Path) -> None:
+    y = result(
+        sm.run_cpu(module("softmax", "", "nan", form="linalg"), raise_linalg=True,
+                   algorithm="three_pass")
+    )
+    np.testing.assert_allclose(y, reference("softmax", "nan"), rtol=2e-6, atol=1e-7)
+
+
+def test_printed_f32_parses(softmax_opt: Path, mlir_runner: Path) -> None:
+    text = module("softmax", "three_pass", "zero").replace("I32", "F32")
+    text = text.replace("xi32", "xf32").replace("arith.bitcast %a : f32 to i32", "arith.addf %a, %a : f32")
+    text = text.replace("%o: i32", "%o: f32").replace("linalg.yield %c : i32", "linalg.yield %c : f32")
+    [mem] = sm.parse_memrefs(sm.run_cpu(text))
+    assert mem.sizes == (4, 7)
+    y = np.array(mem.tolist())
+    np.testing.assert_allclose(y, 2 * reference("softmax", "zero"), rtol=1e-5, atol=1e-6)
+
+
+def test_runtime_error_is_exception(softmax_opt: Path, mlir_runner: Path) -> None:
+    with pytest.raises(sm.SoftmaxMLIRError) as info:
+        sm.run_cpu(module("softmax", "online", "zero"), entry="no_such_function")
+    assert info.value.returncode not in (None, 0)
