@@ -20,41 +20,47 @@ ROWS = [
 ]
 
 
-def module(op: str, algorithm: str, masked: str, form: str = "dialect") -> str:
-    """A module computing ``op`` over ROWS and printing the result bits."""
+def module(ops: list[str], algorithm: str, masked: str, form: str = "dialect") -> str:
+    """A module computing each of ``ops`` over ROWS and printing the result
+    bits (one printMemrefI32 per op, in order)."""
     r, n = len(ROWS), len(ROWS[0])
     raw = b"".join(struct.pack("<f", v) for row in ROWS for v in row)
     xt = f"tensor<{r}x{n}xf32>"
-    yt = f"tensor<{r}xf32>" if op == "logsumexp" else xt
-    it = yt.replace("f32>", "i32>")
-    mt = it.replace("tensor", "memref")
-    rank = 1 if op == "logsumexp" else 2
-    dims = ", ".join(f"d{i}" for i in range(rank))
-    amap = f"affine_map<({dims}) -> ({dims})>"
-    its = ", ".join(['"parallel"'] * rank)
-    if form == "dialect":
-        compute = (
-            f"%y = softmax.{op} ins(%x : {xt}) outs(%e : {yt}) dimension(1) "
-            f"masked({masked}) algorithm({algorithm})"
-        )
-    else:
-        compute = f"%y = linalg.softmax dimension(1) ins(%x : {xt}) outs(%e : {yt}) -> {yt}"
-    return f"""
-func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
-func.func @main() {{
-  %x = arith.constant dense<"0x{raw.hex().upper()}"> : {xt}
-  %e = tensor.empty() : {yt}
+    body = []
+    for i, op in enumerate(ops):
+        yt = f"tensor<{r}xf32>" if op == "logsumexp" else xt
+        it = yt.replace("f32>", "i32>")
+        mt = it.replace("tensor", "memref")
+        rank = 1 if op == "logsumexp" else 2
+        dims = ", ".join(f"d{i}" for i in range(rank))
+        amap = f"affine_map<({dims}) -> ({dims})>"
+        its = ", ".join(['"parallel"'] * rank)
+        if form == "dialect":
+            compute = (
+                f"%y{i} = softmax.{op} ins(%x : {xt}) outs(%e{i} : {yt}) dimension(1) "
+                f"masked({masked}) algorithm({algorithm})"
+            )
+        else:
+            compute = (
+                f"%y{i} = linalg.softmax dimension(1) ins(%x : {xt}) outs(%e{i} : {yt}) -> {yt}"
+            )
+        body.append(f"""
+  %e{i} = tensor.empty() : {yt}
   {compute}
-  %bi = tensor.empty() : {it}
-  %b = linalg.generic {{indexing_maps = [{amap}, {amap}], iterator_types = [{its}]}}
-      ins(%y : {yt}) outs(%bi : {it}) {{
+  %bi{i} = tensor.empty() : {it}
+  %b{i} = linalg.generic {{indexing_maps = [{amap}, {amap}], iterator_types = [{its}]}}
+      ins(%y{i} : {yt}) outs(%bi{i} : {it}) {{
   ^bb0(%a: f32, %o: i32):
     %c = arith.bitcast %a : f32 to i32
     linalg.yield %c : i32
   }} -> {it}
-  %m = bufferization.to_buffer %b : {it} to {mt}
-  %u = memref.cast %m : {mt} to memref<*xi32>
-  call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  %m{i} = bufferization.to_buffer %b{i} : {it} to {mt}
+  %u{i} = memref.cast %m{i} : {mt} to memref<*xi32>
+  call @printMemrefI32(%u{i}) : (memref<*xi32>) -> ()""")
+    return f"""
+func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
+func.func @main() {{
+  %x = arith.constant dense<"0x{raw.hex().upper()}"> : {xt}{"".join(body)}
   return
 }}
 """
@@ -76,38 +82,43 @@ def reference(op: str, masked: str) -> "np.ndarray":
     return y
 
 
-def result(out: str) -> "np.ndarray":
-    [mem] = sm.parse_memrefs(out)
-    bits = np.array(mem.data, dtype=np.int64).astype(np.uint32)
-    return bits.view(np.float32).astype(np.float64).reshape(mem.sizes)
+def results(out: str) -> "list[np.ndarray]":
+    arrays = []
+    for mem in sm.parse_memrefs(out):
+        bits = np.array(mem.data, dtype=np.int64).astype(np.uint32)
+        arrays.append(bits.view(np.float32).astype(np.float64).reshape(mem.sizes))
+    return arrays
 
 
-@pytest.mark.parametrize("op", ["softmax", "log_softmax", "logsumexp"])
+OPS = ["softmax", "log_softmax", "logsumexp"]
+
+
 @pytest.mark.parametrize("algorithm", ["three_pass", "online", "exp_pair"])
 @pytest.mark.parametrize("tile", [0, 4])
-def test_matches_numpy(softmax_opt: Path, mlir_runner: Path, op: str, algorithm: str,
-                       tile: int) -> None:
-    masked = "zero"
-    y = result(sm.run_cpu(module(op, algorithm, masked), reduction_tile_size=tile))
-    np.testing.assert_allclose(y, reference(op, masked), rtol=2e-6, atol=1e-7)
+def test_matches_numpy(softmax_opt: Path, mlir_runner: Path, algorithm: str, tile: int) -> None:
+    ys = results(sm.run_cpu(module(OPS, algorithm, "zero"), reduction_tile_size=tile))
+    assert len(ys) == len(OPS)
+    for op, y in zip(OPS, ys):
+        np.testing.assert_allclose(y, reference(op, "zero"), rtol=2e-6, atol=1e-7, err_msg=op)
 
 
 def test_masked_nan(softmax_opt: Path, mlir_runner: Path) -> None:
-    y = result(sm.run_cpu(module("softmax", "online", "nan")))
-    assert np.isnan(y[3]).all()
-    np.testing.assert_allclose(y[:3], reference("softmax", "nan")[:3], rtol=2e-6, atol=1e-7)
+    ys = results(sm.run_cpu(module(OPS, "online", "nan")))
+    for op, y in zip(OPS, ys):
+        assert np.isnan(y[3]).all(), op
+        np.testing.assert_allclose(y[:3], reference(op, "nan")[:3], rtol=2e-6, atol=1e-7)
 
 
 def test_linalg_softmax_raised(softmax_opt: Path, mlir_runner: Path) -> None:
-    y = result(
-        sm.run_cpu(module("softmax", "", "nan", form="linalg"), raise_linalg=True,
+    [y] = results(
+        sm.run_cpu(module(["softmax"], "", "nan", form="linalg"), raise_linalg=True,
                    algorithm="three_pass")
     )
     np.testing.assert_allclose(y, reference("softmax", "nan"), rtol=2e-6, atol=1e-7)
 
 
 def test_printed_f32_parses(softmax_opt: Path, mlir_runner: Path) -> None:
-    text = module("softmax", "three_pass", "zero").replace("I32", "F32")
+    text = module(["softmax"], "three_pass", "zero").replace("I32", "F32")
     text = text.replace("xi32", "xf32").replace("arith.bitcast %a : f32 to i32", "arith.addf %a, %a : f32")
     text = text.replace("%o: i32", "%o: f32").replace("linalg.yield %c : i32", "linalg.yield %c : f32")
     [mem] = sm.parse_memrefs(sm.run_cpu(text))
@@ -118,5 +129,5 @@ def test_printed_f32_parses(softmax_opt: Path, mlir_runner: Path) -> None:
 
 def test_runtime_error_is_exception(softmax_opt: Path, mlir_runner: Path) -> None:
     with pytest.raises(sm.SoftmaxMLIRError) as info:
-        sm.run_cpu(module("softmax", "online", "zero"), entry="no_such_function")
+        sm.run_cpu(module(["softmax"], "online", "zero"), entry="no_such_function")
     assert info.value.returncode not in (None, 0)
