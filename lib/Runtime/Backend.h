@@ -51,6 +51,11 @@ void reportError(int code, const char *format, ...)
 #define SMRT_CHECK(call)                                                       \
   ::softmax_rt::checkDriver(static_cast<int>(call), #call)
 
+/// Makes the context the caller's mgpu* calls use current (default device,
+/// stream override); what Runtime.cpp runs before every driver call, for
+/// backend-specific entry points.
+bool activateForCaller(uintptr_t *key);
+
 /// A ranked memref descriptor as MLIR's LLVM lowering lays it out in memory:
 ///   { T *allocated; T *aligned; int64_t offset; int64_t sizes[rank];
 ///     int64_t strides[rank]; }
