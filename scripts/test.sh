@@ -98,12 +98,12 @@ fi
 # 3. ASan + UBSan. Release with line tables: optimised code keeps the build
 # and the tests fast, -gline-tables-only gives symbolised reports for little
 # compile time. Only the targets the lit suite runs are built
-# (softmax-test-depends). libMLIR.so and libLLVM.so are not instrumented, so
-# lit.cfg.py sets ASAN_OPTIONS=detect_leaks=0 for this build: MLIR keeps
-# registries and uniqued storage alive until exit on purpose and LeakSanitizer
-# reports those allocations, which are not our leaks. Tests that dlopen an
-# instrumented library into an uninstrumented tool (the plugin in stock
-# mlir-opt) or link an outside project against the build are
+# (softmax-test-depends). libMLIR.so and libLLVM.so are not instrumented;
+# that needs no ASAN_OPTIONS: ASan replaces malloc/new for the whole process,
+# and LeakSanitizer finds no leaks in MLIR's registries, which stay reachable
+# through globals (see test/lit.cfg.py; detect_leaks=0 would go there).
+# Tests that dlopen an instrumented library into an uninstrumented tool (the
+# plugin in stock mlir-opt) or link an outside project against the build are
 # `UNSUPPORTED: asan`.
 echo "=== build-asan ==="
 if configure_build "$ASAN_BUILD_DIR" -DSOFTMAX_ENABLE_SANITIZERS=ON \

@@ -87,15 +87,13 @@ if os.path.exists("/usr/local/cuda/bin/ptxas"):
 
 if config.softmax_sanitizers:
     config.available_features.add("asan")
-    # softmax-opt is instrumented but libMLIR.so/libLLVM.so are not: LLVM and
-    # MLIR keep registries and uniqued storage alive until exit on purpose,
-    # which LeakSanitizer reports as leaks it cannot attribute to our code.
-    # Leak checking is off; address and UB checks stay on.
-    opts = config.environment.get("ASAN_OPTIONS", "")
-    config.environment["ASAN_OPTIONS"] = ":".join(
-        o for o in (opts, "detect_leaks=0") if o
-    )
+    # softmax-opt is instrumented, libMLIR.so/libLLVM.so are not. ASan
+    # replaces malloc/new process-wide, so that mix works, and LeakSanitizer
+    # stays on: run over this whole suite it reports nothing from MLIR's
+    # process-lifetime registries (they stay reachable through globals). If
+    # it ever does, add "detect_leaks=0" here rather than in every test.
+    # The caller's ASAN_OPTIONS/UBSAN_OPTIONS come last and win.
     ubopts = config.environment.get("UBSAN_OPTIONS", "")
     config.environment["UBSAN_OPTIONS"] = ":".join(
-        o for o in (ubopts, "print_stacktrace=1") if o
+        o for o in ("print_stacktrace=1", ubopts) if o
     )
