@@ -296,7 +296,7 @@ class Group:
     kinds: list[str]
     values: np.ndarray  # (rows, length) float64, exact input values
     raw: bytes          # encoding of the input tensor as laid out in memory
-    in_shape: tuple[int, int]
+    in_shape: tuple[int, ...]
 
 
 @dataclasses.dataclass
@@ -331,8 +331,12 @@ class ModuleBuilder:
         return in_shape
 
     def _init_value(self, lines: list[str], ty: str, dyn_dims: list[str]) -> str:
+        if self.init == "alias" and self.op != "logsumexp":
+            # The input is its own destination: the op may overwrite it in
+            # place only where it has finished reading it.
+            return "%x"
         lines.append(f"  %e = tensor.empty({', '.join(dyn_dims)}) : {ty}")
-        if self.init == "empty":
+        if self.init in ("empty", "alias"):
             return "%e"
         # Garbage destination: the op must overwrite it, never read it.
         lines.append("  %g = arith.constant 0x7FC00000 : f32")
@@ -345,10 +349,10 @@ class ModuleBuilder:
         lines.append(f"  %i = linalg.fill ins(%gv : {self.elem}) outs(%e : {ty}) -> {ty}")
         return "%i"
 
-    def kernel(self, k: Kernel, in_shape: tuple[int, int]) -> str:
+    def kernel(self, k: Kernel, in_shape: tuple[int, ...]) -> str:
         """One function computing the op on one input shape (or, dynamic,
         on every shape)."""
-        ishape: tuple[int | None, ...] = (None, None) if self.dynamic else in_shape
+        ishape: tuple[int | None, ...] = (None,) * len(in_shape) if self.dynamic else in_shape
         oshape = self.out_shape(ishape)
         ity, oty = tensor_type(ishape, self.elem), tensor_type(oshape, self.elem)
         lines = [f"func.func @{k.name}(%x: {ity}) -> {oty} {{"]
@@ -425,8 +429,9 @@ class ModuleBuilder:
             oshape = self.out_shape(g.in_shape)
             soty = tensor_type(oshape, self.elem)
             if self.dynamic:
-                dty = tensor_type((None, None), self.elem)
-                doty = tensor_type(self.out_shape((None, None)), self.elem)
+                dyn = (None,) * len(g.in_shape)
+                dty = tensor_type(dyn, self.elem)
+                doty = tensor_type(self.out_shape(dyn), self.elem)
                 main.append(f"  %xd{ki} = tensor.cast %x{k.group} : {sty} to {dty}")
                 main.append(f"  %yd{ki} = call @{k.name}(%xd{ki}) : ({dty}) -> {doty}")
                 main.append(f"  %y{ki} = tensor.cast %yd{ki} : {doty} to {soty}")
@@ -625,12 +630,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="only these row kinds (default: all but " + ",".join(sorted(OPT_IN_KINDS))
                          + ")")
     ap.add_argument("--skip-kinds", type=csv, default=[], help="leave out these row kinds")
-    ap.add_argument("--reduce-dim", choices=("last", "first"), default="last",
-                    help="reduce along dimension 1 (rows; default) or 0 (columns)")
+    ap.add_argument("--reduce-dim", choices=("last", "first", "middle"), default="last",
+                    help="last: R x n, dimension(1) (default); first: n x R, dimension(0); "
+                         "middle: R x n x 2, dimension(1)")
     ap.add_argument("--dynamic", action="store_true",
                     help="kernels take tensor<?x?x..> (main casts); one kernel serves all lengths")
-    ap.add_argument("--init", choices=("empty", "nan"), default="empty",
-                    help="destination: tensor.empty, or filled with NaN (must be overwritten)")
+    ap.add_argument("--init", choices=("empty", "nan", "alias"), default="empty",
+                    help="destination: tensor.empty, filled with NaN (must be overwritten), "
+                         "or the input itself (alias; logsumexp: empty)")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--tolerance", type=float, default=None,
                     help="replace every error bound by this flat value")
@@ -683,13 +690,13 @@ def main(argv: list[str] | None = None) -> int:
 
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     rng = np.random.default_rng(seed)
-    reduce_dim = 1 if args.reduce_dim == "last" else 0
+    reduce_dim = 0 if args.reduce_dim == "first" else 1
     info = DTYPE_INFO[args.dtype]
     tag = (f"op={args.op} form={args.form} dtype={args.dtype}"
            f"{f' acc_type={args.acc_type}' if args.acc_type else ''}"
            f"{' dynamic' if args.dynamic else ''}"
-           f"{' reduce-dim=0' if reduce_dim == 0 else ''}"
-           f"{' init=nan' if args.init == 'nan' else ''}")
+           f"{'' if args.reduce_dim == 'last' else f' reduce-dim={args.reduce_dim}'}"
+           f"{f' init={args.init}' if args.init != 'empty' else ''}")
     reproduce: list[str] = []
     skip_next = False
     for a in list(argv if argv is not None else sys.argv[1:]):
@@ -712,10 +719,19 @@ def main(argv: list[str] | None = None) -> int:
         if not rows:
             continue
         vals, _ = quantize(np.stack([r for _, r in rows]), args.dtype)
-        layout = np.ascontiguousarray(vals if reduce_dim == 1 else vals.T)
+        row_kinds = [k for k, _ in rows]
+        if args.reduce_dim == "last":      # R x n, dimension(1)
+            layout = vals
+        elif args.reduce_dim == "first":   # n x R, dimension(0)
+            layout = vals.T
+        else:                              # R x n x 2, dimension(1): the rows,
+            # and the rows in reverse order, interleaved in the last dimension.
+            layout = np.stack([vals, vals[::-1]], axis=-1)
+            vals = np.concatenate([vals, vals[::-1]])
+            row_kinds = row_kinds + row_kinds[::-1]
+        layout = np.ascontiguousarray(layout)
         _, raw = quantize(layout, args.dtype)
-        groups.append(Group(n, [k for k, _ in rows], vals, raw,
-                            (layout.shape[0], layout.shape[1])))
+        groups.append(Group(n, row_kinds, vals, raw, tuple(layout.shape)))
     if not groups:
         ap.error("no rows selected")
 
@@ -805,8 +821,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"  ran {label}: {len(kernels)} kernels, {time.monotonic() - t0:.2f}s")
         for k, y in zip(kernels, outs):
-            if reduce_dim == 0 and args.op != "logsumexp":
+            if args.reduce_dim == "first" and args.op != "logsumexp":
                 y = y.T
+            elif args.reduce_dim == "middle":  # back to the 2R rows of the group
+                y = np.concatenate([y[..., 0], y[..., 1]])
             results[(k.algorithm, k.masked, k.group, tile)] = y
 
     def bounds_of(g: Group) -> np.ndarray:
