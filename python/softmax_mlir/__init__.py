@@ -16,7 +16,7 @@ Example::
 
 from __future__ import annotations
 
-from .compiler import Pipeline, compile, pass_flag, pipeline_args
+from .compiler import Pipeline, compile, pass_flag, pipeline_args  # noqa: F401
 from .errors import SoftmaxMLIRError, ToolNotFoundError
 from .pipelines import decompose, raise_linalg, select_algorithm, to_cpu
 from .runtime import Memref, parse_memrefs, run_cpu, run_lowered
