@@ -3,6 +3,7 @@
 #include "softmax-mlir/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/BufferizableOpInterfaceImpl.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
@@ -13,6 +14,12 @@ void mlir::softmax::registerAllDialects(DialectRegistry &registry) {
   registerBufferizableOpInterfaceExternalModels(registry);
 }
 
-void mlir::softmax::registerAllPasses() { registerSoftmaxPasses(); }
+void mlir::softmax::registerAllPasses() {
+  registerSoftmaxPasses();
+  registerSoftmaxConversionPasses();
+}
 
-void mlir::softmax::registerAllPipelines() { registerSoftmaxToCPUPipeline(); }
+void mlir::softmax::registerAllPipelines() {
+  registerSoftmaxToCPUPipeline();
+  registerSoftmaxGPUPipelines();
+}

@@ -24,6 +24,39 @@ void buildSoftmaxToCPUPipeline(OpPassManager &pm,
 
 void registerSoftmaxToCPUPipeline();
 
+/// Options of the softmax-to-nvvm and softmax-to-rocdl pipelines.
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target chip: sm_80, sm_90 (default for NVVM), gfx90a, "
+                     "gfx942 (default for ROCDL)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (NVVM only; default +ptx80)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Binary format: isa (PTX / AMDGPU assembly) or bin "
+                     "(cubin through ptxas / hsaco through ld.lld)"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit (libdevice, ptxas) or ROCm device "
+                     "library folder"),
+      llvm::cl::init("")};
+};
+
+/// Module of func ops on tensors (or buffers holding device-accessible
+/// memory) -> kernels in a gpu.binary plus LLVM host code calling the
+/// runtime ABI (lib/Runtime).
+void buildSoftmaxToNVVMPipeline(OpPassManager &pm,
+                                const GPUPipelineOptions &options);
+void buildSoftmaxToROCDLPipeline(OpPassManager &pm,
+                                 const GPUPipelineOptions &options);
+
+void registerSoftmaxGPUPipelines();
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_PIPELINES_PIPELINES_H

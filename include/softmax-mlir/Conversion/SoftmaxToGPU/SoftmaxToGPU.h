@@ -1,0 +1,64 @@
+//===- SoftmaxToGPU.h - map softmax ops onto GPU kernels --------*- C++ -*-===//
+//
+// The one GPU mapping: softmax ops on buffers become gpu.launch ops whose
+// bodies use only target-neutral dialects (gpu, vector, memref, arith,
+// math, scf). NVVM and ROCDL are thin ends below it (Pipelines).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_SOFTMAXTOGPU_H
+#define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_SOFTMAXTOGPU_H
+
+#include "mlir/IR/PatternMatch.h"
+#include <optional>
+#include <string>
+
+namespace mlir::softmax {
+
+/// What the mapping needs to know about the target.
+struct GPUTarget {
+  std::string chip;
+  /// Threads that execute in lockstep and can shuffle: 32 on NVIDIA, 64 on
+  /// CDNA (gfx90a, gfx942).
+  int64_t warpSize = 32;
+  /// Streaming multiprocessors / compute units.
+  int64_t multiprocessors = 132;
+  int64_t maxThreadsPerBlock = 1024;
+};
+
+/// Looks up sm_80, sm_90, gfx90a or gfx942.
+std::optional<GPUTarget> lookupGPUTarget(StringRef chip);
+
+/// How one reduction is spread over the GPU.
+struct GPUStrategy {
+  /// Threads that cooperate on one row (a power of two).
+  int64_t threadsPerRow = 0;
+  /// Rows per block (more than one only when threadsPerRow <= warpSize).
+  int64_t rowsPerBlock = 1;
+  /// Elements per load and store (at most 16 bytes).
+  int64_t vectorWidth = 1;
+  /// Vectors each thread keeps in registers between reading the row and
+  /// writing it; 0 streams the row from memory twice.
+  int64_t cachedVectors = 0;
+  /// Blocks that share one row (more than one: each block folds a chunk,
+  /// publishes its state, and the blocks of the row merge all states).
+  int64_t splits = 1;
+};
+
+/// The heuristic of docs/Passes/softmax-map-to-gpu.md: from the target, the
+/// row length (if static), the row count (if static) and the element size.
+GPUStrategy chooseGPUStrategy(const GPUTarget &target,
+                              std::optional<int64_t> rowLength,
+                              std::optional<int64_t> rows,
+                              unsigned elementBytes);
+
+/// Rewrites one softmax, log_softmax or logsumexp op on memrefs into GPU
+/// kernels. Fields of `overrides` that are non-zero replace the heuristic's
+/// choice. Emits a diagnostic and fails on what the mapping cannot honour.
+LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
+                                const GPUTarget &target,
+                                const GPUStrategy &overrides);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_SOFTMAXTOGPU_H

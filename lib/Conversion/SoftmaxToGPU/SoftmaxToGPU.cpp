@@ -1,0 +1,741 @@
+//===- SoftmaxToGPU.cpp - softmax ops on buffers -> gpu.launch -----------===//
+//
+// Every kernel follows one plan (docs/Passes/softmax-map-to-gpu.md):
+//
+//   1. each thread loads its vectors of the row (16-byte loads, -inf past
+//      the end) and folds them into a thread state (m, l);
+//   2. the threads of a row merge their states: xor shuffles within a warp,
+//      workgroup memory across warps;
+//   3. split rows: every block publishes its chunk's state, waits until the
+//      row's other blocks have published theirs, and merges them all;
+//   4. each thread writes its vectors, normalized, from the registers that
+//      still hold them (or re-reads the row when it was too long to keep).
+//
+// Upstream has no op for a row-wise online reduction with a merge that is
+// not a plain arithmetic combiner, so the mapping builds the kernel itself
+// from gpu.shuffle, gpu.barrier and workgroup attributions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+
+/// What the op asks for, independent of its class.
+struct Request {
+  Value input, output;
+  /// softmax / log_softmax, or nullopt for logsumexp.
+  std::optional<NormalizeKind> normalize;
+  Algorithm algorithm;
+  MaskedRows masked;
+};
+
+std::optional<Request> requestOf(Operation *op) {
+  auto fill = [](auto semantic, std::optional<NormalizeKind> kind) {
+    return Request{semantic.getInput(), semantic.getInit(), kind,
+                   semantic.getAlgorithm(), semantic.getMasked()};
+  };
+  if (auto s = dyn_cast<SoftmaxOp>(op))
+    return fill(s, NormalizeKind::Softmax);
+  if (auto s = dyn_cast<LogSoftmaxOp>(op))
+    return fill(s, NormalizeKind::LogSoftmax);
+  if (auto s = dyn_cast<LogSumExpOp>(op))
+    return fill(s, std::nullopt);
+  return std::nullopt;
+}
+
+/// Builds the body of one kernel inside a gpu.launch.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc, const Request &req,
+                const GPUStrategy &s, const GPUTarget &target, Value x,
+                Value y, Value rows, Value n)
+      : b(b), loc(loc), req(req), s(s), target(target), x(x), y(y),
+        rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
+        stateKind(req.algorithm == Algorithm::ExpPair ? StateKind::Exponent
+                                                      : StateKind::Max) {
+    inElt = cast<MemRefType>(x.getType()).getElementType();
+    outElt = cast<MemRefType>(y.getType()).getElementType();
+  }
+
+  /// The whole kernel body; `launch` gives thread and block ids and the
+  /// workgroup buffers, `split` the buffers of split rows.
+  void build(gpu::LaunchOp launch, ValueRange split);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value addi(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value muli(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
+  Value divui(Value l, Value r) { return arith::DivUIOp::create(b, loc, l, r); }
+  Value remui(Value l, Value r) { return arith::RemUIOp::create(b, loc, l, r); }
+  Value minui(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
+  Value ult(Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, l, r);
+  }
+  Value andi(Value l, Value r) { return arith::AndIOp::create(b, loc, l, r); }
+
+  VectorType inVector() { return VectorType::get({s.vectorWidth}, inElt); }
+  VectorType outVector() { return VectorType::get({s.vectorWidth}, outElt); }
+  llvm::MaybeAlign alignment(Type elt) {
+    return llvm::MaybeAlign(s.vectorWidth * elt.getIntOrFloatBitWidth() / 8);
+  }
+
+  /// Loads the vector at column `col` of `row` when `valid`, else -inf.
+  SmallVector<Value> loadVector(Value row, Value col, Value valid);
+  /// Stores `values` (accumulator type) at column `col` when `valid`.
+  void storeVector(Value row, Value col, Value valid, ArrayRef<Value> values);
+
+  /// Folds a group of elements into (m, l) with the op's algorithm.
+  std::pair<Value, Value> fold(Value m, Value l, ArrayRef<Value> xs);
+  /// Max over a group (three_pass first pass).
+  Value groupMax(ArrayRef<Value> xs);
+  /// Merges the states of `width` consecutive lanes (a power of two no
+  /// larger than the warp).
+  std::pair<Value, Value> warpMerge(Value m, Value l, int64_t width);
+  /// Merges the states of the threads of a row: every thread gets the
+  /// result.
+  std::pair<Value, Value> rowMerge(Value m, Value l);
+
+  /// For every vector of this thread: calls `body(valid, col)`.
+  void forEachVector(llvm::function_ref<void(int64_t, Value, Value)> body);
+  /// Streams the thread's vectors from memory: `body(valid, col)` in a loop.
+  void streamVectors(
+      llvm::function_ref<void(OpBuilder &, Value, Value)> bodyFn);
+
+  /// Thread state of the thread's part of the row.
+  std::pair<Value, Value> threadState();
+  void writeOutputs(Value m, Value l);
+  /// Split rows: publish this block's state and merge the row's states.
+  /// Round 1 is three_pass's second reduction.
+  std::pair<Value, Value> mergeSplitRow(Value m, Value l, ValueRange split,
+                                        int64_t round);
+
+  OpBuilder &b;
+  Location loc;
+  const Request &req;
+  const GPUStrategy &s;
+  const GPUTarget &target;
+  Value x, y, rows, n;
+  FloatType acc;
+  StateMath sm;
+  StateKind stateKind;
+  Type inElt, outElt;
+
+  // Set by build().
+  Value lane, row, rowValid, chunk, chunkBegin, chunkEnd;
+  Value smemM, smemL, smemTicket;
+  SmallVector<SmallVector<Value>> cached;
+};
+
+SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
+                                             Value valid) {
+  auto ifOp = scf::IfOp::create(
+      b, loc, valid,
+      [&](OpBuilder &t, Location l) {
+        Value v = vector::LoadOp::create(t, l, inVector(), x, ValueRange{row, col},
+                                         /*nontemporal=*/false,
+                                         alignment(inElt));
+        scf::YieldOp::create(t, l, v);
+      },
+      [&](OpBuilder &e, Location l) {
+        auto inf = APFloat::getInf(cast<FloatType>(inElt).getFloatSemantics(),
+                                   /*Negative=*/true);
+        Value v = arith::ConstantOp::create(
+            e, l, DenseElementsAttr::get(inVector(), inf));
+        scf::YieldOp::create(e, l, v);
+      });
+  Value v = ifOp.getResult(0);
+  if (inElt != acc)
+    v = arith::ExtFOp::create(b, loc, VectorType::get({s.vectorWidth}, acc),
+                              v);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < s.vectorWidth; ++i)
+    elements.push_back(vector::ExtractOp::create(b, loc, v, i));
+  return elements;
+}
+
+void KernelBuilder::storeVector(Value row, Value col, Value valid,
+                                ArrayRef<Value> values) {
+  SmallVector<Value> converted;
+  for (Value v : values)
+    converted.push_back(sm.fromAcc(v, outElt));
+  Value vec = vector::FromElementsOp::create(b, loc, outVector(), converted);
+  scf::IfOp::create(b, loc, valid, [&](OpBuilder &t, Location l) {
+    vector::StoreOp::create(t, l, vec, y, ValueRange{row, col},
+                            /*nontemporal=*/false, alignment(outElt));
+    scf::YieldOp::create(t, l);
+  });
+}
+
+Value KernelBuilder::groupMax(ArrayRef<Value> xs) {
+  Value m = xs.front();
+  for (Value v : xs.drop_front())
+    m = sm.max(m, v);
+  return m;
+}
+
+std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
+                                            ArrayRef<Value> xs) {
+  if (stateKind == StateKind::Exponent) {
+    // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i);
+    // A' = A 2^(K - K') + sum a_i 2^(k_i - K'). -inf elements count nothing.
+    SmallVector<std::pair<Value, Value>> pairs;
+    Value kMax = m;
+    for (Value v : xs) {
+      auto [k, a] = sm.expPair(v);
+      Value masked = sm.eq(v, sm.negInf());
+      k = sm.select(masked, sm.lowest(), k);
+      a = sm.select(masked, sm.cst(0.0), a);
+      pairs.push_back({k, a});
+      kMax = sm.max(kMax, k);
+    }
+    Value sum = sm.mul(l, sm.exp2(sm.sub(m, kMax)));
+    for (auto [k, a] : pairs)
+      sum = sm.add(sum, sm.mul(a, sm.exp2(sm.sub(k, kMax))));
+    return {kMax, sum};
+  }
+  // A group at a time: m' = max(m, max x_i); l' = l e^(m - m') + sum e^(x_i - m').
+  Value mNew = sm.max(m, groupMax(xs));
+  Value sum = sm.mul(l, sm.exp(sm.sub(m, mNew)));
+  for (Value v : xs)
+    sum = sm.add(sum, sm.exp(sm.sub(v, mNew)));
+  return {mNew, sum};
+}
+
+std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
+                                                 int64_t width) {
+  int32_t shuffleWidth = static_cast<int32_t>(target.warpSize);
+  for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
+    Value m2 = gpu::ShuffleOp::create(b, loc, m, offset, shuffleWidth,
+                                      gpu::ShuffleMode::XOR)
+                   .getShuffleResult();
+    Value l2 = gpu::ShuffleOp::create(b, loc, l, offset, shuffleWidth,
+                                      gpu::ShuffleMode::XOR)
+                   .getShuffleResult();
+    std::tie(m, l) = sm.merge(stateKind, m, l, m2, l2);
+  }
+  return {m, l};
+}
+
+std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
+  int64_t warp = target.warpSize;
+  if (s.threadsPerRow <= warp)
+    return warpMerge(m, l, s.threadsPerRow);
+  // Across warps: lane 0 of every warp parks its state in workgroup memory,
+  // then every warp merges all of them, so that every thread has the row's
+  // state without a broadcast.
+  int64_t warps = s.threadsPerRow / warp;
+  std::tie(m, l) = warpMerge(m, l, warp);
+  Value warpId = divui(lane, idx(warp));
+  Value laneInWarp = remui(lane, idx(warp));
+  Value zero = idx(0);
+  scf::IfOp::create(b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          laneInWarp, zero),
+                    [&](OpBuilder &t, Location lc) {
+                      memref::StoreOp::create(t, lc, m, smemM, warpId);
+                      memref::StoreOp::create(t, lc, l, smemL, warpId);
+                      scf::YieldOp::create(t, lc);
+                    });
+  gpu::BarrierOp::create(b, loc);
+  Value slot = minui(laneInWarp, idx(warps - 1));
+  Value inRange = ult(laneInWarp, idx(warps));
+  Value mw = sm.select(inRange, memref::LoadOp::create(b, loc, smemM, slot),
+                       sm.lowest());
+  Value lw = sm.select(inRange, memref::LoadOp::create(b, loc, smemL, slot),
+                       sm.cst(0.0));
+  auto merged = warpMerge(mw, lw, llvm::PowerOf2Ceil(warps));
+  // The buffers may be written again by the next merge.
+  gpu::BarrierOp::create(b, loc);
+  return merged;
+}
+
+void KernelBuilder::forEachVector(
+    llvm::function_ref<void(int64_t, Value, Value)> body) {
+  for (int64_t k = 0; k < s.cachedVectors; ++k) {
+    Value vecIndex = addi(idx(k * s.threadsPerRow), lane);
+    Value col = addi(chunkBegin, muli(vecIndex, idx(s.vectorWidth)));
+    Value valid = andi(rowValid, ult(col, chunkEnd));
+    body(k, valid, col);
+  }
+}
+
+void KernelBuilder::streamVectors(
+    llvm::function_ref<void(OpBuilder &, Value, Value)> bodyFn) {
+  Value step = idx(s.threadsPerRow * s.vectorWidth);
+  Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
+  // Threads of invalid rows run no iterations.
+  Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
+  scf::ForOp::create(b, loc, first, end, step, ValueRange{},
+                     [&](OpBuilder &t, Location l, Value col, ValueRange) {
+                       OpBuilder::InsertionGuard guard(b);
+                       b.setInsertionPoint(t.getInsertionBlock(),
+                                           t.getInsertionPoint());
+                       Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+                       bodyFn(b, valid, col);
+                       scf::YieldOp::create(b, l);
+                     });
+}
+
+std::pair<Value, Value> KernelBuilder::threadState() {
+  Value m0 = sm.lowest(), l0 = sm.cst(0.0);
+  bool threePass = req.algorithm == Algorithm::ThreePass;
+  if (s.cachedVectors > 0) {
+    forEachVector([&](int64_t, Value valid, Value col) {
+      cached.push_back(loadVector(row, col, valid));
+    });
+    if (threePass) {
+      // Max first, then one exp per element against the row-wide max: the
+      // row is in registers, so the extra pass costs no memory traffic.
+      Value m = m0;
+      for (auto &v : cached)
+        m = sm.max(m, groupMax(v));
+      return {m, l0};
+    }
+    Value m = m0, l = l0;
+    for (auto &v : cached)
+      std::tie(m, l) = fold(m, l, v);
+    return {m, l};
+  }
+  if (threePass) {
+    Value m = m0;
+    // The loop carries m through an iter_arg.
+    Value step = idx(s.threadsPerRow * s.vectorWidth);
+    Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
+    Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
+    auto loop = scf::ForOp::create(
+        b, loc, first, end, step, ValueRange{m},
+        [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+          Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+          Value mm = sm.max(iter[0], groupMax(loadVector(row, col, valid)));
+          scf::YieldOp::create(b, l, mm);
+        });
+    return {loop.getResult(0), l0};
+  }
+  Value step = idx(s.threadsPerRow * s.vectorWidth);
+  Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
+  Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
+  auto loop = scf::ForOp::create(
+      b, loc, first, end, step, ValueRange{m0, l0},
+      [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+        Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+        auto [mm, ll] = fold(iter[0], iter[1], loadVector(row, col, valid));
+        scf::YieldOp::create(b, l, ValueRange{mm, ll});
+      });
+  return {loop.getResult(0), loop.getResult(1)};
+}
+
+void KernelBuilder::writeOutputs(Value m, Value l) {
+  if (!req.normalize) {
+    // logsumexp: the first thread of the row writes it (split rows: the
+    // first block too).
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                        idx(0));
+    if (s.splits > 1)
+      first = andi(first, arith::CmpIOp::create(b, loc,
+                                                arith::CmpIPredicate::eq,
+                                                chunkBegin, idx(0)));
+    scf::IfOp::create(b, loc, andi(first, rowValid),
+                      [&](OpBuilder &t, Location lc) {
+                        OpBuilder::InsertionGuard guard(b);
+                        b.setInsertionPoint(t.getInsertionBlock(),
+                                            t.getInsertionPoint());
+                        Value v = sm.fromAcc(
+                            sm.lse(stateKind, req.masked, m, l), outElt);
+                        memref::StoreOp::create(b, lc, v, y, row);
+                        scf::YieldOp::create(b, lc);
+                      });
+    return;
+  }
+  Value inv;
+  if (*req.normalize == NormalizeKind::Softmax)
+    inv = sm.div(sm.cst(1.0), l);
+  auto normalizeAll = [&](ArrayRef<Value> xs) {
+    SmallVector<Value> ys;
+    for (Value v : xs)
+      ys.push_back(
+          sm.normalize(*req.normalize, stateKind, req.masked, v, m, l, inv));
+    return ys;
+  };
+  if (s.cachedVectors > 0) {
+    forEachVector([&](int64_t k, Value valid, Value col) {
+      storeVector(row, col, valid, normalizeAll(cached[k]));
+    });
+    return;
+  }
+  streamVectors([&](OpBuilder &, Value valid, Value col) {
+    storeVector(row, col, valid, normalizeAll(loadVector(row, col, valid)));
+  });
+}
+
+std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
+                                                     ValueRange split,
+                                                     int64_t round) {
+  Value states = split[0], counters = split[1];
+  Value splits = idx(s.splits);
+  // Round r of the row uses its own slots and counts to (r + 1) * splits.
+  Value rowBase = muli(addi(muli(idx(round), rows), row), splits);
+  Value slot = addi(rowBase, chunk);
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        lane, idx(0));
+  scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+    memref::StoreOp::create(b, lc, m, states, ValueRange{slot, idx(0)});
+    memref::StoreOp::create(b, lc, l, states, ValueRange{slot, idx(1)});
+    // Publish: the state stores are ordered before the count.
+    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::release);
+    Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
+    memref::AtomicRMWOp::create(b, lc, arith::AtomicRMWKind::addi, one,
+                                counters, ValueRange{row});
+    // Wait for the row's other blocks; they are resident (they took their
+    // tickets), so the wait ends.
+    Value target = arith::ConstantIntOp::create(b, lc, b.getI32Type(),
+                                                (round + 1) * s.splits);
+    Value zero = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 0);
+    scf::WhileOp::create(
+        b, lc, TypeRange{}, ValueRange{},
+        [&](OpBuilder &w, Location wl, ValueRange) {
+          Value count = memref::AtomicRMWOp::create(
+              w, wl, arith::AtomicRMWKind::addi, zero, counters,
+              ValueRange{row});
+          Value more = arith::CmpIOp::create(
+              w, wl, arith::CmpIPredicate::slt, count, target);
+          scf::ConditionOp::create(w, wl, more, ValueRange{});
+        },
+        [&](OpBuilder &w, Location wl, ValueRange) {
+          scf::YieldOp::create(w, wl);
+        });
+    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::acquire);
+    scf::YieldOp::create(b, lc);
+  });
+  gpu::BarrierOp::create(b, loc);
+  // Every warp merges the row's states (splits <= warp size).
+  Value laneInWarp = remui(lane, idx(target.warpSize));
+  Value valid = ult(laneInWarp, splits);
+  Value other = addi(rowBase, minui(laneInWarp, idx(s.splits - 1)));
+  Value mo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(0)});
+  Value lo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(1)});
+  return warpMerge(sm.select(valid, mo, sm.lowest()),
+                   sm.select(valid, lo, sm.cst(0.0)),
+                   llvm::PowerOf2Ceil(s.splits));
+}
+
+void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
+  Value tid = launch.getThreadIds().x;
+  Value bid = launch.getBlockIds().x;
+  auto attributions = launch.getWorkgroupAttributions();
+  smemM = attributions[0];
+  smemL = attributions[1];
+  lane = remui(tid, idx(s.threadsPerRow));
+  chunkBegin = idx(0);
+  chunkEnd = n;
+  Value ticket;
+  if (s.splits > 1) {
+    // Blocks take work in the order they start, from a ticket counter, so
+    // that the blocks of a row that wait for each other are all running.
+    smemTicket = attributions[2];
+    Value counters = split[1];
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          tid, idx(0));
+    scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+      Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
+      Value got = memref::AtomicRMWOp::create(
+          b, lc, arith::AtomicRMWKind::addi, one, counters, ValueRange{rows});
+      memref::StoreOp::create(b, lc, got, smemTicket, idx(0));
+      scf::YieldOp::create(b, lc);
+    });
+    gpu::BarrierOp::create(b, loc);
+    ticket = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, smemTicket, idx(0)));
+    row = divui(ticket, idx(s.splits));
+    chunk = remui(ticket, idx(s.splits));
+    int64_t chunkLen =
+        s.cachedVectors * s.threadsPerRow * s.vectorWidth;
+    chunkBegin = muli(chunk, idx(chunkLen));
+    chunkEnd = minui(addi(chunkBegin, idx(chunkLen)), n);
+    rowValid = ult(row, rows);
+  } else {
+    row = addi(muli(bid, idx(s.rowsPerBlock)),
+               divui(tid, idx(s.threadsPerRow)));
+    rowValid = ult(row, rows);
+  }
+
+  auto [m, l] = threadState();
+  std::tie(m, l) = rowMerge(m, l);
+  if (s.splits > 1)
+    std::tie(m, l) = mergeSplitRow(m, l, split, 0);
+  if (req.algorithm == Algorithm::ThreePass) {
+    // Second pass: the sum against the row's max, then merged as states
+    // with that common offset.
+    Value rowMax = m;
+    Value sum = sm.cst(0.0);
+    if (s.cachedVectors > 0) {
+      for (auto &v : cached)
+        for (Value e : v)
+          sum = sm.add(sum, sm.exp(sm.sub(e, rowMax)));
+    } else {
+      Value step = idx(s.threadsPerRow * s.vectorWidth);
+      Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
+      Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
+      auto loop = scf::ForOp::create(
+          b, loc, first, end, step, ValueRange{sum},
+          [&](OpBuilder &t, Location lc, Value col, ValueRange iter) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+            Value valid = arith::ConstantIntOp::create(b, lc, 1, 1);
+            Value acc = iter[0];
+            for (Value e : loadVector(row, col, valid))
+              acc = sm.add(acc, sm.exp(sm.sub(e, rowMax)));
+            scf::YieldOp::create(b, lc, acc);
+          });
+      sum = loop.getResult(0);
+    }
+    std::tie(m, l) = rowMerge(rowMax, sum);
+    if (s.splits > 1)
+      std::tie(m, l) = mergeSplitRow(m, l, split, 1);
+  }
+  writeOutputs(m, l);
+}
+
+/// Collapses a contiguous memref to [rows, n] (or [rows] for reduced
+/// outputs).
+Value collapseTo(OpBuilder &b, Location loc, Value memref, int64_t rank) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == rank)
+    return memref;
+  if (type.getRank() < rank) {
+    // A single row: add a unit leading dimension.
+    SmallVector<int64_t> shape = {1};
+    llvm::append_range(shape, type.getShape());
+    SmallVector<ReassociationIndices> reassoc;
+    if (type.getRank() == 0)
+      return memref::ExpandShapeOp::create(
+          b, loc, MemRefType::get({1}, type.getElementType()), memref,
+          ArrayRef<ReassociationIndices>{});
+    reassoc.push_back({0, 1});
+    for (int64_t i = 1; i < type.getRank(); ++i)
+      reassoc.push_back({i + 1});
+    return memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get(shape, type.getElementType()), memref,
+        reassoc);
+  }
+  SmallVector<ReassociationIndices> reassoc(1);
+  for (int64_t i = 0; i <= type.getRank() - rank; ++i)
+    reassoc[0].push_back(i);
+  for (int64_t i = type.getRank() - rank + 1; i < type.getRank(); ++i)
+    reassoc.push_back({i});
+  return memref::CollapseShapeOp::create(b, loc, memref, reassoc);
+}
+
+bool isContiguous(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.getLayout().isIdentity();
+}
+
+} // namespace
+
+LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
+                                               Operation *op,
+                                               const GPUTarget &target,
+                                               const GPUStrategy &overrides) {
+  std::optional<Request> maybeReq = requestOf(op);
+  if (!maybeReq)
+    return op->emitOpError("is not a softmax, log_softmax or logsumexp op");
+  Request req = *maybeReq;
+  auto inType = dyn_cast<MemRefType>(req.input.getType());
+  auto outType = dyn_cast<MemRefType>(req.output.getType());
+  if (!inType || !outType)
+    return op->emitOpError("GPU mapping expects memrefs; run one-shot-bufferize "
+                           "first");
+  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  if (dim != inType.getRank() - 1)
+    return op->emitOpError() << "GPU mapping reduces the innermost dimension "
+                                "only, not dimension "
+                             << dim << " of rank " << inType.getRank();
+  if (!isContiguous(req.input) || !isContiguous(req.output))
+    return op->emitOpError("GPU mapping expects contiguous (identity layout) "
+                           "memrefs");
+  for (Type t : {inType.getElementType(), outType.getElementType()})
+    if (!isa<Float16Type, BFloat16Type, Float32Type>(t))
+      return op->emitOpError() << "GPU mapping supports f16, bf16 and f32, not "
+                               << t;
+  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
+    if (!accType.getValue().isF32())
+      return op->emitOpError() << "GPU mapping accumulates in f32; acc_type "
+                               << accType.getValue() << " is not supported";
+  if (req.algorithm == Algorithm::Auto)
+    req.algorithm = Algorithm::Online;
+
+  std::optional<int64_t> rowLength, rowCount;
+  if (!inType.isDynamicDim(dim))
+    rowLength = inType.getDimSize(dim);
+  if (llvm::none_of(inType.getShape().drop_back(), ShapedType::isDynamic)) {
+    int64_t r = 1;
+    for (int64_t d : inType.getShape().drop_back())
+      r *= d;
+    rowCount = r;
+  }
+  unsigned elementBytes = std::max(inType.getElementTypeBitWidth(),
+                                   outType.getElementTypeBitWidth()) /
+                          8;
+  GPUStrategy s =
+      chooseGPUStrategy(target, rowLength, rowCount, elementBytes);
+  if (overrides.threadsPerRow)
+    s.threadsPerRow = overrides.threadsPerRow;
+  if (overrides.rowsPerBlock > 1)
+    s.rowsPerBlock = overrides.rowsPerBlock;
+  if (overrides.vectorWidth)
+    s.vectorWidth = overrides.vectorWidth;
+  if (overrides.cachedVectors)
+    s.cachedVectors = overrides.cachedVectors;
+  if (overrides.splits > 1)
+    s.splits = overrides.splits;
+
+  // What the strategy needs of the shape must hold.
+  if (!llvm::isPowerOf2_64(s.threadsPerRow) ||
+      s.threadsPerRow * s.rowsPerBlock > target.maxThreadsPerBlock)
+    return op->emitOpError() << "threads per row (" << s.threadsPerRow
+                             << ") times rows per block (" << s.rowsPerBlock
+                             << ") must be a power of two of at most "
+                             << target.maxThreadsPerBlock << " threads";
+  if (s.threadsPerRow > target.warpSize && s.rowsPerBlock != 1)
+    return op->emitOpError("rows per block must be 1 when a row spans more "
+                           "than one warp");
+  if (s.vectorWidth > 1 &&
+      (!rowLength || *rowLength % s.vectorWidth != 0))
+    return op->emitOpError() << "vector width " << s.vectorWidth
+                             << " must divide the static row length";
+  if (s.splits > 1) {
+    if (!rowLength || s.cachedVectors == 0)
+      return op->emitOpError("split rows need a static row length and "
+                             "cached vectors");
+    int64_t chunk = s.cachedVectors * s.threadsPerRow * s.vectorWidth;
+    if (chunk * s.splits < *rowLength || chunk * (s.splits - 1) >= *rowLength)
+      return op->emitOpError()
+             << "splits (" << s.splits << ") of " << chunk
+             << " elements do not tile the row length " << *rowLength;
+    if (s.splits > target.warpSize)
+      return op->emitOpError() << "splits (" << s.splits
+                               << ") exceed the warp size "
+                               << target.warpSize
+                               << ": one warp merges the states of a row";
+    if (s.splits > target.multiprocessors)
+      return op->emitOpError()
+             << "splits (" << s.splits << ") exceed the "
+             << target.multiprocessors
+             << " multiprocessors: the blocks of a row could not all be "
+                "resident while they wait for each other";
+  } else if (s.cachedVectors > 0 && rowLength &&
+             s.cachedVectors * s.threadsPerRow * s.vectorWidth < *rowLength) {
+    return op->emitOpError() << "cached vectors (" << s.cachedVectors
+                             << ") do not cover the row length "
+                             << *rowLength;
+  }
+
+  Location loc = op->getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Value x = collapseTo(rewriter, loc, req.input, 2);
+  Value y = collapseTo(rewriter, loc, req.output, req.normalize ? 2 : 1);
+  Value rows = memref::DimOp::create(rewriter, loc, x, 0);
+  Value n = memref::DimOp::create(rewriter, loc, x, 1);
+  auto cIdx = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+
+  SmallVector<Value> split;
+  if (s.splits > 1) {
+    // Per-launch scratch: the states of the chunks, one counter per row and
+    // the ticket counter.
+    int64_t rounds = req.algorithm == Algorithm::ThreePass ? 2 : 1;
+    Value slots =
+        arith::MulIOp::create(rewriter, loc, rows, cIdx(s.splits * rounds));
+    Value stateBuf = gpu::AllocOp::create(
+                         rewriter, loc,
+                         MemRefType::get({ShapedType::kDynamic, 2},
+                                         rewriter.getF32Type()),
+                         Type(), ValueRange{}, ValueRange{slots}, ValueRange{})
+                         .getMemref();
+    Value counterCount = arith::AddIOp::create(rewriter, loc, rows, cIdx(1));
+    Value counters = gpu::AllocOp::create(
+                         rewriter, loc,
+                         MemRefType::get({ShapedType::kDynamic},
+                                         rewriter.getI32Type()),
+                         Type(), ValueRange{}, ValueRange{counterCount},
+                         ValueRange{})
+                         .getMemref();
+    Value zero = arith::ConstantIntOp::create(rewriter, loc,
+                                              rewriter.getI32Type(), 0);
+    gpu::MemsetOp::create(rewriter, loc, Type(), ValueRange{}, counters, zero);
+    split = {stateBuf, counters};
+  }
+
+  Value grid;
+  if (s.splits > 1)
+    grid = arith::MulIOp::create(rewriter, loc, rows, cIdx(s.splits));
+  else
+    grid = arith::CeilDivUIOp::create(rewriter, loc, rows,
+                                      cIdx(s.rowsPerBlock));
+  Value one = cIdx(1);
+  int64_t warps = std::max<int64_t>(1, s.threadsPerRow / target.warpSize);
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  auto smemType = MemRefType::get({warps}, rewriter.getF32Type(),
+                                  MemRefLayoutAttrInterface(), workgroup);
+  SmallVector<Type> attributions = {smemType, smemType};
+  if (s.splits > 1)
+    attributions.push_back(MemRefType::get({1}, rewriter.getI32Type(),
+                                           MemRefLayoutAttrInterface(),
+                                           workgroup));
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid, one, one, cIdx(s.threadsPerRow * s.rowsPerBlock),
+      one, one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, attributions);
+  // The choice, visible in the IR.
+  launch->setAttr(
+      "softmax.strategy",
+      rewriter.getDictionaryAttr({
+          rewriter.getNamedAttr("threads_per_row",
+                                rewriter.getI64IntegerAttr(s.threadsPerRow)),
+          rewriter.getNamedAttr("rows_per_block",
+                                rewriter.getI64IntegerAttr(s.rowsPerBlock)),
+          rewriter.getNamedAttr("vector_width",
+                                rewriter.getI64IntegerAttr(s.vectorWidth)),
+          rewriter.getNamedAttr("cached_vectors",
+                                rewriter.getI64IntegerAttr(s.cachedVectors)),
+          rewriter.getNamedAttr("splits",
+                                rewriter.getI64IntegerAttr(s.splits)),
+      }));
+  {
+    OpBuilder::InsertionGuard bodyGuard(rewriter);
+    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    KernelBuilder kernel(rewriter, loc, req, s, target, x, y, rows, n);
+    kernel.build(launch, split);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  for (Value buffer : split)
+    gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange{}, buffer);
+  rewriter.eraseOp(op);
+  return success();
+}

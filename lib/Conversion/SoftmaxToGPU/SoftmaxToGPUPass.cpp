@@ -1,0 +1,45 @@
+//===- SoftmaxToGPUPass.cpp - the softmax-map-to-gpu pass ----------------===//
+
+#include "softmax-mlir/Conversion/Passes.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_SOFTMAXMAPTOGPU
+#include "softmax-mlir/Conversion/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+struct SoftmaxMapToGPUPass
+    : public softmax::impl::SoftmaxMapToGPUBase<SoftmaxMapToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<GPUTarget> target = lookupGPUTarget(chip);
+    if (!target) {
+      getOperation()->emitError()
+          << "softmax-map-to-gpu: unknown chip '" << chip
+          << "' (expected sm_80, sm_90, gfx90a or gfx942)";
+      return signalPassFailure();
+    }
+    GPUStrategy overrides;
+    overrides.threadsPerRow = threadsPerRow;
+    overrides.rowsPerBlock = rowsPerBlock;
+    overrides.vectorWidth = vectorWidth;
+    overrides.cachedVectors = cachedVectors;
+    overrides.splits = splits;
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : ops)
+      if (failed(mapSoftmaxOpToGPU(rewriter, op, *target, overrides)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,99 @@
+//===- Strategy.cpp - how a row reduction is spread over a GPU -----------===//
+//
+// A small documented heuristic (docs/Passes/softmax-map-to-gpu.md). Its aim
+// is that every element is read from memory once and written once: rows are
+// kept in registers between the reduction and the normalization whenever
+// one block (or, for very long rows, a few blocks) can hold them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+std::optional<GPUTarget> mlir::softmax::lookupGPUTarget(StringRef chip) {
+  // Multiprocessor counts of the common parts: A100 (sm_80), H100/H200
+  // (sm_90, SXM), MI250X (gfx90a, per GCD), MI300X (gfx942).
+  return llvm::StringSwitch<std::optional<GPUTarget>>(chip)
+      .Case("sm_80", GPUTarget{"sm_80", 32, 108, 1024})
+      .Case("sm_90", GPUTarget{"sm_90", 32, 132, 1024})
+      .Case("gfx90a", GPUTarget{"gfx90a", 64, 110, 1024})
+      .Case("gfx942", GPUTarget{"gfx942", 64, 304, 1024})
+      .Default(std::nullopt);
+}
+
+/// Vectors of registers a thread may hold for its part of the row: 16 x 16
+/// bytes is 64 registers of f32, which still leaves room for two blocks of
+/// 1024 threads per multiprocessor.
+static constexpr int64_t kMaxCachedVectors = 16;
+
+GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
+                                             std::optional<int64_t> rowLength,
+                                             std::optional<int64_t> rows,
+                                             unsigned elementBytes) {
+  GPUStrategy s;
+  // A dynamic row length gives no alignment guarantee: scalar accesses, a
+  // block per row, the row streamed twice.
+  if (!rowLength) {
+    s.threadsPerRow = 256;
+    return s;
+  }
+  int64_t n = std::max<int64_t>(*rowLength, 1);
+  // 16-byte accesses need every row start aligned: the width must divide n.
+  s.vectorWidth = 16 / elementBytes;
+  while (n % s.vectorWidth)
+    s.vectorWidth /= 2;
+  int64_t vectors = n / s.vectorWidth;
+  int64_t maxThreads = target.maxThreadsPerBlock;
+
+  // Short rows: a warp (or part of one) per row, several rows per block.
+  if (vectors <= target.warpSize * 8) {
+    s.threadsPerRow = std::min<int64_t>(
+        target.warpSize, llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 4)));
+    s.threadsPerRow = std::max<int64_t>(s.threadsPerRow, 4);
+    s.rowsPerBlock = std::max<int64_t>(1, 256 / s.threadsPerRow);
+    s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
+    return s;
+  }
+  // Few rows of medium length would leave most multiprocessors idle: split
+  // them over blocks too.
+  int64_t chunkVectors = maxThreads * 4;
+  if (rows && *rows * 2 <= target.multiprocessors &&
+      vectors >= 2 * chunkVectors) {
+    s.threadsPerRow = maxThreads;
+    s.splits = std::min<int64_t>({target.multiprocessors / *rows,
+                         (int64_t)llvm::divideCeil(vectors, chunkVectors),
+                         target.warpSize});
+    s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, s.splits),
+                                       s.threadsPerRow);
+    if (s.cachedVectors <= kMaxCachedVectors)
+      return s;
+    s.splits = 1;
+  }
+  // Medium rows: a block per row, 8 vectors per thread (up to 16 with the
+  // largest block).
+  if (vectors <= maxThreads * kMaxCachedVectors) {
+    s.threadsPerRow = std::clamp<int64_t>(
+        llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 8)), 128, maxThreads);
+    s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
+    return s;
+  }
+  // Long rows: split each row over blocks of the largest size, each caching
+  // a chunk of 4 vectors per thread, when the blocks of a row can all be
+  // resident at once (they wait for each other).
+  s.threadsPerRow = maxThreads;
+  int64_t splits = llvm::divideCeil(vectors, chunkVectors);
+  if (splits <= std::min(target.multiprocessors, target.warpSize)) {
+    s.splits = splits;
+    s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, splits),
+                                       s.threadsPerRow);
+    return s;
+  }
+  // Rows longer still: stream them twice with one block each.
+  s.cachedVectors = 0;
+  return s;
+}
