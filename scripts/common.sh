@@ -7,6 +7,11 @@ LLVM_PREFIX=/usr/lib/llvm-22
 BUILD_DIR=${SOFTMAX_BUILD_DIR:-build}
 ASAN_BUILD_DIR=${SOFTMAX_ASAN_BUILD_DIR:-build-asan}
 
+# ccache: the default cache (~/.cache/ccache, or $CCACHE_DIR). With the
+# repository root as base directory, paths in compile commands become
+# relative, so a fresh checkout or another build directory hits the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+
 # configure_build DIR [extra cmake args...]: configures DIR (Ninja,
 # clang++-22, lld, ccache, Debian's MLIR 22) unless it already has a
 # build.ninja.

@@ -87,8 +87,14 @@ PY
   TOTAL_FAILED=$((TOTAL_FAILED + f))
 }
 
-# 1. The regular build (built by setup.sh).
-run_lit build "$BUILD_DIR"
+# 1. The regular build (built by setup.sh), plus what only the tests need
+# (softmax-test-depends: generated docs, ...).
+if ninja -C "$BUILD_DIR" -j"$(nproc)" softmax-test-depends; then
+  run_lit build "$BUILD_DIR"
+else
+  echo "--- $BUILD_DIR: building the test dependencies failed"
+  TOTAL_FAILED=$((TOTAL_FAILED + 1))
+fi
 
 # 2. Python tests.
 if [[ -d python/tests ]]; then
@@ -97,18 +103,18 @@ fi
 
 # 3. ASan + UBSan. Release with line tables: optimised code keeps the build
 # and the tests fast, -gline-tables-only gives symbolised reports for little
-# compile time. Only the targets the lit suite runs are built
-# (softmax-test-depends). libMLIR.so and libLLVM.so are not instrumented;
-# that needs no ASAN_OPTIONS: ASan replaces malloc/new for the whole process,
-# and LeakSanitizer finds no leaks in MLIR's registries, which stay reachable
-# through globals (see test/lit.cfg.py; detect_leaks=0 would go there).
-# Tests that dlopen an instrumented library into an uninstrumented tool (the
-# plugin in stock mlir-opt) or link an outside project against the build are
+# compile time. Everything is built (all, plus softmax-test-depends).
+# libMLIR.so and libLLVM.so are not instrumented; that needs no ASAN_OPTIONS:
+# ASan replaces malloc/new for the whole process, and LeakSanitizer finds no
+# leaks in MLIR's registries, which stay reachable through globals (see
+# test/lit.cfg.py; detect_leaks=0 would go there). Tests that dlopen an
+# instrumented library into an uninstrumented tool (the plugin in stock
+# mlir-opt) or link an outside project against the build are
 # `UNSUPPORTED: asan`.
 echo "=== build-asan ==="
 if configure_build "$ASAN_BUILD_DIR" -DSOFTMAX_ENABLE_SANITIZERS=ON \
      -DCMAKE_CXX_FLAGS=-gline-tables-only -DCMAKE_C_FLAGS=-gline-tables-only \
-   && ninja -C "$ASAN_BUILD_DIR" -j"$(nproc)" softmax-test-depends; then
+   && ninja -C "$ASAN_BUILD_DIR" -j"$(nproc)" all softmax-test-depends; then
   run_lit asan "$ASAN_BUILD_DIR"
 else
   echo "--- build-asan: build failed"

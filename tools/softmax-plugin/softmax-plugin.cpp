@@ -29,14 +29,10 @@
 
 namespace {
 
-/// Every pass and pipeline softmax-mlir registers, in the order --help
-/// should list them. Add new ones here to get a command-line flag for them
-/// in a stock mlir-opt.
+/// Every pass and pipeline softmax-mlir registers, collected from the
+/// sources by CMake (tools/softmax-plugin/CMakeLists.txt).
 constexpr const char *kPassArguments[] = {
-    "softmax-raise",
-    "softmax-select-algorithm",
-    "softmax-decompose",
-    "softmax-to-cpu",
+#include "SoftmaxPassNames.inc"
 };
 
 /// The passes given as flags so far, as textual pipeline elements.
