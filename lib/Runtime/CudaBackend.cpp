@@ -156,7 +156,7 @@ bool devicePool(CUmemoryPool *pool) {
         return false;
       if (!SMRT_CHECK(cuMemPoolSetAttribute(
               created, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keepAll))) {
-        cuMemPoolDestroy(created);
+        (void)cuMemPoolDestroy(created);
         return false;
       }
       table.pools[device] = created;
@@ -237,10 +237,12 @@ bool moduleLoad(const void *data, size_t /*size*/, bool assembly,
                                        options, values);
   if (result != CUDA_SUCCESS) {
     errorLog[sizeof(errorLog) - 1] = 0;
-    reportError(result, "cuModuleLoadDataEx(%s) failed with %s (%d): %s%s%s",
+    reportError(result, "cuModuleLoadDataEx(%s) failed with %s (%d): %s%s",
                 assembly ? "PTX, JIT" : "cubin/fatbin", errorName(result),
                 result, errorDescription(result),
-                errorLog[0] ? "; log: " : "", errorLog);
+                errorLog[0] ? " (log below)" : "");
+    if (errorLog[0])
+      std::fprintf(stderr, "%s\n", errorLog);
     return false;
   }
   *module = loaded;
@@ -251,7 +253,7 @@ bool moduleUnload(ContextKey key, void *module) {
   CUresult result = cuCtxPushCurrent(reinterpret_cast<CUcontext>(key));
   if (result == CUDA_SUCCESS) {
     result = cuModuleUnload(static_cast<CUmodule>(module));
-    cuCtxPopCurrent(nullptr);
+    (void)cuCtxPopCurrent(nullptr);
   }
   if (isShutdownError(result))
     return true;
@@ -504,7 +506,7 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   if (!SMRT_CHECK(cuMemAlloc(&deviceMap, sizeof(map))))
     return nullptr;
   if (!SMRT_CHECK(cuMemcpyHtoD(deviceMap, &map, sizeof(map)))) {
-    cuMemFree(deviceMap);
+    (void)cuMemFree(deviceMap);
     return nullptr;
   }
   return reinterpret_cast<void *>(deviceMap);

@@ -37,26 +37,23 @@ using namespace softmax_rt;
 //===----------------------------------------------------------------------===//
 
 namespace {
+// Only trivially destructible thread-locals: mgpuModuleUnload runs from
+// global destructors, after the main thread's thread_local objects are gone.
 thread_local const char *currentEntryPoint = nullptr;
 thread_local int lastErrorCode = 0;
-thread_local std::string lastErrorMessage;
+thread_local char lastErrorMessage[1024];
 std::atomic<uint64_t> errorCount{0};
 
-void record(int code, const std::string &detail) {
+void record(int code, const char *detail) {
   const char *entry = currentEntryPoint ? currentEntryPoint : "softmax-runtime";
   lastErrorCode = code;
-  lastErrorMessage = std::string("softmax-runtime[") + backend::kName + "] " +
-                     entry + ": " + detail;
+  std::snprintf(lastErrorMessage, sizeof(lastErrorMessage),
+                "softmax-runtime[%s] %s: %s", backend::kName, entry, detail);
   errorCount.fetch_add(1, std::memory_order_relaxed);
-  std::fprintf(stderr, "%s\n", lastErrorMessage.c_str());
+  std::fprintf(stderr, "%s\n", lastErrorMessage);
   std::fflush(stderr);
 }
 
-std::string formatV(const char *format, va_list args) {
-  char buffer[1024];
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
-  return buffer;
-}
 } // namespace
 
 EntryPoint::EntryPoint(const char *name) : previous(currentEntryPoint) {
@@ -76,9 +73,10 @@ bool softmax_rt::checkDriver(int code, const char *call) {
 }
 
 void softmax_rt::reportError(int code, const char *format, ...) {
+  char detail[1024];
   va_list args;
   va_start(args, format);
-  std::string detail = formatV(format, args);
+  std::vsnprintf(detail, sizeof(detail), format, args);
   va_end(args);
   record(code, detail);
 }
@@ -548,13 +546,11 @@ void mgpuSetDefaultDevice(int32_t device) {
 
 int softmaxRuntimeGetLastError(void) { return lastErrorCode; }
 
-const char *softmaxRuntimeGetLastErrorString(void) {
-  return lastErrorMessage.c_str();
-}
+const char *softmaxRuntimeGetLastErrorString(void) { return lastErrorMessage; }
 
 void softmaxRuntimeClearLastError(void) {
   lastErrorCode = 0;
-  lastErrorMessage.clear();
+  lastErrorMessage[0] = 0;
 }
 
 uint64_t softmaxRuntimeGetErrorCount(void) {
