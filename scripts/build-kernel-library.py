@@ -14,8 +14,10 @@ with descriptors over device pointers (``softmax_kernels.h``). Also writes
 ``kernels.json`` (the index: op, dtype, shape, algorithm, strategy,
 registers and spills from ``ptxas -v``).
 
-Spec syntax: ``op:dtype:RxC[:algorithm[:suffix]]``, e.g.
-``softmax:f32:8192x8192`` or ``softmax:bf16:512x262144:exp_pair:v_exp``.
+Spec syntax: ``op:dtype:RxC[:algorithm[:suffix[:overrides]]]``, e.g.
+``softmax:f32:8192x8192`` or ``softmax:bf16:512x262144:exp_pair:v_exp``;
+overrides replace the mapping heuristic's choice (``T=512,K=8,S=16,R=1,V=4``
+for threads per row, cached vectors, splits, rows per block, vector width).
 """
 
 from __future__ import annotations
@@ -54,6 +56,22 @@ class Spec:
     cols: int
     algorithm: str
     suffix: str
+    overrides: str = ""
+
+    FIELDS = {"T": "threads_per_row", "K": "cached_vectors", "S": "splits",
+              "R": "rows_per_block", "V": "vector_width"}
+
+    def strategy_attr(self) -> str:
+        """The per-op override attribute that softmax-map-to-gpu reads."""
+        fields = []
+        for item in filter(None, self.overrides.split(",")):
+            key, _, value = item.partition("=")
+            if key not in self.FIELDS or not value.isdigit():
+                raise SystemExit(f"bad override '{item}' in {self.name}")
+            fields.append(f"{self.FIELDS[key]} = {value}")
+        if not fields:
+            return ""
+        return " {softmax.gpu_strategy = {" + ", ".join(fields) + "}}"
 
     @property
     def name(self) -> str:
@@ -68,7 +86,7 @@ class Spec:
             f"func.func @{self.name}(%x: {x}, %y: {y}) "
             "attributes {llvm.emit_c_interface} {\n"
             f"  softmax.{self.op} ins(%x : {x}) outs(%y : {y}) dimension(1) "
-            f"masked(zero) algorithm({self.algorithm})\n"
+            f"masked(zero) algorithm({self.algorithm}){self.strategy_attr()}\n"
             "  return\n}\n")
 
 
@@ -86,7 +104,8 @@ def parse_spec(text: str) -> Spec:
         raise SystemExit(f"bad spec '{text}': shape must be RxC")
     alg = parts[3] if len(parts) > 3 else "online"
     suffix = parts[4] if len(parts) > 4 else ""
-    return Spec(op, dtype, int(m[1]), int(m[2]), alg, suffix)
+    overrides = parts[5] if len(parts) > 5 else ""
+    return Spec(op, dtype, int(m[1]), int(m[2]), alg, suffix, overrides)
 
 
 def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
@@ -97,12 +116,11 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     return p
 
 
-def strategies(softmax_opt: Path, module: Path, chip: str) -> dict[str, dict]:
+def strategies(mapped: Path) -> dict[str, dict]:
     """The strategy that softmax-map-to-gpu chose for each function."""
-    out = run([str(softmax_opt), str(module),
-               f"--softmax-map-to-gpu=chip={chip}"]).stdout
     result: dict[str, dict] = {}
-    for func in re.finditer(r"func\.func @(\w+)\(.*?\n  \}", out, re.S):
+    text = mapped.read_text()
+    for func in re.finditer(r"func\.func @(\w+)\(.*?\n  \}", text, re.S):
         m = re.search(r"softmax\.strategy = \{([^}]*)\}", func[0])
         if m:
             result[func[1]] = {k: int(v) for k, v in
@@ -156,6 +174,11 @@ def main() -> int:
 
     module = work / "kernels.mlir"
     module.write_text("\n".join(s.mlir() for s in specs))
+    mapped = work / "kernels.mapped.mlir"
+    run([str(softmax_opt), str(module), f"--softmax-map-to-gpu=chip={args.chip}",
+         "-o", str(mapped)])
+    chosen = strategies(mapped)
+    regs = ptxas_report(softmax_opt, module, args.chip, args.toolkit, work)
     lowered = work / "kernels.llvm.mlir"
     run([str(softmax_opt), str(module),
          f"--softmax-to-nvvm=chip={args.chip} format=bin toolkit={args.toolkit}",
@@ -165,15 +188,14 @@ def main() -> int:
     obj = work / "kernels.o"
     run([str(LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module",
          str(ir), "-o", str(obj)])
+    objects = [str(obj)]
     lib = out / "libsoftmax_kernels.so"
     # The runtime sits beside the library; RUNPATH $ORIGIN finds it there.
     run(["cp", str(runtime), str(out / runtime.name)])
-    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj), "-o", str(lib),
+    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", *objects, "-o", str(lib),
          f"-L{out}", "-lsoftmax_cuda_runtime", "-Wl,-rpath,$ORIGIN",
          "-Wl,--no-undefined"])
 
-    chosen = strategies(softmax_opt, module, args.chip)
-    regs = ptxas_report(softmax_opt, module, args.chip, args.toolkit, work)
     index = []
     for s in specs:
         index.append({"name": s.name, "op": s.op, "dtype": s.dtype, "rows": s.rows,

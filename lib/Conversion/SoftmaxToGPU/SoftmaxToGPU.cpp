@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -100,8 +101,9 @@ private:
 
   /// Folds a group of elements into (m, l) with the op's algorithm.
   std::pair<Value, Value> fold(Value m, Value l, ArrayRef<Value> xs);
-  /// Max over a group (three_pass first pass).
+  /// Max and sum over a group, as trees.
   Value groupMax(ArrayRef<Value> xs);
+  Value groupSum(ArrayRef<Value> xs);
   /// Merges the states of `width` consecutive lanes (a power of two no
   /// larger than the warp).
   std::pair<Value, Value> warpMerge(Value m, Value l, int64_t width);
@@ -138,6 +140,9 @@ private:
   Value lane, row, rowValid, chunk, chunkBegin, chunkEnd;
   Value smemM, smemL, smemTicket;
   SmallVector<SmallVector<Value>> cached;
+  /// exp(x - threadMax) of every cached element, when computed.
+  SmallVector<Value> cachedExps;
+  Value threadMax;
 };
 
 SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
@@ -180,11 +185,28 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   });
 }
 
+/// Pairwise reduction: log-depth dependency chains keep many independent
+/// operations in flight per thread, where a running sum would serialize.
+static Value treeReduce(ArrayRef<Value> xs,
+                        llvm::function_ref<Value(Value, Value)> combine) {
+  SmallVector<Value> level(xs);
+  while (level.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(combine(level[i], level[i + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
+}
+
 Value KernelBuilder::groupMax(ArrayRef<Value> xs) {
-  Value m = xs.front();
-  for (Value v : xs.drop_front())
-    m = sm.max(m, v);
-  return m;
+  return treeReduce(xs, [&](Value a, Value b) { return sm.max(a, b); });
+}
+
+Value KernelBuilder::groupSum(ArrayRef<Value> xs) {
+  return treeReduce(xs, [&](Value a, Value b) { return sm.add(a, b); });
 }
 
 std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
@@ -202,17 +224,17 @@ std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
       pairs.push_back({k, a});
       kMax = sm.max(kMax, k);
     }
-    Value sum = sm.mul(l, sm.exp2(sm.sub(m, kMax)));
+    SmallVector<Value> terms = {sm.mul(l, sm.exp2(sm.sub(m, kMax)))};
     for (auto [k, a] : pairs)
-      sum = sm.add(sum, sm.mul(a, sm.exp2(sm.sub(k, kMax))));
-    return {kMax, sum};
+      terms.push_back(sm.mul(a, sm.exp2(sm.sub(k, kMax))));
+    return {kMax, groupSum(terms)};
   }
   // A group at a time: m' = max(m, max x_i); l' = l e^(m - m') + sum e^(x_i - m').
   Value mNew = sm.max(m, groupMax(xs));
-  Value sum = sm.mul(l, sm.exp(sm.sub(m, mNew)));
+  SmallVector<Value> terms = {sm.mul(l, sm.exp(sm.sub(m, mNew)))};
   for (Value v : xs)
-    sum = sm.add(sum, sm.exp(sm.sub(v, mNew)));
-  return {mNew, sum};
+    terms.push_back(sm.exp(sm.sub(v, mNew)));
+  return {mNew, groupSum(terms)};
 }
 
 std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
@@ -257,7 +279,9 @@ std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
                        sm.lowest());
   Value lw = sm.select(inRange, memref::LoadOp::create(b, loc, smemL, slot),
                        sm.cst(0.0));
-  auto merged = warpMerge(mw, lw, llvm::PowerOf2Ceil(warps));
+  // The whole warp butterflies, so that every lane ends with the row state
+  // (a narrower butterfly would leave the upper lanes with identities).
+  auto merged = warpMerge(mw, lw, warp);
   // The buffers may be written again by the next merge.
   gpu::BarrierOp::create(b, loc);
   return merged;
@@ -297,18 +321,22 @@ std::pair<Value, Value> KernelBuilder::threadState() {
     forEachVector([&](int64_t, Value valid, Value col) {
       cached.push_back(loadVector(row, col, valid));
     });
-    if (threePass) {
-      // Max first, then one exp per element against the row-wide max: the
-      // row is in registers, so the extra pass costs no memory traffic.
-      Value m = m0;
-      for (auto &v : cached)
-        m = sm.max(m, groupMax(v));
-      return {m, l0};
-    }
-    Value m = m0, l = l0;
+    SmallVector<Value> all;
     for (auto &v : cached)
-      std::tie(m, l) = fold(m, l, v);
-    return {m, l};
+      llvm::append_range(all, v);
+    if (stateKind == StateKind::Exponent)
+      return fold(m0, l0, all);
+    // The row is in registers, so the thread takes its max before its sum
+    // (one exp per element) and keeps the exps for the output.
+    Value m = sm.max(m0, groupMax(all));
+    if (threePass)
+      return {m, l0};
+    SmallVector<Value> exps;
+    for (Value v : all)
+      exps.push_back(sm.exp(sm.sub(v, m)));
+    cachedExps = exps;
+    threadMax = m;
+    return {m, groupSum(exps)};
   }
   if (threePass) {
     Value m = m0;
@@ -375,8 +403,25 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     return ys;
   };
   if (s.cachedVectors > 0) {
+    // softmax from the kept exps: y = e * exp(threadMax - m) / l, one
+    // multiply per element; the masked-row rule as in StateMath::normalize.
+    Value scale;
+    if (!cachedExps.empty() && *req.normalize == NormalizeKind::Softmax) {
+      scale = sm.mul(sm.exp(sm.sub(threadMax, m)), inv);
+      scale = sm.select(sm.eq(l, sm.cst(0.0)), sm.cst(0.0), scale);
+    }
     forEachVector([&](int64_t k, Value valid, Value col) {
-      storeVector(row, col, valid, normalizeAll(cached[k]));
+      if (!scale) {
+        storeVector(row, col, valid, normalizeAll(cached[k]));
+        return;
+      }
+      SmallVector<Value> ys;
+      for (int64_t i = 0; i < s.vectorWidth; ++i)
+        ys.push_back(sm.mul(cachedExps[k * s.vectorWidth + i], scale));
+      if (req.masked == MaskedRows::NaN)
+        for (Value &y : ys)
+          y = sm.select(sm.eq(l, sm.cst(0.0)), sm.nan(), y);
+      storeVector(row, col, valid, ys);
     });
     return;
   }
@@ -434,8 +479,7 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
   Value mo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(0)});
   Value lo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(1)});
   return warpMerge(sm.select(valid, mo, sm.lowest()),
-                   sm.select(valid, lo, sm.cst(0.0)),
-                   llvm::PowerOf2Ceil(s.splits));
+                   sm.select(valid, lo, sm.cst(0.0)), target.warpSize);
 }
 
 void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
@@ -491,9 +535,13 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     Value rowMax = m;
     Value sum = sm.cst(0.0);
     if (s.cachedVectors > 0) {
+      SmallVector<Value> exps;
       for (auto &v : cached)
         for (Value e : v)
-          sum = sm.add(sum, sm.exp(sm.sub(e, rowMax)));
+          exps.push_back(sm.exp(sm.sub(e, rowMax)));
+      sum = groupSum(exps);
+      cachedExps = exps;
+      threadMax = rowMax;
     } else {
       Value step = idx(s.threadsPerRow * s.vectorWidth);
       Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
@@ -611,6 +659,27 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     s.cachedVectors = overrides.cachedVectors;
   if (overrides.splits > 1)
     s.splits = overrides.splits;
+  // Per-op choices, as `softmax.gpu_strategy = {threads_per_row = 512, ...}`
+  // on the op, win over the pass options.
+  if (auto dict = op->getAttrOfType<DictionaryAttr>("softmax.gpu_strategy")) {
+    for (NamedAttribute entry : dict) {
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      int64_t *field =
+          llvm::StringSwitch<int64_t *>(entry.getName().strref())
+              .Case("threads_per_row", &s.threadsPerRow)
+              .Case("rows_per_block", &s.rowsPerBlock)
+              .Case("vector_width", &s.vectorWidth)
+              .Case("cached_vectors", &s.cachedVectors)
+              .Case("splits", &s.splits)
+              .Default(nullptr);
+      if (!field || !value || value.getInt() < 0)
+        return op->emitOpError() << "softmax.gpu_strategy: '"
+                                 << entry.getName().strref()
+                                 << "' is not a strategy field with a "
+                                    "non-negative integer value";
+      *field = value.getInt();
+    }
+  }
 
   // What the strategy needs of the shape must hold.
   if (!llvm::isPowerOf2_64(s.threadsPerRow) ||
@@ -664,31 +733,37 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
   };
 
+  // Split rows need per-launch scratch (the states of the chunks, one
+  // counter per row and the ticket counter), allocated and zeroed in stream
+  // order before the launch and freed after it. Upstream lowers only the
+  // async forms of these ops to runtime calls, so the launch joins the chain.
   SmallVector<Value> split;
+  Type tokenType;
+  Value token;
   if (s.splits > 1) {
-    // Per-launch scratch: the states of the chunks, one counter per row and
-    // the ticket counter.
+    tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+    token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                .getAsyncToken();
     int64_t rounds = req.algorithm == Algorithm::ThreePass ? 2 : 1;
     Value slots =
         arith::MulIOp::create(rewriter, loc, rows, cIdx(s.splits * rounds));
-    Value stateBuf = gpu::AllocOp::create(
-                         rewriter, loc,
-                         MemRefType::get({ShapedType::kDynamic, 2},
-                                         rewriter.getF32Type()),
-                         Type(), ValueRange{}, ValueRange{slots}, ValueRange{})
-                         .getMemref();
+    auto states = gpu::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic, 2}, rewriter.getF32Type()),
+        tokenType, ValueRange{token}, ValueRange{slots}, ValueRange{});
     Value counterCount = arith::AddIOp::create(rewriter, loc, rows, cIdx(1));
-    Value counters = gpu::AllocOp::create(
-                         rewriter, loc,
-                         MemRefType::get({ShapedType::kDynamic},
-                                         rewriter.getI32Type()),
-                         Type(), ValueRange{}, ValueRange{counterCount},
-                         ValueRange{})
-                         .getMemref();
+    auto counters = gpu::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI32Type()),
+        tokenType, ValueRange{states.getAsyncToken()},
+        ValueRange{counterCount}, ValueRange{});
     Value zero = arith::ConstantIntOp::create(rewriter, loc,
                                               rewriter.getI32Type(), 0);
-    gpu::MemsetOp::create(rewriter, loc, Type(), ValueRange{}, counters, zero);
-    split = {stateBuf, counters};
+    token = gpu::MemsetOp::create(rewriter, loc, tokenType,
+                                  ValueRange{counters.getAsyncToken()},
+                                  counters.getMemref(), zero)
+                .getAsyncToken();
+    split = {states.getMemref(), counters.getMemref()};
   }
 
   Value grid;
@@ -710,8 +785,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                            workgroup));
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, grid, one, one, cIdx(s.threadsPerRow * s.rowsPerBlock),
-      one, one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, attributions);
+      one, one, /*dynamicSharedMemorySize=*/nullptr, tokenType,
+      token ? ValueRange{token} : ValueRange{}, attributions);
   // The choice, visible in the IR.
   launch->setAttr(
       "softmax.strategy",
@@ -734,8 +809,14 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     kernel.build(launch, split);
     gpu::TerminatorOp::create(rewriter, loc);
   }
-  for (Value buffer : split)
-    gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange{}, buffer);
+  if (token) {
+    token = launch.getAsyncToken();
+    for (Value buffer : split)
+      token = gpu::DeallocOp::create(rewriter, loc, tokenType,
+                                     ValueRange{token}, buffer)
+                  .getAsyncToken();
+    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
+  }
   rewriter.eraseOp(op);
   return success();
 }

@@ -61,10 +61,11 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   }
   // Few rows of medium length would leave most multiprocessors idle: split
   // them over blocks too.
-  int64_t chunkVectors = maxThreads * 4;
+  int64_t splitThreads = std::min<int64_t>(512, maxThreads);
+  int64_t chunkVectors = splitThreads * 8;
   if (rows && *rows * 2 <= target.multiprocessors &&
       vectors >= 2 * chunkVectors) {
-    s.threadsPerRow = maxThreads;
+    s.threadsPerRow = splitThreads;
     s.splits = std::min<int64_t>({target.multiprocessors / *rows,
                          (int64_t)llvm::divideCeil(vectors, chunkVectors),
                          target.warpSize});
@@ -74,18 +75,21 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
       return s;
     s.splits = 1;
   }
-  // Medium rows: a block per row, 8 vectors per thread (up to 16 with the
-  // largest block).
+  // Medium rows: a block per row, about 32 elements per thread (up to 16
+  // vectors with the largest block).
+  int64_t vectorsPerThread = std::max<int64_t>(2, 32 / s.vectorWidth);
   if (vectors <= maxThreads * kMaxCachedVectors) {
     s.threadsPerRow = std::clamp<int64_t>(
-        llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 8)), 128, maxThreads);
+        llvm::PowerOf2Ceil(llvm::divideCeil(vectors, vectorsPerThread)), 128,
+        maxThreads);
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
     return s;
   }
-  // Long rows: split each row over blocks of the largest size, each caching
-  // a chunk of 4 vectors per thread, when the blocks of a row can all be
-  // resident at once (they wait for each other).
-  s.threadsPerRow = maxThreads;
+  // Long rows: split each row over blocks of 512 threads, each caching a
+  // chunk of 8 vectors per thread, when the blocks of a row can all be
+  // resident at once (they wait for each other). Half-size blocks let two
+  // of them share a multiprocessor, so that one loads while the other waits.
+  s.threadsPerRow = splitThreads;
   int64_t splits = llvm::divideCeil(vectors, chunkVectors);
   if (splits <= std::min(target.multiprocessors, target.warpSize)) {
     s.splits = splits;
