@@ -95,21 +95,24 @@ class DType:
     mantissa_bits: int    # explicit mantissa bits (for the "large" rows)
     tiny_exp: tuple[float, float]     # log10 range of the "tiny" rows
     large_exp: tuple[float, float]    # log10 range of the "large" rows
+    very_large_exp: tuple[float, float]  # log10 range of the "very_large" rows
     extreme_exp: tuple[float, float]  # log10 range of the "extreme" rows
 
 
 DTYPE_INFO = {
-    "f32": DType("f32", FLT_MAX, 1e-6, 23, (-44.0, -36.0), (6.0, 9.1), (9.0, 38.47)),
+    "f32": DType("f32", FLT_MAX, 1e-6, 23, (-44.0, -36.0), (6.0, 8.5), (8.5, 9.17),
+                 (9.2, 38.47)),
     # bf16 output rounding is up to 2^-9 relative.
-    "bf16": DType("bf16", BF16_MAX, 1e-2, 7, (-40.0, -36.0), (6.0, 9.1), (9.0, 38.47)),
+    "bf16": DType("bf16", BF16_MAX, 1e-2, 7, (-40.0, -36.0), (6.0, 8.5), (8.5, 9.17),
+                  (9.2, 38.47)),
     # f16 output rounding is up to 2^-12 relative.
-    "f16": DType("f16", 65504.0, 2e-3, 10, (-7.5, -5.0), (3.0, 4.5), (4.0, 4.8)),
+    "f16": DType("f16", 65504.0, 2e-3, 10, (-7.5, -5.0), (3.0, 4.0), (4.0, 4.5), (4.5, 4.8)),
     "f64": DType("f64", float(np.finfo(np.float64).max), 1e-14, 52, (-320.0, -300.0),
-                 (6.0, 9.1), (9.0, 308.2)),
+                 (6.0, 8.5), (8.5, 18.0), (18.0, 308.2)),
 }
 
 # Rows left out unless asked for with --kinds (see README.md).
-OPT_IN_KINDS = frozenset({"extreme"})
+OPT_IN_KINDS = frozenset({"very_large", "extreme"})
 
 
 def bound_for(dtype: str, override: float | None = None) -> float:
@@ -217,6 +220,9 @@ def make_rows(rng: np.random.Generator, n: int, dtype: DType, kinds: set[str] | 
     base = rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(*dtype.large_exp)
     ulp = 2.0 ** (np.floor(np.log2(abs(base))) - dtype.mantissa_bits)
     add("large", base + np.round(rng.normal(0.0, 2.0, n)) * ulp)
+    base = rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(*dtype.very_large_exp)
+    ulp = 2.0 ** (np.floor(np.log2(abs(base))) - dtype.mantissa_bits)
+    add("very_large", base + np.round(rng.normal(0.0, 2.0, n)) * ulp)
     add("extreme", rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(*dtype.extreme_exp, n))
     return rows
 
@@ -477,14 +483,27 @@ class ToolError(RuntimeError):
 
 
 def run_cmd(cmd: list[str], stdin: bytes | None, what: str, timeout: float) -> bytes:
-    try:
-        p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise ToolError(f"{what} timed out after {timeout}s: {shlex.join(cmd)}")
-    if p.returncode != 0:
-        raise ToolError(f"{what} failed (exit {p.returncode}): {shlex.join(cmd)}\n"
-                        + p.stderr.decode(errors="replace")[-4000:])
-    return p.stdout
+    """Run a tool; raise ToolError with its stderr if it fails. A tool that
+    cannot be started or dies from a signal is retried once, two seconds
+    later: the build may be relinking it under us."""
+    for attempt in (1, 2):
+        try:
+            p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ToolError(f"{what} timed out after {timeout}s: {shlex.join(cmd)}")
+        except OSError as e:
+            if attempt == 1:
+                time.sleep(2.0)
+                continue
+            raise ToolError(f"{what} could not be started: {shlex.join(cmd)}: {e}")
+        if p.returncode < 0 and attempt == 1:
+            time.sleep(2.0)
+            continue
+        if p.returncode != 0:
+            raise ToolError(f"{what} failed (exit {p.returncode}): {shlex.join(cmd)}\n"
+                            + p.stderr.decode(errors="replace")[-4000:])
+        return p.stdout
+    raise AssertionError("unreachable")
 
 
 @dataclasses.dataclass
