@@ -101,6 +101,8 @@ private:
 
   /// Folds a group of elements into (m, l) with the op's algorithm.
   std::pair<Value, Value> fold(Value m, Value l, ArrayRef<Value> xs);
+  /// exp(x - m) for every element of `xs`, through exp2.
+  SmallVector<Value> expsAgainst(ArrayRef<Value> xs, Value m);
   /// Max and sum over a group, as trees.
   Value groupMax(ArrayRef<Value> xs);
   Value groupSum(ArrayRef<Value> xs);
@@ -201,6 +203,21 @@ static Value treeReduce(ArrayRef<Value> xs,
   return level.front();
 }
 
+SmallVector<Value> KernelBuilder::expsAgainst(ArrayRef<Value> xs, Value m) {
+  // e = 2^((x - m) log2 e): a subtraction, a multiply and one ex2 per
+  // element instead of libdevice's range-reduced expf. The difference is
+  // taken first, so the multiply's rounding is relative to x - m, which is
+  // small for the elements that matter; folding log2 e into an fma with
+  // x instead would err by m times the rounding of log2 e, which
+  // log_softmax and logsumexp would show for logits near 1e4. A -inf
+  // element gives 2^-inf = 0 (m is at least the identity, -FLT_MAX).
+  Value log2e = sm.cst(M_LOG2E);
+  SmallVector<Value> exps;
+  for (Value v : xs)
+    exps.push_back(sm.exp2(sm.mul(sm.sub(v, m), log2e)));
+  return exps;
+}
+
 Value KernelBuilder::groupMax(ArrayRef<Value> xs) {
   return treeReduce(xs, [&](Value a, Value b) { return sm.max(a, b); });
 }
@@ -211,7 +228,7 @@ Value KernelBuilder::groupSum(ArrayRef<Value> xs) {
 
 std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
                                             ArrayRef<Value> xs) {
-  if (stateKind == StateKind::Exponent) {
+  if (req.algorithm == Algorithm::ExpPair) {
     // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i);
     // A' = A 2^(K - K') + sum a_i 2^(k_i - K'). -inf elements count nothing.
     SmallVector<std::pair<Value, Value>> pairs;
@@ -324,19 +341,16 @@ std::pair<Value, Value> KernelBuilder::threadState() {
     SmallVector<Value> all;
     for (auto &v : cached)
       llvm::append_range(all, v);
-    if (stateKind == StateKind::Exponent)
+    if (req.algorithm == Algorithm::ExpPair)
       return fold(m0, l0, all);
     // The row is in registers, so the thread takes its max before its sum
     // (one exp per element) and keeps the exps for the output.
     Value m = sm.max(m0, groupMax(all));
     if (threePass)
       return {m, l0};
-    SmallVector<Value> exps;
-    for (Value v : all)
-      exps.push_back(sm.exp(sm.sub(v, m)));
-    cachedExps = exps;
     threadMax = m;
-    return {m, groupSum(exps)};
+    cachedExps = expsAgainst(all, m);
+    return {m, groupSum(cachedExps)};
   }
   if (threePass) {
     Value m = m0;
@@ -407,7 +421,7 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     // multiply per element; the masked-row rule as in StateMath::normalize.
     Value scale;
     if (!cachedExps.empty() && *req.normalize == NormalizeKind::Softmax) {
-      scale = sm.mul(sm.exp(sm.sub(threadMax, m)), inv);
+      scale = sm.mul(sm.scale(stateKind, sm.sub(threadMax, m)), inv);
       scale = sm.select(sm.eq(l, sm.cst(0.0)), sm.cst(0.0), scale);
     }
     forEachVector([&](int64_t k, Value valid, Value col) {
@@ -535,12 +549,11 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     Value rowMax = m;
     Value sum = sm.cst(0.0);
     if (s.cachedVectors > 0) {
-      SmallVector<Value> exps;
+      SmallVector<Value> all;
       for (auto &v : cached)
-        for (Value e : v)
-          exps.push_back(sm.exp(sm.sub(e, rowMax)));
-      sum = groupSum(exps);
-      cachedExps = exps;
+        llvm::append_range(all, v);
+      cachedExps = expsAgainst(all, rowMax);
+      sum = groupSum(cachedExps);
       threadMax = rowMax;
     } else {
       Value step = idx(s.threadsPerRow * s.vectorWidth);
