@@ -51,7 +51,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   int64_t maxThreads = target.maxThreadsPerBlock;
 
   // Short rows: a warp (or part of one) per row, several rows per block.
-  if (vectors <= target.warpSize * 8) {
+  if (vectors <= target.warpSize * 4) {
     s.threadsPerRow = std::min<int64_t>(
         target.warpSize, llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 4)));
     s.threadsPerRow = std::max<int64_t>(s.threadsPerRow, 4);
@@ -59,24 +59,39 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
     return s;
   }
+  // Split rows: blocks of 256 threads folding chunks of 8192 elements (32
+  // KiB of f32), the best of the 256/512/1024-thread and 8K/16K-element
+  // variants measured on an H200: small blocks share a multiprocessor, so
+  // one loads while another waits. At most a warp's worth of chunks (one
+  // warp merges their states), each at most 16 vectors per thread.
+  int64_t splitThreads = std::min<int64_t>(256, maxThreads);
+  int64_t chunkVectors = std::min<int64_t>(8192 / s.vectorWidth,
+                                           kMaxCachedVectors * splitThreads);
+  auto trySplit = [&](int64_t splits) {
+    s.threadsPerRow = splitThreads;
+    s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, splits),
+                                       splitThreads);
+    // As many chunks as the chunk size needs, so that none is empty.
+    s.splits = llvm::divideCeil(vectors, s.cachedVectors * splitThreads);
+    return s.cachedVectors <= kMaxCachedVectors;
+  };
+  int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
   // Few rows of medium length would leave most multiprocessors idle: split
   // them over blocks too.
-  // Split rows: blocks of 256 threads folding chunks of 16384 elements (64
-  // KiB of f32), the best of 256/512/1024 threads measured on an H200: small
-  // blocks share a multiprocessor, so one loads while another waits.
-  int64_t splitThreads = std::min<int64_t>(256, maxThreads);
-  int64_t chunkVectors = 16384 / s.vectorWidth;
   if (rows && *rows * 2 <= target.multiprocessors &&
-      vectors >= 2 * chunkVectors) {
-    s.threadsPerRow = splitThreads;
-    s.splits = std::min<int64_t>({target.multiprocessors / *rows,
-                         (int64_t)llvm::divideCeil(vectors, chunkVectors),
-                         target.warpSize});
-    s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, s.splits),
-                                       s.threadsPerRow);
-    if (s.cachedVectors <= kMaxCachedVectors)
-      return s;
-    s.splits = 1;
+      vectors >= 2 * chunkVectors &&
+      trySplit(std::min<int64_t>(
+          {target.multiprocessors / *rows,
+           (int64_t)llvm::divideCeil(vectors, chunkVectors), maxSplits})))
+    return s;
+  s.splits = 1;
+  // Rows of a few hundred vectors: a small block per row, 4 vectors per
+  // thread (on an H200, 64 threads beat a warp per row at 256 vectors).
+  if (vectors < 1024) {
+    s.threadsPerRow = std::max<int64_t>(
+        64, llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 4)));
+    s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
+    return s;
   }
   // Medium rows: a block per row, 8 vectors per thread (up to 16 with the
   // largest block). Measured on an H200 (bench/results): 8 vectors beat 4
@@ -89,15 +104,11 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   }
   // Long rows: split each row over blocks, each caching a chunk, when the
   // blocks of a row can all be resident at once (they wait for each other).
-  s.threadsPerRow = splitThreads;
-  int64_t splits = llvm::divideCeil(vectors, chunkVectors);
-  if (splits <= std::min(target.multiprocessors, target.warpSize)) {
-    s.splits = splits;
-    s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, splits),
-                                       s.threadsPerRow);
+  if (trySplit(std::min<int64_t>(llvm::divideCeil(vectors, chunkVectors),
+                                 maxSplits)))
     return s;
-  }
   // Rows longer still: stream them twice with one block each.
+  s.splits = 1;
   s.cachedVectors = 0;
   return s;
 }
