@@ -24,11 +24,16 @@ static constexpr const char *kUpstreamToLLVM =
     // bf16 <-> f32 conversions become integer ops: the x86 backend would
     // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
     "arith-expand{include-bf16=true},"
-    "expand-strided-metadata,finalize-memref-to-llvm,"
+    // expand-strided-metadata leaves affine.apply for the offsets of
+    // non-innermost slices.
+    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
     "convert-to-llvm,reconcile-unrealized-casts";
 
 void mlir::softmax::buildSoftmaxToCPUPipeline(
     OpPassManager &pm, const CPUPipelineOptions &options) {
+  // linalg.softmax and decomposed forms are lowered through the dialect;
+  // left alone, linalg.softmax would reach the end unlowered.
+  pm.addPass(createSoftmaxRaise());
   SoftmaxDecomposeOptions decompose;
   decompose.reductionTileSize = options.reductionTileSize;
   pm.addPass(createSoftmaxDecompose(decompose));

@@ -29,7 +29,7 @@ static void buildGPUPipeline(OpPassManager &pm,
     toolkit = end == GPUEnd::NVVM ? "/usr/local/cuda" : "/usr/lib/x86_64-linux-gnu";
 
   std::string pipeline = llvm::formatv(
-      "softmax-select-algorithm{{target=gpu},canonicalize,"
+      "softmax-raise,softmax-select-algorithm{{target=gpu},canonicalize,"
       "one-shot-bufferize{{bufferize-function-boundaries=true "
       "function-boundary-type-conversion=identity-layout-map "
       "allow-return-allocs-from-loops=true},"
@@ -53,7 +53,7 @@ static void buildGPUPipeline(OpPassManager &pm,
         chip);
   pipeline += llvm::formatv(
       "arith-expand{{include-bf16=true},expand-strided-metadata,"
-      "finalize-memref-to-llvm,gpu-to-llvm,"
+      "lower-affine,finalize-memref-to-llvm,gpu-to-llvm,"
       "gpu-module-to-binary{{format={0} toolkit={1}},"
       "convert-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
       std::string(options.format), toolkit);
