@@ -1,0 +1,94 @@
+// RUN: softmax-opt %s --softmax-map-to-gpu -split-input-file | FileCheck %s
+
+// Short rows: a small block per row, each thread holding 4 vectors of 4
+// floats between the reduction and the store.
+// CHECK-LABEL: func @short_rows
+// CHECK: %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
+// CHECK: gpu.launch blocks(%{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c64
+// CHECK-SAME: workgroup(%[[SM:.*]] : memref<2xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2xf32, #gpu.address_space<workgroup>>)
+// 16-byte loads, -inf past the end of the row:
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK:   vector.load %{{.*}} {alignment = 16 : i64} : memref<16384x1024xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK:   arith.constant dense<0xFF800000> : vector<4xf32>
+// thread state merged across the warp with xor shuffles, (m, l) pairs:
+// CHECK: gpu.shuffle  xor
+// across the two warps of the row through workgroup memory:
+// CHECK: memref.store %{{.*}}, %[[SM]]
+// CHECK: gpu.barrier
+// kept exps scaled once per thread and stored 16 bytes at a time:
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<16384x1024xf32>, vector<4xf32>
+// CHECK: softmax.strategy = {cached_vectors = 4 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 64 : i64, vector_width = 4 : i64}
+// CHECK-NOT: softmax.softmax
+func.func @short_rows(%x: memref<16384x1024xf32>, %y: memref<16384x1024xf32>) {
+  softmax.softmax ins(%x : memref<16384x1024xf32>) outs(%y : memref<16384x1024xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// Part of a warp per row (16 lanes, 4 vectors each), 16 rows per block, for
+// rows of at most 128 vectors; bf16 is loaded 8 at a time and widened.
+// CHECK-LABEL: func @warp_rows
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256
+// CHECK: vector.load {{.*}} : memref<?x512xbf16>, vector<8xbf16>
+// CHECK: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// CHECK: arith.truncf
+// CHECK: softmax.strategy = {cached_vectors = 4 : i64, rows_per_block = 16 : i64, splits = 1 : i64, threads_per_row = 16 : i64, vector_width = 8 : i64}
+func.func @warp_rows(%x: memref<?x512xbf16>, %y: memref<?x512xbf16>) {
+  softmax.log_softmax ins(%x : memref<?x512xbf16>) outs(%y : memref<?x512xbf16>) dimension(1) masked(nan)
+  return
+}
+
+// -----
+
+// Long rows: 32 blocks share a row; each takes a ticket, folds its chunk,
+// publishes its state and waits for the row's other blocks. The scratch
+// buffers are allocated, zeroed and freed in stream order around the launch.
+// CHECK-LABEL: func @split_rows
+// CHECK: %[[T0:.*]] = gpu.wait async
+// CHECK: %[[STATES:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%{{.*}}) : memref<?x2xf32>
+// CHECK: %[[COUNTERS:.*]], %[[T2:.*]] = gpu.alloc async [%[[T1]]] (%{{.*}}) : memref<?xi32>
+// CHECK: %[[T3:.*]] = gpu.memset async [%[[T2]]] %[[COUNTERS]]
+// CHECK: %[[T4:.*]] = gpu.launch async [%[[T3]]]
+// the ticket:
+// CHECK: memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]]
+// publish, then wait for the row:
+// CHECK: llvm.fence release
+// CHECK: memref.atomic_rmw addi
+// CHECK: scf.while
+// CHECK: llvm.fence acquire
+// CHECK: softmax.strategy = {cached_vectors = 8 : i64, rows_per_block = 1 : i64, splits = 32 : i64, threads_per_row = 256 : i64, vector_width = 4 : i64}
+// CHECK: gpu.dealloc async
+// CHECK: gpu.dealloc async
+// CHECK: gpu.wait [
+func.func @split_rows(%x: memref<512x262144xf32>, %y: memref<512x262144xf32>) {
+  softmax.softmax ins(%x : memref<512x262144xf32>) outs(%y : memref<512x262144xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// A dynamic row length: scalar accesses, the row streamed twice; a 3-D
+// input is collapsed to rows first; logsumexp writes one value per row.
+// CHECK-LABEL: func @dynamic
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x8x?xf32> into memref<32x?xf32>
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<4x8xf32> into memref<32xf32>
+// CHECK: scf.for
+// CHECK: vector.load {{.*}} : memref<32x?xf32>, vector<1xf32>
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<32xf32>
+// CHECK: softmax.strategy = {cached_vectors = 0 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 256 : i64, vector_width = 1 : i64}
+func.func @dynamic(%x: memref<4x8x?xf32>, %y: memref<4x8xf32>) {
+  softmax.logsumexp ins(%x : memref<4x8x?xf32>) outs(%y : memref<4x8xf32>) dimension(2) masked(zero) algorithm(three_pass)
+  return
+}
+
+// -----
+
+// Per-op choices win over the heuristic.
+// CHECK-LABEL: func @override
+// CHECK: softmax.strategy = {cached_vectors = 2 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 512 : i64, vector_width = 8 : i64}
+func.func @override(%x: memref<64x8192xbf16>, %y: memref<64x8192xbf16>) {
+  softmax.softmax ins(%x : memref<64x8192xbf16>) outs(%y : memref<64x8192xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.gpu_strategy = {threads_per_row = 512, cached_vectors = 2}}
+  return
+}
