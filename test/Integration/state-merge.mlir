@@ -25,13 +25,13 @@ func.func @lse_two_ways(%x: tensor<3x8xf32>) -> tensor<?x?xf32> {
   %b = tensor.extract_slice %x[0, 3] [3, 5] [1, 1] : tensor<3x8xf32> to tensor<3x5xf32>
   %m0, %l0 = func.call @identity() : () -> (tensor<3xf32>, tensor<3xf32>)
   // max states (online), merged with exp
-  %ma, %la = softmax.partial ins(%a : tensor<3x3xf32>) outs(%m0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
-  %mb, %lb = softmax.partial ins(%b : tensor<3x5xf32>) outs(%m0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
+  %ma, %la, %ma_c = softmax.partial ins(%a : tensor<3x3xf32>) outs(%m0, %l0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
+  %mb, %lb, %mb_c = softmax.partial ins(%b : tensor<3x5xf32>) outs(%m0, %l0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
   %m, %l = softmax.merge (%ma, %la), (%mb, %lb) state(max) : tensor<3xf32>
   %viaMax = softmax.lse ins(%m, %l : tensor<3xf32>) outs(%i : tensor<3xf32>) state(max) masked(zero)
   // exponent states (exp_pair), merged with exact powers of two
-  %ka, %sa = softmax.partial ins(%a : tensor<3x3xf32>) outs(%m0, %l0 : tensor<3xf32>) dimension(1) algorithm(exp_pair)
-  %kb, %sb = softmax.partial ins(%b : tensor<3x5xf32>) outs(%m0, %l0 : tensor<3xf32>) dimension(1) algorithm(exp_pair)
+  %ka, %sa, %ka_c = softmax.partial ins(%a : tensor<3x3xf32>) outs(%m0, %l0, %l0 : tensor<3xf32>) dimension(1) algorithm(exp_pair)
+  %kb, %sb, %kb_c = softmax.partial ins(%b : tensor<3x5xf32>) outs(%m0, %l0, %l0 : tensor<3xf32>) dimension(1) algorithm(exp_pair)
   %k, %s = softmax.merge (%ka, %sa), (%kb, %sb) state(exponent) : tensor<3xf32>
   %viaExp = softmax.lse ins(%k, %s : tensor<3xf32>) outs(%i : tensor<3xf32>) state(exponent) masked(zero)
   %e = tensor.empty() : tensor<3x3xf32>
@@ -47,8 +47,8 @@ func.func @acc_follows_sum(%x: tensor<3x8xf32>) -> tensor<?x?xf32> {
   %a = tensor.extract_slice %x[0, 0] [3, 4] [1, 1] : tensor<3x8xf32> to tensor<3x4xf32>
   %b = tensor.extract_slice %x[0, 4] [3, 4] [1, 1] : tensor<3x8xf32> to tensor<3x4xf32>
   %m0, %l0 = func.call @identity() : () -> (tensor<3xf32>, tensor<3xf32>)
-  %ma, %la = softmax.partial ins(%a : tensor<3x4xf32>) outs(%m0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
-  %mb, %lb = softmax.partial ins(%b : tensor<3x4xf32>) outs(%m0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
+  %ma, %la, %ma_c = softmax.partial ins(%a : tensor<3x4xf32>) outs(%m0, %l0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
+  %mb, %lb, %mb_c = softmax.partial ins(%b : tensor<3x4xf32>) outs(%m0, %l0, %l0 : tensor<3xf32>) dimension(1) algorithm(online)
   %e = tensor.empty() : tensor<3x2xf32>
   %oa = linalg.broadcast ins(%la : tensor<3xf32>) outs(%e : tensor<3x2xf32>) dimensions = [1]
   %ob = linalg.broadcast ins(%lb : tensor<3xf32>) outs(%e : tensor<3x2xf32>) dimensions = [1]

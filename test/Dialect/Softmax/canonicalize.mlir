@@ -62,6 +62,6 @@ func.func @merge_not_identity(%m: tensor<4xf32>, %l: tensor<4xf32>) -> (tensor<4
 // CHECK-NOT: softmax.partial
 // CHECK: return %[[M]], %[[L]]
 func.func @partial_empty(%x: tensor<4x0xf32>, %m: tensor<4xf32>, %l: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %0, %1 = softmax.partial ins(%x : tensor<4x0xf32>) outs(%m, %l : tensor<4xf32>) dimension(1) algorithm(exp_pair)
+  %0, %1, %2 = softmax.partial ins(%x : tensor<4x0xf32>) outs(%m, %l, %l : tensor<4xf32>) dimension(1) algorithm(exp_pair)
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }

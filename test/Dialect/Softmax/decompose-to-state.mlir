@@ -10,16 +10,18 @@
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[M0:.*]] = linalg.fill ins(%[[LOWEST]] : f32) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-DAG: %[[L0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4xf32>)
-// CHECK: %[[M:.*]], %[[L:.*]] = softmax.partial ins(%[[X]] : tensor<4x1000xbf16>) outs(%[[M0]], %[[L0]] : tensor<4xf32>) dimension(1) algorithm(online)
+// CHECK-DAG: %[[C0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[M:.*]], %[[L:.*]], %{{.*}} = softmax.partial ins(%[[X]] : tensor<4x1000xbf16>) outs(%[[M0]], %[[L0]], %[[C0]] : tensor<4xf32>) dimension(1) algorithm(online)
 // CHECK: softmax.normalize ins(%[[X]], %[[M]], %[[L]] : tensor<4x1000xbf16>, tensor<4xf32>) outs(%[[I]] : tensor<4x1000xbf16>) dimension(1) kind(softmax) state(max) masked(zero)
 
 // The state is the loop-carried destination of the reduction loop; the
 // last tile (1000 = 15 * 64 + 40) is partial.
 // TILED-LABEL: func @softmax
-// TILED: %[[STATE:.*]]:2 = scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (tensor<4xf32>, tensor<4xf32>)
+// The Kahan compensation of the sum is carried too.
+// TILED: %[[STATE:.*]]:3 = scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
 // TILED:   %[[SIZE:.*]] = affine.min
 // TILED:   %[[SLICE:.*]] = tensor.extract_slice %{{.*}}[0, %[[IV]]] [4, %[[SIZE]]] [1, 1] : tensor<4x1000xbf16> to tensor<4x?xbf16>
-// TILED:   softmax.partial ins(%[[SLICE]] : tensor<4x?xbf16>) outs(%[[M]], %[[L]] : tensor<4xf32>) dimension(1) algorithm(online)
+// TILED:   softmax.partial ins(%[[SLICE]] : tensor<4x?xbf16>) outs(%[[M]], %[[L]], %[[C]] : tensor<4xf32>) dimension(1) algorithm(online)
 // TILED: scf.for
 // TILED:   softmax.normalize ins(%{{.*}}, %[[STATE]]#0, %[[STATE]]#1 : tensor<4x?xbf16>, tensor<4xf32>)
 func.func @softmax(%x: tensor<4x1000xbf16>, %i: tensor<4x1000xbf16>) -> tensor<4x1000xbf16> {
@@ -32,7 +34,7 @@ func.func @softmax(%x: tensor<4x1000xbf16>, %i: tensor<4x1000xbf16>) -> tensor<4
 // exp_pair yields an exponent state; logsumexp ends in softmax.lse. An
 // explicit acc_type sets the state type.
 // CHECK-LABEL: func @logsumexp
-// CHECK: %[[M:.*]], %[[L:.*]] = softmax.partial ins(%{{.*}} : tensor<?x7xf32>) outs(%{{.*}}, %{{.*}} : tensor<?xf64>) dimension(1) algorithm(exp_pair)
+// CHECK: %[[M:.*]], %[[L:.*]], %{{.*}} = softmax.partial ins(%{{.*}} : tensor<?x7xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?xf64>) dimension(1) algorithm(exp_pair)
 // CHECK: softmax.lse ins(%[[M]], %[[L]] : tensor<?xf64>) outs(%{{.*}} : tensor<?xf32>) state(exponent) masked(nan)
 func.func @logsumexp(%x: tensor<?x7xf32>, %i: tensor<?xf32>) -> tensor<?xf32> {
   %0 = softmax.logsumexp ins(%x : tensor<?x7xf32>) outs(%i : tensor<?xf32>) dimension(1) masked(nan) algorithm(exp_pair) {acc_type = f64}

@@ -3,20 +3,19 @@
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[STATE:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func @partial_three_pass
-// CHECK-SAME: (%[[X:.*]]: tensor<4x128xbf16>, %[[M0:.*]]: tensor<4xf32>, %[[L0:.*]]: tensor<4xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<4x128xbf16>, %[[M0:.*]]: tensor<4xf32>, %[[L0:.*]]: tensor<4xf32>, %[[C0:.*]]: tensor<4xf32>)
 // M = max(m0, max x), seeded with the incoming max:
 // CHECK: %[[M:.*]] = linalg.generic {indexing_maps = [#[[ROW]], #[[STATE]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<4x128xbf16>) outs(%[[M0]] : tensor<4xf32>)
 // CHECK:   %[[XF:.*]] = arith.extf %{{.*}} : bf16 to f32
 // CHECK:   arith.maximumf %{{.*}}, %[[XF]] : f32
-// l0 * exp(m0 - M):
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[M0]], %[[M]] : tensor<4xf32>, tensor<4xf32>) outs(%[[L0]] : tensor<4xf32>)
+// l0 * exp(m0 - M) and c0 * exp(m0 - M):
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} ins(%[[M0]], %[[M]] : tensor<4xf32>, tensor<4xf32>) outs(%[[L0]], %[[C0]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK:   arith.subf
 // CHECK:   math.exp
 // CHECK:   arith.mulf
-// + sum exp(x - M), the second read of the row, with a Kahan compensation
-// that starts at zero:
-// CHECK: %[[C0:.*]] = linalg.fill
-// CHECK: %[[L:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<4x128xbf16>, tensor<4xf32>) outs(%[[R]], %[[C0]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK:   arith.mulf
+// + sum exp(x - M), the second read of the row, with Kahan compensation:
+// CHECK: %[[L:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<4x128xbf16>, tensor<4xf32>) outs(%[[R]]#0, %[[R]]#1 : tensor<4xf32>, tensor<4xf32>)
 // CHECK: ^bb0(%{{.*}}: bf16, %{{.*}}: f32, %[[SUM:.*]]: f32, %[[COMP:.*]]: f32):
 // CHECK:   %[[E:.*]] = math.exp
 // y = e - c; t = sum + y; c' = (t - sum) - y
@@ -25,16 +24,16 @@
 // CHECK:   %[[TS:.*]] = arith.subf %[[T]], %[[SUM]] : f32
 // CHECK:   %[[CN:.*]] = arith.subf %[[TS]], %[[Y]] : f32
 // CHECK:   linalg.yield %[[T]], %[[CN]] : f32, f32
-// CHECK: return %[[M]], %[[L]]#0
-func.func @partial_three_pass(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %m, %l = softmax.partial ins(%x : tensor<4x128xbf16>) outs(%m0, %l0 : tensor<4xf32>) dimension(1) algorithm(three_pass)
-  return %m, %l : tensor<4xf32>, tensor<4xf32>
+// CHECK: return %[[M]], %[[L]]#0, %[[L]]#1
+func.func @partial_three_pass(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: tensor<4xf32>, %c0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %m, %l, %c = softmax.partial ins(%x : tensor<4x128xbf16>) outs(%m0, %l0, %c0 : tensor<4xf32>) dimension(1) algorithm(three_pass)
+  return %m, %l, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
 
 // CHECK-LABEL: func @partial_online
-// One read of the row; the third output is the sum's Kahan compensation:
+// One read of the row; the third state is the sum's Kahan compensation:
 // CHECK: %[[R:.*]]:3 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<4x?xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %[[L:.*]]: f32, %[[C:.*]]: f32):
 // m' = max(m, x)
@@ -50,10 +49,10 @@ func.func @partial_three_pass(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: t
 // CHECK:   %[[LN:.*]] = arith.addf %[[LS]], %[[Y]] : f32
 // CHECK:   linalg.yield %[[MN]], %[[LN]], %{{.*}} : f32, f32, f32
 // CHECK-NOT: linalg.generic
-// CHECK: return %[[R]]#0, %[[R]]#1
-func.func @partial_online(%x: tensor<4x?xf32>, %m0: tensor<4xf32>, %l0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %m, %l = softmax.partial ins(%x : tensor<4x?xf32>) outs(%m0, %l0 : tensor<4xf32>) dimension(1) algorithm(online)
-  return %m, %l : tensor<4xf32>, tensor<4xf32>
+// CHECK: return %[[R]]#0, %[[R]]#1, %[[R]]#2
+func.func @partial_online(%x: tensor<4x?xf32>, %m0: tensor<4xf32>, %l0: tensor<4xf32>, %c0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %m, %l, %c = softmax.partial ins(%x : tensor<4x?xf32>) outs(%m0, %l0, %c0 : tensor<4xf32>) dimension(1) algorithm(online)
+  return %m, %l, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
@@ -84,7 +83,7 @@ func.func @partial_online(%x: tensor<4x?xf32>, %m0: tensor<4xf32>, %l0: tensor<4
 // CHECK:   %[[CR:.*]] = arith.select %[[MASK]], %[[C]], %{{.*}} : f32
 // CHECK:   linalg.yield %[[KR]], %[[AR]], %[[CR]] : f32, f32, f32
 func.func @partial_exp_pair(%x: tensor<4x128xf32>, %m0: tensor<4xf32>, %l0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %m, %l = softmax.partial ins(%x : tensor<4x128xf32>) outs(%m0, %l0 : tensor<4xf32>) dimension(1) algorithm(exp_pair)
+  %m, %l, %c = softmax.partial ins(%x : tensor<4x128xf32>) outs(%m0, %l0, %l0 : tensor<4xf32>) dimension(1) algorithm(exp_pair)
   return %m, %l : tensor<4xf32>, tensor<4xf32>
 }
 

@@ -66,7 +66,7 @@ func.func @missing_masked(%x: tensor<4x8xf32>, %i: tensor<4x8xf32>) -> tensor<4x
 
 func.func @partial_auto(%x: tensor<4x8xf32>, %m: tensor<4xf32>, %l: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   // expected-error @+1 {{'softmax.partial' op algorithm must be three_pass, online or exp_pair, not auto}}
-  %0, %1 = softmax.partial ins(%x : tensor<4x8xf32>) outs(%m, %l : tensor<4xf32>) dimension(1) algorithm(auto)
+  %0, %1, %2 = softmax.partial ins(%x : tensor<4x8xf32>) outs(%m, %l, %l : tensor<4xf32>) dimension(1) algorithm(auto)
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
 
@@ -74,7 +74,7 @@ func.func @partial_auto(%x: tensor<4x8xf32>, %m: tensor<4xf32>, %l: tensor<4xf32
 
 func.func @partial_state_shape(%x: tensor<4x8xf32>, %m: tensor<8xf32>, %l: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   // expected-error @+1 {{'softmax.partial' op state shape (8) must be the input shape without dimension 1 (4)}}
-  %0, %1 = softmax.partial ins(%x : tensor<4x8xf32>) outs(%m, %l : tensor<8xf32>) dimension(1) algorithm(online)
+  %0, %1, %2 = softmax.partial ins(%x : tensor<4x8xf32>) outs(%m, %l, %l : tensor<8xf32>) dimension(1) algorithm(online)
   return %0, %1 : tensor<8xf32>, tensor<8xf32>
 }
 
@@ -82,7 +82,7 @@ func.func @partial_state_shape(%x: tensor<4x8xf32>, %m: tensor<8xf32>, %l: tenso
 
 func.func @partial_narrow_state(%x: tensor<4x8xf64>, %m: tensor<4xf32>, %l: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   // expected-error @+1 {{'softmax.partial' op accumulation type 'f32' is narrower than the input element type 'f64'}}
-  %0, %1 = softmax.partial ins(%x : tensor<4x8xf64>) outs(%m, %l : tensor<4xf32>) dimension(1) algorithm(online)
+  %0, %1, %2 = softmax.partial ins(%x : tensor<4x8xf64>) outs(%m, %l, %l : tensor<4xf32>) dimension(1) algorithm(online)
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
 
@@ -90,7 +90,7 @@ func.func @partial_narrow_state(%x: tensor<4x8xf64>, %m: tensor<4xf32>, %l: tens
 
 func.func @partial_bf16_state(%x: tensor<4x8xbf16>, %m: tensor<4xbf16>, %l: tensor<4xbf16>) -> (tensor<4xbf16>, tensor<4xbf16>) {
   // expected-error @+1 {{'softmax.partial' op operand #1 must be ranked tensor of 32-bit float or 64-bit float values, but got 'tensor<4xbf16>'}}
-  %0, %1 = softmax.partial ins(%x : tensor<4x8xbf16>) outs(%m, %l : tensor<4xbf16>) dimension(1) algorithm(online)
+  %0, %1, %2 = softmax.partial ins(%x : tensor<4x8xbf16>) outs(%m, %l, %l : tensor<4xbf16>) dimension(1) algorithm(online)
   return %0, %1 : tensor<4xbf16>, tensor<4xbf16>
 }
 

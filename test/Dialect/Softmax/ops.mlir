@@ -31,8 +31,8 @@ func.func @leading_dimension(%x: tensor<16x3x5xf16>, %i: tensor<16x3x5xf16>) -> 
 func.func @state(%x: tensor<4x128xbf16>, %m0: tensor<4xf32>, %l0: tensor<4xf32>,
                  %o: tensor<4x64xf32>, %y: tensor<4x128xbf16>, %r: tensor<4xbf16>)
     -> (tensor<4xf32>, tensor<4xf32>, tensor<4x64xf32>, tensor<4x128xbf16>, tensor<4xbf16>) {
-  // CHECK: %[[M:.*]], %[[L:.*]] = softmax.partial ins(%{{.*}} : tensor<4x128xbf16>) outs(%{{.*}}, %{{.*}} : tensor<4xf32>) dimension(1) algorithm(online)
-  %m, %l = softmax.partial ins(%x : tensor<4x128xbf16>) outs(%m0, %l0 : tensor<4xf32>)
+  // CHECK: %[[M:.*]], %[[L:.*]], %{{.*}} = softmax.partial ins(%{{.*}} : tensor<4x128xbf16>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf32>) dimension(1) algorithm(online)
+  %m, %l, %m_c = softmax.partial ins(%x : tensor<4x128xbf16>) outs(%m0, %l0, %l0 : tensor<4xf32>)
                            dimension(1) algorithm(online)
   // CHECK: softmax.merge(%[[M]], %[[L]]), (%{{.*}}, %{{.*}}) state(max) : tensor<4xf32>
   %m2, %l2 = softmax.merge (%m, %l), (%m0, %l0) state(max) : tensor<4xf32>

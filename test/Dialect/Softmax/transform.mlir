@@ -5,8 +5,8 @@
 // CHECK-LABEL: func @decompose_then_tile
 // CHECK: %[[M0:.*]] = linalg.fill
 // CHECK: %[[L0:.*]] = linalg.fill
-// CHECK: %[[S:.*]]:2 = scf.for {{.*}} iter_args(%[[M:.*]] = %[[M0]], %[[L:.*]] = %[[L0]])
-// CHECK:   softmax.partial ins(%{{.*}} : tensor<8x?xf32>) outs(%[[M]], %[[L]] : tensor<8xf32>) dimension(1) algorithm(exp_pair)
+// CHECK: %[[S:.*]]:3 = scf.for {{.*}} iter_args(%[[M:.*]] = %[[M0]], %[[L:.*]] = %[[L0]], %[[C:.*]] = %{{.*}})
+// CHECK:   softmax.partial ins(%{{.*}} : tensor<8x?xf32>) outs(%[[M]], %[[L]], %[[C]] : tensor<8xf32>) dimension(1) algorithm(exp_pair)
 // CHECK: softmax.normalize ins(%{{.*}}, %[[S]]#0, %[[S]]#1 : tensor<8x100xf32>, tensor<8xf32>) {{.*}} kind(log_softmax) state(exponent) masked(zero)
 func.func @decompose_then_tile(%x: tensor<8x100xf32>, %i: tensor<8x100xf32>) -> tensor<8x100xf32> {
   %0 = softmax.log_softmax ins(%x : tensor<8x100xf32>) outs(%i : tensor<8x100xf32>) dimension(1) masked(zero) algorithm(exp_pair)

@@ -179,8 +179,12 @@ static FailureOr<PartialOp> buildPartial(OpTy op, OpBuilder &b) {
   FloatType acc = op.getAccumulatorType();
   auto [m0, l0] =
       buildIdentityState(b, loc, op.getInput(), op.getDimension(), acc);
-  return PartialOp::create(b, loc, m0.getType(), l0.getType(), op.getInput(),
-                           m0, l0, op.getDimension(), op.getAlgorithm());
+  // The compensation starts at zero, like the sum.
+  Value c0 = buildIdentityState(b, loc, op.getInput(), op.getDimension(), acc)
+                 .second;
+  Type t = m0.getType();
+  return PartialOp::create(b, loc, t, t, t, op.getInput(), m0, l0, c0,
+                           op.getDimension(), op.getAlgorithm());
 }
 
 template <typename OpTy>
@@ -262,6 +266,7 @@ LogicalResult PartialOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &res) {
     return failure();
   res.push_back(getMaxInit());
   res.push_back(getSumInit());
+  res.push_back(getCompInit());
   return success();
 }
 

@@ -65,12 +65,14 @@ PartialOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   Value x = slice(b, loc, getInput(), offsets, sizes);
   Value m = slice(b, loc, getMaxInit(), stateOffsets, stateSizes);
   Value l = slice(b, loc, getSumInit(), stateOffsets, stateSizes);
-  auto tiled = PartialOp::create(b, loc, m.getType(), l.getType(), x, m, l,
-                                 dim, getAlgorithm());
+  Value c = slice(b, loc, getCompInit(), stateOffsets, stateSizes);
+  Type t = m.getType();
+  auto tiled = PartialOp::create(b, loc, t, t, t, x, m, l, c, dim,
+                                 getAlgorithm());
   return TilingResult{{tiled},
                       SmallVector<Value>(tiled->getResults()),
-                      {x.getDefiningOp(), m.getDefiningOp(),
-                       l.getDefiningOp()}};
+                      {x.getDefiningOp(), m.getDefiningOp(), l.getDefiningOp(),
+                       c.getDefiningOp()}};
 }
 
 LogicalResult PartialOp::getResultTilePosition(

@@ -34,16 +34,6 @@ SmallVector<utils::IteratorType> iterators(int64_t rank,
   return it;
 }
 
-/// A tensor of zeros shaped like `like`.
-Value zeroLike(OpBuilder &b, Location loc, Value like) {
-  auto type = cast<RankedTensorType>(like.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, like),
-                                        type.getElementType());
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(type.getElementType(), 0.0));
-  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-}
-
 FloatType elementFloat(Value v) {
   return cast<FloatType>(cast<ShapedType>(v.getType()).getElementType());
 }
@@ -77,41 +67,39 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
                     b, l, sm.max(args[1], sm.toAcc(args[0])));
               })
               .getResult(0);
-      // l0 * exp(m0 - M), the incoming sum moved to the new offset.
+      // l0 * exp(m0 - M) and c0 * exp(m0 - M): the incoming sum and its
+      // compensation moved to the new offset.
       AffineMap stateId = identityMap(ctx, rank - 1);
-      Value rescaled =
-          linalg::GenericOp::create(
-              rewriter, loc, stateType,
-              ValueRange{op.getMaxInit(), newMax}, op.getSumInit(),
-              {stateId, stateId, stateId}, iterators(rank - 1, std::nullopt),
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                StateMath sm(b, l, acc);
-                linalg::YieldOp::create(
-                    b, l, sm.mul(args[2], sm.exp(sm.sub(args[0], args[1]))));
-              })
-              .getResult(0);
+      auto rescaled = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{stateType, stateType},
+          ValueRange{op.getMaxInit(), newMax},
+          ValueRange{op.getSumInit(), op.getCompInit()},
+          {stateId, stateId, stateId, stateId},
+          iterators(rank - 1, std::nullopt),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            StateMath sm(b, l, acc);
+            Value scale = sm.exp(sm.sub(args[0], args[1]));
+            linalg::YieldOp::create(
+                b, l, ValueRange{sm.mul(args[2], scale), sm.mul(args[3], scale)});
+          });
       // + sum exp(x - M): the second read of the row, compensated.
-      Value comp = zeroLike(rewriter, loc, op.getSumInit());
-      Value newSum =
-          linalg::GenericOp::create(
-              rewriter, loc, TypeRange{stateType, stateType},
-              ValueRange{op.getInput(), newMax}, ValueRange{rescaled, comp},
-              {full, state, state, state}, iterators(rank, dim),
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                StateMath sm(b, l, acc);
-                Value e = sm.exp(sm.sub(sm.toAcc(args[0]), args[1]));
-                auto [sum, c] = sm.kahanAdd(args[2], args[3], e);
-                linalg::YieldOp::create(b, l, ValueRange{sum, c});
-              })
-              .getResult(0);
-      rewriter.replaceOp(op, {newMax, newSum});
+      auto sum = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{stateType, stateType},
+          ValueRange{op.getInput(), newMax}, rescaled.getResults(),
+          {full, state, state, state}, iterators(rank, dim),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            StateMath sm(b, l, acc);
+            Value e = sm.exp(sm.sub(sm.toAcc(args[0]), args[1]));
+            auto [s, c] = sm.kahanAdd(args[2], args[3], e);
+            linalg::YieldOp::create(b, l, ValueRange{s, c});
+          });
+      rewriter.replaceOp(op, {newMax, sum.getResult(0), sum.getResult(1)});
       return success();
     }
 
-    // The compensation of the sum travels with it and is rescaled with it;
-    // it is dropped at the end (its last value is below one ulp of l).
+    // The compensation of the sum travels with it and is rescaled with it.
     bool expPair = op.getAlgorithm() == Algorithm::ExpPair;
-    Value comp = zeroLike(rewriter, loc, op.getSumInit());
+    Value comp = op.getCompInit();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{stateType, stateType, stateType},
         op.getInput(), ValueRange{op.getMaxInit(), op.getSumInit(), comp},
@@ -143,7 +131,7 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
               ValueRange{sm.select(masked, m, kNew), sm.select(masked, s, sNew),
                          sm.select(masked, c, cNew)});
         });
-    rewriter.replaceOp(op, generic.getResults().take_front(2));
+    rewriter.replaceOp(op, generic.getResults());
     return success();
   }
 };

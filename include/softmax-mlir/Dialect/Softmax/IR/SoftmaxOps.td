@@ -125,14 +125,19 @@ def Softmax_LogSumExpOp : Softmax_SemanticOp<"logsumexp"> {
 
 def Softmax_PartialOp : Softmax_Op<"partial", [
     Pure, DestinationStyleOpInterface,
-    AllTypesMatch<["max_init", "sum_init", "max", "sum"]>,
+    AllTypesMatch<["max_init", "sum_init", "comp_init", "max", "sum", "comp"]>,
     DeclareOpInterfaceMethods<TilingInterface,
         ["getLoopIteratorTypes", "getIterationDomain",
          "getTiledImplementation", "getResultTilePosition"]>]> {
   let summary = "fold a slice of rows into a running (max, sum) state";
   let description = [{
     Reduces `input` along `dimension` into the state `(max_init, sum_init)`
-    and returns the merged state. Starting from the identity state
+    and returns the merged state. `comp_init` is the running Kahan
+    compensation of the sum (start it at zero): the sum is accumulated
+    compensated, and the compensation left at the end comes back as `comp`,
+    so that a loop over tiles that carries it sums as accurately as one pass
+    over the row (without it, every tile boundary would round the running
+    sum once more). Starting from the identity state
     (`max = -FLT_MAX`, `sum = 0`) it computes the state of the slice; starting
     from a running state it computes the merge of both, which is what makes
     tiling the reduction dimension exact: the state is the loop-carried
@@ -145,20 +150,22 @@ def Softmax_PartialOp : Softmax_Op<"partial", [
     Example:
 
     ```mlir
-    %m, %l = softmax.partial ins(%x : tensor<4x128xbf16>)
-                             outs(%m0, %l0 : tensor<4xf32>)
-                             dimension(1) algorithm(online)
+    %m, %l, %c = softmax.partial ins(%x : tensor<4x128xbf16>)
+                                 outs(%m0, %l0, %c0 : tensor<4xf32>)
+                                 dimension(1) algorithm(online)
     ```
   }];
   let arguments = (ins Softmax_InputTensor:$input,
                        Softmax_StateTensor:$max_init,
                        Softmax_StateTensor:$sum_init,
+                       Softmax_StateTensor:$comp_init,
                        I64Attr:$dimension,
                        Softmax_AlgorithmAttr:$algorithm);
-  let results = (outs Softmax_StateTensor:$max, Softmax_StateTensor:$sum);
+  let results = (outs Softmax_StateTensor:$max, Softmax_StateTensor:$sum,
+                      Softmax_StateTensor:$comp);
   let assemblyFormat = [{
     `ins` `(` $input `:` type($input) `)`
-    `outs` `(` $max_init `,` $sum_init `:` type($max_init) `)`
+    `outs` `(` $max_init `,` $sum_init `,` $comp_init `:` type($max_init) `)`
     `dimension` `(` $dimension `)`
     `algorithm` `(` $algorithm `)`
     attr-dict
@@ -167,7 +174,7 @@ def Softmax_PartialOp : Softmax_Op<"partial", [
   let hasFolder = 1;
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() {
-      return ::mlir::MutableOperandRange(getOperation(), 1, 2);
+      return ::mlir::MutableOperandRange(getOperation(), 1, 3);
     }
     ::mlir::softmax::StateKind getStateKind() {
       return getAlgorithm() == ::mlir::softmax::Algorithm::ExpPair
