@@ -47,7 +47,9 @@ def Softmax_Dialect : Dialect {
     * `exp_pair`: the Two-Pass algorithm; `exp(x) = a * 2^k` with
       `k = round(x * log2(e))`, and the state is the largest exponent `K`
       with the sum of mantissas scaled to it. No max pass and no
-      per-element `exp` rescale.
+      per-element `exp` rescale. Its domain is `|x| <= 3e8` (in f32): past
+      that the reduction `x - k ln 2` loses accuracy, and past 1.49e9 it
+      overflows (docs/Numerics.md).
 
     **`masked`**: `zero` gives a fully masked row probability zero:
     `softmax` writes `0.0`, `log_softmax` writes `-inf`, `logsumexp` and
