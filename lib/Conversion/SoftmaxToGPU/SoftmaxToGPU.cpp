@@ -115,9 +115,13 @@ private:
 
   /// For every vector of this thread: calls `body(valid, col)`.
   void forEachVector(llvm::function_ref<void(int64_t, Value, Value)> body);
-  /// Streams the thread's vectors from memory: `body(valid, col)` in a loop.
-  void streamVectors(
-      llvm::function_ref<void(OpBuilder &, Value, Value)> bodyFn);
+  /// Streams the thread's vectors of the row from memory in an scf.for that
+  /// carries `inits`: `body(col, elements, iterArgs)` returns the next
+  /// iter_args. Threads of rows past the end run no iterations.
+  SmallVector<Value> streamRow(
+      ValueRange inits,
+      llvm::function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
+          body);
 
   /// Thread state of the thread's part of the row.
   std::pair<Value, Value> threadState();
@@ -314,21 +318,24 @@ void KernelBuilder::forEachVector(
   }
 }
 
-void KernelBuilder::streamVectors(
-    llvm::function_ref<void(OpBuilder &, Value, Value)> bodyFn) {
+SmallVector<Value> KernelBuilder::streamRow(
+    ValueRange inits,
+    llvm::function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
+        body) {
   Value step = idx(s.threadsPerRow * s.vectorWidth);
   Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
-  // Threads of invalid rows run no iterations.
   Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
-  scf::ForOp::create(b, loc, first, end, step, ValueRange{},
-                     [&](OpBuilder &t, Location l, Value col, ValueRange) {
-                       OpBuilder::InsertionGuard guard(b);
-                       b.setInsertionPoint(t.getInsertionBlock(),
-                                           t.getInsertionPoint());
-                       Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
-                       bodyFn(b, valid, col);
-                       scf::YieldOp::create(b, l);
-                     });
+  auto loop = scf::ForOp::create(
+      b, loc, first, end, step, inits,
+      [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
+        // The helpers build with `b`: point it into the loop body.
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+        Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+        SmallVector<Value> next = body(col, loadVector(row, col, valid), iter);
+        scf::YieldOp::create(b, l, next);
+      });
+  return SmallVector<Value>(loop.getResults());
 }
 
 std::pair<Value, Value> KernelBuilder::threadState() {
@@ -353,35 +360,18 @@ std::pair<Value, Value> KernelBuilder::threadState() {
     return {m, groupSum(cachedExps)};
   }
   if (threePass) {
-    Value m = m0;
-    // The loop carries m through an iter_arg.
-    Value step = idx(s.threadsPerRow * s.vectorWidth);
-    Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
-    Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
-    auto loop = scf::ForOp::create(
-        b, loc, first, end, step, ValueRange{m},
-        [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
-          Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
-          Value mm = sm.max(iter[0], groupMax(loadVector(row, col, valid)));
-          scf::YieldOp::create(b, l, mm);
+    SmallVector<Value> m = streamRow(
+        ValueRange{m0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+          return SmallVector<Value>{sm.max(iter[0], groupMax(xs))};
         });
-    return {loop.getResult(0), l0};
+    return {m[0], l0};
   }
-  Value step = idx(s.threadsPerRow * s.vectorWidth);
-  Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
-  Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
-  auto loop = scf::ForOp::create(
-      b, loc, first, end, step, ValueRange{m0, l0},
-      [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
-        Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
-        auto [mm, ll] = fold(iter[0], iter[1], loadVector(row, col, valid));
-        scf::YieldOp::create(b, l, ValueRange{mm, ll});
+  SmallVector<Value> state = streamRow(
+      ValueRange{m0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+        auto [m, l] = fold(iter[0], iter[1], xs);
+        return SmallVector<Value>{m, l};
       });
-  return {loop.getResult(0), loop.getResult(1)};
+  return {state[0], state[1]};
 }
 
 void KernelBuilder::writeOutputs(Value m, Value l) {
@@ -439,8 +429,10 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     });
     return;
   }
-  streamVectors([&](OpBuilder &, Value valid, Value col) {
-    storeVector(row, col, valid, normalizeAll(loadVector(row, col, valid)));
+  Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
+  streamRow(ValueRange{}, [&](Value col, ArrayRef<Value> xs, ValueRange) {
+    storeVector(row, col, always, normalizeAll(xs));
+    return SmallVector<Value>{};
   });
 }
 
@@ -556,21 +548,13 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       sum = groupSum(cachedExps);
       threadMax = rowMax;
     } else {
-      Value step = idx(s.threadsPerRow * s.vectorWidth);
-      Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
-      Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
-      auto loop = scf::ForOp::create(
-          b, loc, first, end, step, ValueRange{sum},
-          [&](OpBuilder &t, Location lc, Value col, ValueRange iter) {
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
-            Value valid = arith::ConstantIntOp::create(b, lc, 1, 1);
-            Value acc = iter[0];
-            for (Value e : loadVector(row, col, valid))
-              acc = sm.add(acc, sm.exp(sm.sub(e, rowMax)));
-            scf::YieldOp::create(b, lc, acc);
-          });
-      sum = loop.getResult(0);
+      sum = streamRow(ValueRange{sum},
+                      [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+                        Value acc = iter[0];
+                        for (Value e : xs)
+                          acc = sm.add(acc, sm.exp(sm.sub(e, rowMax)));
+                        return SmallVector<Value>{acc};
+                      })[0];
     }
     std::tie(m, l) = rowMerge(rowMax, sum);
     if (s.splits > 1)
