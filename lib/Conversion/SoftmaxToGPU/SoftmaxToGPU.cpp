@@ -101,6 +101,9 @@ private:
 
   /// Folds a group of elements into (m, l) with the op's algorithm.
   std::pair<Value, Value> fold(Value m, Value l, ArrayRef<Value> xs);
+  /// The parts of a fold: the new offset, the scale of the old sum, and the
+  /// group's sum at the new offset.
+  std::tuple<Value, Value, Value> foldGroup(Value m, ArrayRef<Value> xs);
   /// exp(x - m) for every element of `xs`, through exp2.
   SmallVector<Value> expsAgainst(ArrayRef<Value> xs, Value m);
   /// Max and sum over a group, as trees.
@@ -230,11 +233,11 @@ Value KernelBuilder::groupSum(ArrayRef<Value> xs) {
   return treeReduce(xs, [&](Value a, Value b) { return sm.add(a, b); });
 }
 
-std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
-                                            ArrayRef<Value> xs) {
+std::tuple<Value, Value, Value>
+KernelBuilder::foldGroup(Value m, ArrayRef<Value> xs) {
   if (req.algorithm == Algorithm::ExpPair) {
-    // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i);
-    // A' = A 2^(K - K') + sum a_i 2^(k_i - K'). -inf elements count nothing.
+    // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i); the group adds
+    // sum a_i 2^(k_i - K'). -inf elements count nothing.
     SmallVector<std::pair<Value, Value>> pairs;
     Value kMax = m;
     for (Value v : xs) {
@@ -245,17 +248,23 @@ std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
       pairs.push_back({k, a});
       kMax = sm.max(kMax, k);
     }
-    SmallVector<Value> terms = {sm.mul(l, sm.exp2(sm.sub(m, kMax)))};
+    SmallVector<Value> terms;
     for (auto [k, a] : pairs)
       terms.push_back(sm.mul(a, sm.exp2(sm.sub(k, kMax))));
-    return {kMax, groupSum(terms)};
+    return {kMax, sm.exp2(sm.sub(m, kMax)), groupSum(terms)};
   }
-  // A group at a time: m' = max(m, max x_i); l' = l e^(m - m') + sum e^(x_i - m').
+  // m' = max(m, max x_i); the group adds sum e^(x_i - m').
   Value mNew = sm.max(m, groupMax(xs));
-  SmallVector<Value> terms = {sm.mul(l, sm.exp(sm.sub(m, mNew)))};
+  SmallVector<Value> terms;
   for (Value v : xs)
     terms.push_back(sm.exp(sm.sub(v, mNew)));
-  return {mNew, groupSum(terms)};
+  return {mNew, sm.exp(sm.sub(m, mNew)), groupSum(terms)};
+}
+
+std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
+                                            ArrayRef<Value> xs) {
+  auto [mNew, scale, term] = foldGroup(m, xs);
+  return {mNew, sm.add(sm.mul(l, scale), term)};
 }
 
 std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
@@ -366,10 +375,15 @@ std::pair<Value, Value> KernelBuilder::threadState() {
         });
     return {m[0], l0};
   }
+  // A streamed row adds thousands of groups into one thread's sum: the sum
+  // carries a Kahan compensation (rescaled with it), or its error would grow
+  // with the row length.
   SmallVector<Value> state = streamRow(
-      ValueRange{m0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-        auto [m, l] = fold(iter[0], iter[1], xs);
-        return SmallVector<Value>{m, l};
+      ValueRange{m0, l0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+        auto [m, scale, term] = foldGroup(iter[0], xs);
+        auto [l, c] = sm.kahanAdd(sm.mul(iter[1], scale),
+                                  sm.mul(iter[2], scale), term);
+        return SmallVector<Value>{m, l, c};
       });
   return {state[0], state[1]};
 }
@@ -451,15 +465,17 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
     b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
     memref::StoreOp::create(b, lc, m, states, ValueRange{slot, idx(0)});
     memref::StoreOp::create(b, lc, l, states, ValueRange{slot, idx(1)});
-    // Publish: the state stores are ordered before the count.
-    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::release);
+    // Publish: the state stores are ordered before the count. The readers
+    // are blocks of the same device: device scope, not system scope.
+    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::release,
+                          target.deviceSyncScope);
     Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
     memref::AtomicRMWOp::create(b, lc, arith::AtomicRMWKind::addi, one,
                                 counters, ValueRange{row});
     // Wait for the row's other blocks; they are resident (they took their
     // tickets), so the wait ends.
-    Value target = arith::ConstantIntOp::create(b, lc, b.getI32Type(),
-                                                (round + 1) * s.splits);
+    Value goal = arith::ConstantIntOp::create(b, lc, b.getI32Type(),
+                                              (round + 1) * s.splits);
     Value zero = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 0);
     scf::WhileOp::create(
         b, lc, TypeRange{}, ValueRange{},
@@ -468,13 +484,14 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
               w, wl, arith::AtomicRMWKind::addi, zero, counters,
               ValueRange{row});
           Value more = arith::CmpIOp::create(
-              w, wl, arith::CmpIPredicate::slt, count, target);
+              w, wl, arith::CmpIPredicate::slt, count, goal);
           scf::ConditionOp::create(w, wl, more, ValueRange{});
         },
         [&](OpBuilder &w, Location wl, ValueRange) {
           scf::YieldOp::create(w, wl);
         });
-    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::acquire);
+    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::acquire,
+                          target.deviceSyncScope);
     scf::YieldOp::create(b, lc);
   });
   gpu::BarrierOp::create(b, loc);
@@ -548,12 +565,14 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       sum = groupSum(cachedExps);
       threadMax = rowMax;
     } else {
-      sum = streamRow(ValueRange{sum},
+      sum = streamRow(ValueRange{sum, sum},
                       [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-                        Value acc = iter[0];
+                        SmallVector<Value> exps;
                         for (Value e : xs)
-                          acc = sm.add(acc, sm.exp(sm.sub(e, rowMax)));
-                        return SmallVector<Value>{acc};
+                          exps.push_back(sm.exp(sm.sub(e, rowMax)));
+                        auto [acc, c] =
+                            sm.kahanAdd(iter[0], iter[1], groupSum(exps));
+                        return SmallVector<Value>{acc, c};
                       })[0];
     }
     std::tie(m, l) = rowMerge(rowMax, sum);

@@ -54,11 +54,11 @@ func.func @warp_rows(%x: memref<?x512xbf16>, %y: memref<?x512xbf16>) {
 // the ticket:
 // CHECK: memref.atomic_rmw addi %{{.*}}, %[[COUNTERS]]
 // publish, then wait for the row:
-// CHECK: llvm.fence release
+// CHECK: llvm.fence syncscope("device") release
 // CHECK: memref.atomic_rmw addi
 // CHECK: scf.while
-// CHECK: llvm.fence acquire
-// CHECK: softmax.strategy = {cached_vectors = 8 : i64, rows_per_block = 1 : i64, splits = 32 : i64, threads_per_row = 256 : i64, vector_width = 4 : i64}
+// CHECK: llvm.fence syncscope("device") acquire
+// CHECK: softmax.strategy = {cached_vectors = 16 : i64, rows_per_block = 1 : i64, splits = 32 : i64, threads_per_row = 128 : i64, vector_width = 4 : i64}
 // CHECK: gpu.dealloc async
 // CHECK: gpu.dealloc async
 // CHECK: gpu.wait [
