@@ -34,7 +34,8 @@ static void buildGPUPipeline(OpPassManager &pm,
       "function-boundary-type-conversion=identity-layout-map "
       "allow-return-allocs-from-loops=true},"
       "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-      "softmax-map-to-gpu{{chip={0}},gpu-kernel-outlining,"
+      "softmax-map-to-gpu{{chip={0}},softmax-stage-gpu-buffers,"
+      "gpu-kernel-outlining,"
       "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,canonicalize,cse,",
       chip);
   if (end == GPUEnd::NVVM)

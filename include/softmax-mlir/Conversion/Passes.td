@@ -60,4 +60,37 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
   ];
 }
 
+def SoftmaxStageGPUBuffers : Pass<"softmax-stage-gpu-buffers", "::mlir::ModuleOp"> {
+  let summary = "Make the buffers a module allocates itself reachable from kernels";
+  let description = [{
+    After `softmax-map-to-gpu`, host code still allocates its buffers with
+    `memref.alloc` and reads constants through `memref.get_global`: host
+    memory that a kernel cannot touch. This pass turns every `memref.alloc`
+    outside kernels into `gpu.alloc host_shared` (memory both the host and
+    the device reach, such as CUDA managed memory), frees it with
+    `gpu.dealloc` in stream order, and gives every `gpu.launch` that reads a
+    global a `host_shared` copy of it. Function arguments are left as they
+    are: a caller passes device-accessible buffers.
+
+    Example:
+
+    ```mlir
+    %g = memref.get_global @input : memref<4x8xf32>
+    %y = memref.alloc() : memref<4x8xf32>
+    gpu.launch ... { ... %g ... %y ... }
+    ```
+
+    becomes
+
+    ```mlir
+    %g = memref.get_global @input : memref<4x8xf32>
+    %y = gpu.alloc host_shared () : memref<4x8xf32>
+    %c = gpu.alloc host_shared () : memref<4x8xf32>
+    memref.copy %g, %c : memref<4x8xf32> to memref<4x8xf32>
+    gpu.launch ... { ... %c ... %y ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
+}
+
 #endif // SOFTMAX_MLIR_CONVERSION_PASSES_TD

@@ -24,6 +24,9 @@ struct GPUTarget {
   /// Streaming multiprocessors / compute units.
   int64_t multiprocessors = 132;
   int64_t maxThreadsPerBlock = 1024;
+  /// LLVM synchronization scope of the whole device, for the fences between
+  /// the blocks of a split row: "device" on NVPTX, "agent" on AMDGPU.
+  std::string deviceSyncScope = "device";
 };
 
 /// Looks up sm_80, sm_90, gfx90a or gfx942.
