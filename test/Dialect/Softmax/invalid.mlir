@@ -157,3 +157,11 @@ func.func @memref_result(%x: memref<4x8xf32>, %i: memref<4x8xf32>) -> tensor<4x8
   %0 = "softmax.softmax"(%x, %i) <{dimension = 1 : i64, masked = 0 : i32}> : (memref<4x8xf32>, memref<4x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+func.func @merge_one_acc(%m: tensor<4xf32>, %o: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'softmax.merge' op expects both accumulators or neither}}
+  %0:2 = "softmax.merge"(%m, %m, %m, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>, state = 0 : i32}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0 : tensor<4xf32>
+}
