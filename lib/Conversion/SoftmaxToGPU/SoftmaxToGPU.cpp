@@ -132,7 +132,7 @@ private:
   /// Split rows: publish this block's state and merge the row's states.
   /// Round 1 is three_pass's second reduction.
   std::pair<Value, Value> mergeSplitRow(Value m, Value l, ValueRange split,
-                                        int64_t round);
+                                        int64_t round, bool waitForAll);
 
   OpBuilder &b;
   Location loc;
@@ -148,6 +148,9 @@ private:
   // Set by build().
   Value lane, row, rowValid, chunk, chunkBegin, chunkEnd;
   Value smemM, smemL, smemTicket;
+  /// Split rows that do not wait (logsumexp): whether this block published
+  /// the row's last state and so writes the row's result.
+  Value splitWriter;
   SmallVector<SmallVector<Value>> cached;
   /// exp(x - threadMax) of every cached element, when computed.
   SmallVector<Value> cachedExps;
@@ -390,14 +393,12 @@ std::pair<Value, Value> KernelBuilder::threadState() {
 
 void KernelBuilder::writeOutputs(Value m, Value l) {
   if (!req.normalize) {
-    // logsumexp: the first thread of the row writes it (split rows: the
-    // first block too).
+    // logsumexp: the first thread of the row writes it (split rows: of the
+    // block that published the row's last state).
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                         idx(0));
-    if (s.splits > 1)
-      first = andi(first, arith::CmpIOp::create(b, loc,
-                                                arith::CmpIPredicate::eq,
-                                                chunkBegin, idx(0)));
+    if (splitWriter)
+      first = andi(first, splitWriter);
     scf::IfOp::create(b, loc, andi(first, rowValid),
                       [&](OpBuilder &t, Location lc) {
                         OpBuilder::InsertionGuard guard(b);
@@ -452,7 +453,8 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
 
 std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
                                                      ValueRange split,
-                                                     int64_t round) {
+                                                     int64_t round,
+                                                     bool waitForAll) {
   Value states = split[0], counters = split[1];
   Value splits = idx(s.splits);
   // Round r of the row uses its own slots and counts to (r + 1) * splits.
@@ -470,12 +472,29 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
     LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::release,
                           target.deviceSyncScope);
     Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
-    memref::AtomicRMWOp::create(b, lc, arith::AtomicRMWKind::addi, one,
-                                counters, ValueRange{row});
-    // Wait for the row's other blocks; they are resident (they took their
-    // tickets), so the wait ends.
+    Value before = memref::AtomicRMWOp::create(
+        b, lc, arith::AtomicRMWKind::addi, one, counters, ValueRange{row});
     Value goal = arith::ConstantIntOp::create(b, lc, b.getI32Type(),
                                               (round + 1) * s.splits);
+    if (!waitForAll) {
+      // Nothing but the result needs the row's state: the block that
+      // publishes last merges and writes it, and no block waits.
+      Value last = arith::CmpIOp::create(
+          b, lc, arith::CmpIPredicate::eq,
+          arith::AddIOp::create(b, lc, before, one), goal);
+      scf::IfOp::create(b, lc, last, [&](OpBuilder &f, Location fl) {
+        LLVM::FenceOp::create(f, fl, LLVM::AtomicOrdering::acquire,
+                              target.deviceSyncScope);
+        scf::YieldOp::create(f, fl);
+      });
+      memref::StoreOp::create(
+          b, lc, arith::ExtUIOp::create(b, lc, b.getI32Type(), last),
+          smemTicket, idx(0));
+      scf::YieldOp::create(b, lc);
+      return;
+    }
+    // Wait for the row's other blocks; they are resident (they took their
+    // tickets), so the wait ends.
     Value zero = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 0);
     scf::WhileOp::create(
         b, lc, TypeRange{}, ValueRange{},
@@ -495,7 +514,13 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
     scf::YieldOp::create(b, lc);
   });
   gpu::BarrierOp::create(b, loc);
-  // Every warp merges the row's states (splits <= warp size).
+  if (!waitForAll)
+    splitWriter = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        memref::LoadOp::create(b, loc, smemTicket, idx(0)),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  // Every warp merges the row's states (splits <= warp size); where blocks
+  // do not wait, only the last block's merge is complete, and only it writes.
   Value laneInWarp = remui(lane, idx(target.warpSize));
   Value valid = ult(laneInWarp, splits);
   Value other = addi(rowBase, minui(laneInWarp, idx(s.splits - 1)));
@@ -551,7 +576,9 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
   auto [m, l] = threadState();
   std::tie(m, l) = rowMerge(m, l);
   if (s.splits > 1)
-    std::tie(m, l) = mergeSplitRow(m, l, split, 0);
+    std::tie(m, l) = mergeSplitRow(
+        m, l, split, 0,
+        req.normalize.has_value() || req.algorithm == Algorithm::ThreePass);
   if (req.algorithm == Algorithm::ThreePass) {
     // Second pass: the sum against the row's max, then merged as states
     // with that common offset.
@@ -577,7 +604,8 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     }
     std::tie(m, l) = rowMerge(rowMax, sum);
     if (s.splits > 1)
-      std::tie(m, l) = mergeSplitRow(m, l, split, 1);
+      std::tie(m, l) = mergeSplitRow(m, l, split, 1,
+                                     req.normalize.has_value());
   }
   writeOutputs(m, l);
 }
