@@ -1,0 +1,472 @@
+//===- KernelBuilder.cpp - the body of one softmax GPU kernel ------------===//
+//
+// The kernel plan of SoftmaxToGPU.cpp: thread loads and folds, row merges
+// through shuffles and workgroup memory, split-row publication, output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
+                                             Value valid) {
+  auto ifOp = scf::IfOp::create(
+      b, loc, valid,
+      [&](OpBuilder &t, Location l) {
+        Value v = vector::LoadOp::create(t, l, inVector(), x, ValueRange{row, col},
+                                         /*nontemporal=*/false,
+                                         alignment(inElt));
+        scf::YieldOp::create(t, l, v);
+      },
+      [&](OpBuilder &e, Location l) {
+        auto inf = APFloat::getInf(cast<FloatType>(inElt).getFloatSemantics(),
+                                   /*Negative=*/true);
+        Value v = arith::ConstantOp::create(
+            e, l, DenseElementsAttr::get(inVector(), inf));
+        scf::YieldOp::create(e, l, v);
+      });
+  Value v = ifOp.getResult(0);
+  if (inElt != acc)
+    v = arith::ExtFOp::create(b, loc, VectorType::get({s.vectorWidth}, acc),
+                              v);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < s.vectorWidth; ++i)
+    elements.push_back(vector::ExtractOp::create(b, loc, v, i));
+  return elements;
+}
+
+void KernelBuilder::storeVector(Value row, Value col, Value valid,
+                                ArrayRef<Value> values) {
+  SmallVector<Value> converted;
+  for (Value v : values)
+    converted.push_back(sm.fromAcc(v, outElt));
+  Value vec = vector::FromElementsOp::create(b, loc, outVector(), converted);
+  scf::IfOp::create(b, loc, valid, [&](OpBuilder &t, Location l) {
+    vector::StoreOp::create(t, l, vec, y, ValueRange{row, col},
+                            /*nontemporal=*/false, alignment(outElt));
+    scf::YieldOp::create(t, l);
+  });
+}
+
+/// Pairwise reduction: log-depth dependency chains keep many independent
+/// operations in flight per thread, where a running sum would serialize.
+static Value treeReduce(ArrayRef<Value> xs,
+                        llvm::function_ref<Value(Value, Value)> combine) {
+  SmallVector<Value> level(xs);
+  while (level.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(combine(level[i], level[i + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
+}
+
+SmallVector<Value> KernelBuilder::expsAgainst(ArrayRef<Value> xs, Value m) {
+  // e = 2^((x - m) log2 e): a subtraction, a multiply and one ex2 per
+  // element instead of libdevice's range-reduced expf. The difference is
+  // taken first, so the multiply's rounding is relative to x - m, which is
+  // small for the elements that matter; folding log2 e into an fma with
+  // x instead would err by m times the rounding of log2 e, which
+  // log_softmax and logsumexp would show for logits near 1e4. A -inf
+  // element gives 2^-inf = 0 (m is at least the identity, -FLT_MAX).
+  Value log2e = sm.cst(M_LOG2E);
+  SmallVector<Value> exps;
+  for (Value v : xs)
+    exps.push_back(sm.exp2(sm.mul(sm.sub(v, m), log2e)));
+  return exps;
+}
+
+Value KernelBuilder::groupMax(ArrayRef<Value> xs) {
+  return treeReduce(xs, [&](Value a, Value b) { return sm.max(a, b); });
+}
+
+Value KernelBuilder::groupSum(ArrayRef<Value> xs) {
+  return treeReduce(xs, [&](Value a, Value b) { return sm.add(a, b); });
+}
+
+std::tuple<Value, Value, Value>
+KernelBuilder::foldGroup(Value m, ArrayRef<Value> xs) {
+  if (req.algorithm == Algorithm::ExpPair) {
+    // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i); the group adds
+    // sum a_i 2^(k_i - K'). -inf elements count nothing.
+    SmallVector<std::pair<Value, Value>> pairs;
+    Value kMax = m;
+    for (Value v : xs) {
+      auto [k, a] = sm.expPair(v);
+      Value masked = sm.eq(v, sm.negInf());
+      k = sm.select(masked, sm.lowest(), k);
+      a = sm.select(masked, sm.cst(0.0), a);
+      pairs.push_back({k, a});
+      kMax = sm.max(kMax, k);
+    }
+    SmallVector<Value> terms;
+    for (auto [k, a] : pairs)
+      terms.push_back(sm.mul(a, sm.exp2(sm.sub(k, kMax))));
+    return {kMax, sm.exp2(sm.sub(m, kMax)), groupSum(terms)};
+  }
+  // m' = max(m, max x_i); the group adds sum e^(x_i - m').
+  Value mNew = sm.max(m, groupMax(xs));
+  SmallVector<Value> terms;
+  for (Value v : xs)
+    terms.push_back(sm.exp(sm.sub(v, mNew)));
+  return {mNew, sm.exp(sm.sub(m, mNew)), groupSum(terms)};
+}
+
+std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
+                                            ArrayRef<Value> xs) {
+  auto [mNew, scale, term] = foldGroup(m, xs);
+  return {mNew, sm.add(sm.mul(l, scale), term)};
+}
+
+std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
+                                                 int64_t width) {
+  int32_t shuffleWidth = static_cast<int32_t>(target.warpSize);
+  for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
+    Value m2 = gpu::ShuffleOp::create(b, loc, m, offset, shuffleWidth,
+                                      gpu::ShuffleMode::XOR)
+                   .getShuffleResult();
+    Value l2 = gpu::ShuffleOp::create(b, loc, l, offset, shuffleWidth,
+                                      gpu::ShuffleMode::XOR)
+                   .getShuffleResult();
+    std::tie(m, l) = sm.merge(stateKind, m, l, m2, l2);
+  }
+  return {m, l};
+}
+
+std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
+  int64_t warp = target.warpSize;
+  if (s.threadsPerRow <= warp)
+    return warpMerge(m, l, s.threadsPerRow);
+  // Across warps: lane 0 of every warp parks its state in workgroup memory,
+  // then every warp merges all of them, so that every thread has the row's
+  // state without a broadcast.
+  int64_t warps = s.threadsPerRow / warp;
+  std::tie(m, l) = warpMerge(m, l, warp);
+  Value warpId = divui(lane, idx(warp));
+  Value laneInWarp = remui(lane, idx(warp));
+  Value zero = idx(0);
+  scf::IfOp::create(b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          laneInWarp, zero),
+                    [&](OpBuilder &t, Location lc) {
+                      memref::StoreOp::create(t, lc, m, smemM, warpId);
+                      memref::StoreOp::create(t, lc, l, smemL, warpId);
+                      scf::YieldOp::create(t, lc);
+                    });
+  gpu::BarrierOp::create(b, loc);
+  Value slot = minui(laneInWarp, idx(warps - 1));
+  Value inRange = ult(laneInWarp, idx(warps));
+  Value mw = sm.select(inRange, memref::LoadOp::create(b, loc, smemM, slot),
+                       sm.lowest());
+  Value lw = sm.select(inRange, memref::LoadOp::create(b, loc, smemL, slot),
+                       sm.cst(0.0));
+  // The whole warp butterflies, so that every lane ends with the row state
+  // (a narrower butterfly would leave the upper lanes with identities).
+  auto merged = warpMerge(mw, lw, warp);
+  // The buffers may be written again by the next merge.
+  gpu::BarrierOp::create(b, loc);
+  return merged;
+}
+
+void KernelBuilder::forEachVector(
+    llvm::function_ref<void(int64_t, Value, Value)> body) {
+  for (int64_t k = 0; k < s.cachedVectors; ++k) {
+    Value vecIndex = addi(idx(k * s.threadsPerRow), lane);
+    Value col = addi(chunkBegin, muli(vecIndex, idx(s.vectorWidth)));
+    Value valid = andi(rowValid, ult(col, chunkEnd));
+    body(k, valid, col);
+  }
+}
+
+SmallVector<Value> KernelBuilder::streamRow(
+    ValueRange inits,
+    llvm::function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
+        body) {
+  Value step = idx(s.threadsPerRow * s.vectorWidth);
+  Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
+  Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
+  auto loop = scf::ForOp::create(
+      b, loc, first, end, step, inits,
+      [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
+        // The helpers build with `b`: point it into the loop body.
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+        Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+        SmallVector<Value> next = body(col, loadVector(row, col, valid), iter);
+        scf::YieldOp::create(b, l, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+std::pair<Value, Value> KernelBuilder::threadState() {
+  Value m0 = sm.lowest(), l0 = sm.cst(0.0);
+  bool threePass = req.algorithm == Algorithm::ThreePass;
+  if (s.cachedVectors > 0) {
+    forEachVector([&](int64_t, Value valid, Value col) {
+      cached.push_back(loadVector(row, col, valid));
+    });
+    SmallVector<Value> all;
+    for (auto &v : cached)
+      llvm::append_range(all, v);
+    if (req.algorithm == Algorithm::ExpPair)
+      return fold(m0, l0, all);
+    // The row is in registers, so the thread takes its max before its sum
+    // (one exp per element) and keeps the exps for the output.
+    Value m = sm.max(m0, groupMax(all));
+    if (threePass)
+      return {m, l0};
+    threadMax = m;
+    cachedExps = expsAgainst(all, m);
+    return {m, groupSum(cachedExps)};
+  }
+  if (threePass) {
+    SmallVector<Value> m = streamRow(
+        ValueRange{m0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+          return SmallVector<Value>{sm.max(iter[0], groupMax(xs))};
+        });
+    return {m[0], l0};
+  }
+  // A streamed row adds thousands of groups into one thread's sum: the sum
+  // carries a Kahan compensation (rescaled with it), or its error would grow
+  // with the row length.
+  SmallVector<Value> state = streamRow(
+      ValueRange{m0, l0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+        auto [m, scale, term] = foldGroup(iter[0], xs);
+        auto [l, c] = sm.kahanAdd(sm.mul(iter[1], scale),
+                                  sm.mul(iter[2], scale), term);
+        return SmallVector<Value>{m, l, c};
+      });
+  return {state[0], state[1]};
+}
+
+void KernelBuilder::writeOutputs(Value m, Value l) {
+  if (!req.normalize) {
+    // logsumexp: the first thread of the row writes it (split rows: of the
+    // block that published the row's last state).
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                        idx(0));
+    if (splitWriter)
+      first = andi(first, splitWriter);
+    scf::IfOp::create(b, loc, andi(first, rowValid),
+                      [&](OpBuilder &t, Location lc) {
+                        OpBuilder::InsertionGuard guard(b);
+                        b.setInsertionPoint(t.getInsertionBlock(),
+                                            t.getInsertionPoint());
+                        Value v = sm.fromAcc(
+                            sm.lse(stateKind, req.masked, m, l), outElt);
+                        memref::StoreOp::create(b, lc, v, y, row);
+                        scf::YieldOp::create(b, lc);
+                      });
+    return;
+  }
+  Value inv;
+  if (*req.normalize == NormalizeKind::Softmax)
+    inv = sm.div(sm.cst(1.0), l);
+  auto normalizeAll = [&](ArrayRef<Value> xs) {
+    SmallVector<Value> ys;
+    for (Value v : xs)
+      ys.push_back(
+          sm.normalize(*req.normalize, stateKind, req.masked, v, m, l, inv));
+    return ys;
+  };
+  if (s.cachedVectors > 0) {
+    // softmax from the kept exps: y = e * exp(threadMax - m) / l, one
+    // multiply per element; the masked-row rule as in StateMath::normalize.
+    Value scale;
+    if (!cachedExps.empty() && *req.normalize == NormalizeKind::Softmax) {
+      scale = sm.mul(sm.scale(stateKind, sm.sub(threadMax, m)), inv);
+      scale = sm.select(sm.eq(l, sm.cst(0.0)), sm.cst(0.0), scale);
+    }
+    forEachVector([&](int64_t k, Value valid, Value col) {
+      if (!scale) {
+        storeVector(row, col, valid, normalizeAll(cached[k]));
+        return;
+      }
+      SmallVector<Value> ys;
+      for (int64_t i = 0; i < s.vectorWidth; ++i)
+        ys.push_back(sm.mul(cachedExps[k * s.vectorWidth + i], scale));
+      if (req.masked == MaskedRows::NaN)
+        for (Value &y : ys)
+          y = sm.select(sm.eq(l, sm.cst(0.0)), sm.nan(), y);
+      storeVector(row, col, valid, ys);
+    });
+    return;
+  }
+  Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
+  streamRow(ValueRange{}, [&](Value col, ArrayRef<Value> xs, ValueRange) {
+    storeVector(row, col, always, normalizeAll(xs));
+    return SmallVector<Value>{};
+  });
+}
+
+std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
+                                                     ValueRange split,
+                                                     int64_t round,
+                                                     bool waitForAll) {
+  Value states = split[0], counters = split[1];
+  Value splits = idx(s.splits);
+  // Round r of the row uses its own slots and counts to (r + 1) * splits.
+  Value rowBase = muli(addi(muli(idx(round), rows), row), splits);
+  Value slot = addi(rowBase, chunk);
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        lane, idx(0));
+  scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+    memref::StoreOp::create(b, lc, m, states, ValueRange{slot, idx(0)});
+    memref::StoreOp::create(b, lc, l, states, ValueRange{slot, idx(1)});
+    // Publish: the state stores are ordered before the count. The readers
+    // are blocks of the same device: device scope, not system scope.
+    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::release,
+                          target.deviceSyncScope);
+    Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
+    Value before = memref::AtomicRMWOp::create(
+        b, lc, arith::AtomicRMWKind::addi, one, counters, ValueRange{row});
+    Value goal = arith::ConstantIntOp::create(b, lc, b.getI32Type(),
+                                              (round + 1) * s.splits);
+    if (!waitForAll) {
+      // Nothing but the result needs the row's state: the block that
+      // publishes last merges and writes it, and no block waits.
+      Value last = arith::CmpIOp::create(
+          b, lc, arith::CmpIPredicate::eq,
+          arith::AddIOp::create(b, lc, before, one), goal);
+      scf::IfOp::create(b, lc, last, [&](OpBuilder &f, Location fl) {
+        LLVM::FenceOp::create(f, fl, LLVM::AtomicOrdering::acquire,
+                              target.deviceSyncScope);
+        scf::YieldOp::create(f, fl);
+      });
+      memref::StoreOp::create(
+          b, lc, arith::ExtUIOp::create(b, lc, b.getI32Type(), last),
+          smemTicket, idx(0));
+      scf::YieldOp::create(b, lc);
+      return;
+    }
+    // Wait for the row's other blocks; they are resident (they took their
+    // tickets), so the wait ends.
+    Value zero = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 0);
+    scf::WhileOp::create(
+        b, lc, TypeRange{}, ValueRange{},
+        [&](OpBuilder &w, Location wl, ValueRange) {
+          Value count = memref::AtomicRMWOp::create(
+              w, wl, arith::AtomicRMWKind::addi, zero, counters,
+              ValueRange{row});
+          Value more = arith::CmpIOp::create(
+              w, wl, arith::CmpIPredicate::slt, count, goal);
+          scf::ConditionOp::create(w, wl, more, ValueRange{});
+        },
+        [&](OpBuilder &w, Location wl, ValueRange) {
+          scf::YieldOp::create(w, wl);
+        });
+    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::acquire,
+                          target.deviceSyncScope);
+    scf::YieldOp::create(b, lc);
+  });
+  gpu::BarrierOp::create(b, loc);
+  if (!waitForAll)
+    splitWriter = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        memref::LoadOp::create(b, loc, smemTicket, idx(0)),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  // Every warp merges the row's states (splits <= warp size); where blocks
+  // do not wait, only the last block's merge is complete, and only it writes.
+  Value laneInWarp = remui(lane, idx(target.warpSize));
+  Value valid = ult(laneInWarp, splits);
+  Value other = addi(rowBase, minui(laneInWarp, idx(s.splits - 1)));
+  Value mo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(0)});
+  Value lo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(1)});
+  return warpMerge(sm.select(valid, mo, sm.lowest()),
+                   sm.select(valid, lo, sm.cst(0.0)), target.warpSize);
+}
+
+void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
+  Value tid = launch.getThreadIds().x;
+  Value bid = launch.getBlockIds().x;
+  auto attributions = launch.getWorkgroupAttributions();
+  smemM = attributions[0];
+  smemL = attributions[1];
+  lane = remui(tid, idx(s.threadsPerRow));
+  chunkBegin = idx(0);
+  chunkEnd = n;
+  Value ticket;
+  if (s.splits > 1) {
+    // Blocks take work in the order they start, from a ticket counter, so
+    // that the blocks of a row that wait for each other are all running.
+    smemTicket = attributions[2];
+    Value counters = split[1];
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          tid, idx(0));
+    scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+      Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
+      Value got = memref::AtomicRMWOp::create(
+          b, lc, arith::AtomicRMWKind::addi, one, counters, ValueRange{rows});
+      memref::StoreOp::create(b, lc, got, smemTicket, idx(0));
+      scf::YieldOp::create(b, lc);
+    });
+    gpu::BarrierOp::create(b, loc);
+    ticket = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, smemTicket, idx(0)));
+    row = divui(ticket, idx(s.splits));
+    chunk = remui(ticket, idx(s.splits));
+    int64_t chunkLen =
+        s.cachedVectors * s.threadsPerRow * s.vectorWidth;
+    chunkBegin = muli(chunk, idx(chunkLen));
+    chunkEnd = minui(addi(chunkBegin, idx(chunkLen)), n);
+    rowValid = ult(row, rows);
+  } else {
+    row = addi(muli(bid, idx(s.rowsPerBlock)),
+               divui(tid, idx(s.threadsPerRow)));
+    rowValid = ult(row, rows);
+  }
+
+  auto [m, l] = threadState();
+  std::tie(m, l) = rowMerge(m, l);
+  if (s.splits > 1)
+    std::tie(m, l) = mergeSplitRow(
+        m, l, split, 0,
+        req.normalize.has_value() || req.algorithm == Algorithm::ThreePass);
+  if (req.algorithm == Algorithm::ThreePass) {
+    // Second pass: the sum against the row's max, then merged as states
+    // with that common offset.
+    Value rowMax = m;
+    Value sum = sm.cst(0.0);
+    if (s.cachedVectors > 0) {
+      SmallVector<Value> all;
+      for (auto &v : cached)
+        llvm::append_range(all, v);
+      cachedExps = expsAgainst(all, rowMax);
+      sum = groupSum(cachedExps);
+      threadMax = rowMax;
+    } else {
+      sum = streamRow(ValueRange{sum, sum},
+                      [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+                        SmallVector<Value> exps;
+                        for (Value e : xs)
+                          exps.push_back(sm.exp(sm.sub(e, rowMax)));
+                        auto [acc, c] =
+                            sm.kahanAdd(iter[0], iter[1], groupSum(exps));
+                        return SmallVector<Value>{acc, c};
+                      })[0];
+    }
+    std::tie(m, l) = rowMerge(rowMax, sum);
+    if (s.splits > 1)
+      std::tie(m, l) = mergeSplitRow(m, l, split, 1,
+                                     req.normalize.has_value());
+  }
+  writeOutputs(m, l);
+}
