@@ -8,6 +8,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include <array>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -133,13 +134,12 @@ static LogicalResult verifySemanticOp(OpTy op, bool reduces) {
   return success();
 }
 
-/// The identity state, (-FLT_MAX, 0), shaped as `input` without `dimension`.
-/// The most negative finite value, not -inf, so that `m - m'` of two
-/// identities is 0, never `-inf - -inf`.
-static std::pair<Value, Value> buildIdentityState(OpBuilder &b, Location loc,
-                                                  Value input,
-                                                  int64_t dimension,
-                                                  FloatType accType) {
+/// The identity state, (-FLT_MAX, 0) and a zero compensation, shaped as
+/// `input` without `dimension`. The most negative finite value, not -inf, so
+/// that `m - m'` of two identities is 0, never `-inf - -inf`.
+static std::array<Value, 3> buildIdentityState(OpBuilder &b, Location loc,
+                                               Value input, int64_t dimension,
+                                               FloatType accType) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
   sizes.erase(sizes.begin() + dimension);
   auto fill = [&](TypedAttr value) {
@@ -149,6 +149,7 @@ static std::pair<Value, Value> buildIdentityState(OpBuilder &b, Location loc,
   };
   APFloat lowest = APFloat::getLargest(accType.getFloatSemantics(), true);
   return {fill(b.getFloatAttr(accType, lowest)),
+          fill(b.getFloatAttr(accType, 0.0)),
           fill(b.getFloatAttr(accType, 0.0))};
 }
 
@@ -177,11 +178,8 @@ static FailureOr<PartialOp> buildPartial(OpTy op, OpBuilder &b) {
                           "decomposition (run softmax-select-algorithm)");
   Location loc = op.getLoc();
   FloatType acc = op.getAccumulatorType();
-  auto [m0, l0] =
+  auto [m0, l0, c0] =
       buildIdentityState(b, loc, op.getInput(), op.getDimension(), acc);
-  // The compensation starts at zero, like the sum.
-  Value c0 = buildIdentityState(b, loc, op.getInput(), op.getDimension(), acc)
-                 .second;
   Type t = m0.getType();
   return PartialOp::create(b, loc, t, t, t, op.getInput(), m0, l0, c0,
                            op.getDimension(), op.getAlgorithm());
