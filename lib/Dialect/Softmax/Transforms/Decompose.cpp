@@ -27,13 +27,7 @@ struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
     if (!isa<RankedTensorType>(op.getInput().getType()))
       return rewriter.notifyMatchFailure(op, "expects tensors");
     if (op.getAlgorithm() == Algorithm::Auto) {
-      auto input = cast<ShapedType>(op.getInput().getType());
-      std::optional<int64_t> len;
-      if (!input.isDynamicDim(op.getDimension()))
-        len = input.getDimSize(op.getDimension());
-      Algorithm alg =
-          selectAlgorithm(CostModelTarget::CPU, len,
-                          input.getElementTypeBitWidth() / 8, 1 << 20);
+      Algorithm alg = selectAlgorithm(op, CostModelTarget::CPU);
       rewriter.modifyOpInPlace(op, [&] { op.setAlgorithm(alg); });
     }
     FailureOr<SmallVector<Value>> repl = op.decomposeOperation(rewriter);

@@ -2,7 +2,7 @@
 //
 // Picks three_pass, online or exp_pair for every semantic op still marked
 // auto. The model is deliberately small and documented in
-// docs/Passes/CostModel.md; issue-level benchmarks refine its constants.
+// docs/Passes/softmax-select-algorithm.md; issue-level benchmarks refine its constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +42,18 @@ Algorithm mlir::softmax::selectAlgorithm(CostModelTarget target,
   return Algorithm::ExpPair;
 }
 
+Algorithm mlir::softmax::selectAlgorithm(Operation *op,
+                                         CostModelTarget target,
+                                         int64_t l2Bytes) {
+  auto input = cast<ShapedType>(op->getOperand(0).getType());
+  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  std::optional<int64_t> len;
+  if (!input.isDynamicDim(dim))
+    len = input.getDimSize(dim);
+  return selectAlgorithm(target, len, input.getElementTypeBitWidth() / 8,
+                         l2Bytes);
+}
+
 namespace {
 struct SoftmaxSelectAlgorithmPass
     : public softmax::impl::SoftmaxSelectAlgorithmBase<SoftmaxSelectAlgorithmPass> {
@@ -75,13 +87,7 @@ struct SoftmaxSelectAlgorithmPass
       if (forced) {
         chosen = *forced;
       } else if (current == Algorithm::Auto) {
-        auto input = cast<ShapedType>(op->getOperand(0).getType());
-        int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
-        std::optional<int64_t> len;
-        if (!input.isDynamicDim(dim))
-          len = input.getDimSize(dim);
-        chosen = selectAlgorithm(costTarget, len,
-                                 input.getElementTypeBitWidth() / 8, l2Bytes);
+        chosen = selectAlgorithm(op, costTarget, l2Bytes);
       }
       op->setAttr("algorithm", AlgorithmAttr::get(op->getContext(), chosen));
     });

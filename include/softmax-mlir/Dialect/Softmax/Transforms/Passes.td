@@ -41,7 +41,7 @@ def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
   let description = [{
     Replaces `algorithm(auto)` on `softmax.softmax`, `softmax.log_softmax`
     and `softmax.logsumexp` with a concrete algorithm, from a cost model
-    (`docs/Passes/CostModel.md`) over the target and the row length in bytes:
+    (`docs/Passes/softmax-select-algorithm.md`) over the target and the row length in bytes:
 
     * `cpu`: rows that fit in the L2 cache (`row-bytes <= l2-bytes / 2`) use
       `three_pass`, whose max pass leaves the row in cache for the next two
@@ -62,7 +62,8 @@ def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
            "Target of the cost model: cpu or gpu">,
     Option<"force", "force", "std::string", /*default=*/"\"\"",
            "Use this algorithm everywhere: three_pass, online or exp_pair">,
-    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"1048576",
+    Option<"l2Bytes", "l2-bytes", "int64_t",
+           /*default=*/"::mlir::softmax::kDefaultL2Bytes",
            "Size of the L2 cache of the CPU target in bytes">
   ];
   let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];

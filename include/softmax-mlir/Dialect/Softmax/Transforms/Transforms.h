@@ -31,11 +31,20 @@ LogicalResult tileSoftmaxReductions(Operation *root, int64_t tileSize);
 /// The target of the algorithm cost model.
 enum class CostModelTarget { CPU, GPU };
 
-/// The cost model of softmax-select-algorithm (docs/Passes/CostModel.md).
-/// `rowLength` is the static length of the reduced dimension, if known.
+/// The L2 size the CPU cost model assumes unless told otherwise.
+constexpr int64_t kDefaultL2Bytes = 1 << 20;
+
+/// The cost model of softmax-select-algorithm
+/// (docs/Passes/softmax-select-algorithm.md). `rowLength` is the static
+/// length of the reduced dimension, if known.
 Algorithm selectAlgorithm(CostModelTarget target,
                           std::optional<int64_t> rowLength,
                           unsigned elementBytes, int64_t l2Bytes);
+
+/// The cost model's choice for a softmax, log_softmax or logsumexp op, from
+/// its input type and reduced dimension.
+Algorithm selectAlgorithm(Operation *op, CostModelTarget target,
+                          int64_t l2Bytes = kDefaultL2Bytes);
 
 /// Parses "three_pass", "online" or "exp_pair" (not "auto").
 std::optional<Algorithm> parseConcreteAlgorithm(StringRef name);
