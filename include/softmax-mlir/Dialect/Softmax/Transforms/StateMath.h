@@ -115,24 +115,6 @@ public:
   // The formulas of the algorithms (docs/Numerics.md)
   //===--------------------------------------------------------------------===//
 
-  /// Folds one element `x` into a `max` state without compensation:
-  /// m' = max(m, x); l' = l * exp(m - m') + exp(x - m').
-  std::pair<Value, Value> foldOnline(Value m, Value l, Value x) {
-    Value mNew = max(m, x);
-    return {mNew, add(mul(l, exp(sub(m, mNew))), exp(sub(x, mNew)))};
-  }
-
-  /// Folds one element `x` into an `exponent` state: exp(x) = a * 2^k,
-  /// K' = max(K, k), A' = A * 2^(K - K') + a * 2^(k - K'). A -inf element
-  /// leaves the state unchanged.
-  std::pair<Value, Value> foldExpPair(Value k0, Value a0, Value x) {
-    auto [k, a] = expPair(x);
-    Value kNew = max(k0, k);
-    Value aNew = add(mul(a0, exp2(sub(k0, kNew))), mul(a, exp2(sub(k, kNew))));
-    Value masked = eq(x, negInf());
-    return {select(masked, k0, kNew), select(masked, a0, aNew)};
-  }
-
   /// The merge of two states: M = max(m1, m2), l = l1 s1 + l2 s2 with
   /// s_i = scale(m_i - M). Returns (M, s1, s2) for callers that rescale
   /// accumulators too.
