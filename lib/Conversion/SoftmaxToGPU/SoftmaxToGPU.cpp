@@ -117,13 +117,13 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
       chooseGPUStrategy(target, rowLength, rowCount, elementBytes);
   if (overrides.threadsPerRow)
     s.threadsPerRow = overrides.threadsPerRow;
-  if (overrides.rowsPerBlock > 1)
+  if (overrides.rowsPerBlock)
     s.rowsPerBlock = overrides.rowsPerBlock;
   if (overrides.vectorWidth)
     s.vectorWidth = overrides.vectorWidth;
   if (overrides.cachedVectors)
     s.cachedVectors = overrides.cachedVectors;
-  if (overrides.splits > 1)
+  if (overrides.splits)
     s.splits = overrides.splits;
   // Per-op choices, as `softmax.gpu_strategy = {threads_per_row = 512, ...}`
   // on the op, win over the pass options.
