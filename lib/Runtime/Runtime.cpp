@@ -465,29 +465,28 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
     backend::memCopy(dst, src, sizeBytes, stream);
 }
 
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  EntryPoint entry("mgpuMemset32");
+/// Whether a memset of `count` elements at `dst` should go to the backend:
+/// nothing to do for 0, an error for a NULL destination.
+static bool memsetTarget(void *dst, size_t count) {
   if (count == 0)
-    return;
+    return false;
   if (!dst) {
     reportError(SOFTMAX_RUNTIME_ERROR_INVALID_ARGUMENT,
                 "NULL destination (an earlier allocation failed?)");
-    return;
+    return false;
   }
-  if (activate())
+  return activate();
+}
+
+void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
+  EntryPoint entry("mgpuMemset32");
+  if (memsetTarget(dst, count))
     backend::memSet32(dst, value, count, stream);
 }
 
 void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
   EntryPoint entry("mgpuMemset16");
-  if (count == 0)
-    return;
-  if (!dst) {
-    reportError(SOFTMAX_RUNTIME_ERROR_INVALID_ARGUMENT,
-                "NULL destination (an earlier allocation failed?)");
-    return;
-  }
-  if (activate())
+  if (memsetTarget(dst, count))
     backend::memSet16(dst, value, count, stream);
 }
 
