@@ -5,6 +5,68 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
+  let summary = "Map softmax ops on buffers onto vector loops over rows";
+  let description = [{
+    Rewrites every `softmax.softmax`, `softmax.log_softmax` and
+    `softmax.logsumexp` on memrefs (after `one-shot-bufferize`) into an
+    `scf.parallel` over its rows whose body folds each row with `vector`
+    loads at the target's native width, an exp built from fma and integer
+    ops, and per-lane states: a max for `three_pass`, a running
+    (max, sum) for `online`, a (largest exponent, mantissa sum) pair for
+    `exp_pair`, merged across lanes at the end. Sums are blocked and
+    compensated, so the f32 error stays at a few ulps on any row length.
+    Full vectors are folded `unroll` at a time into as many accumulators;
+    the tail uses masked loads and stores. Fully masked rows get the
+    `masked` value.
+
+    The rows of the `scf.parallel` are independent: the `softmax-to-cpu`
+    pipeline runs them on threads through `convert-scf-to-openmp` (its
+    `threads` option), or one after the other.
+
+    The strategy (vector width, unroll, block, three-pass variant) comes
+    from the host (LLVM's CPU feature detection: 16 lanes with AVX-512, 8
+    with AVX2) and the row size (docs/Passes/softmax-map-to-cpu.md) and is
+    recorded on the loop as `softmax.cpu_strategy`. Options that are not 0
+    (or `auto`) override it; a choice the mapping cannot honour is an
+    error.
+
+    Requirements, each with its own diagnostic: memrefs with identity
+    layout, reduction along the innermost dimension, f16/bf16/f32 data, f32
+    accumulation. `softmax-to-cpu` sends every other op through
+    `softmax-decompose` instead.
+
+    Example:
+
+    ```mlir
+    softmax.softmax ins(%x : memref<64x1000xf32>) outs(%y : memref<64x1000xf32>)
+                    dimension(1) masked(zero) algorithm(exp_pair)
+    ```
+
+    becomes an `scf.parallel` over 64 rows with
+    `softmax.cpu_strategy = {algorithm = "exp_pair", block = 16,
+    unroll = 4, vector_width = 16}`: 15 groups of four `vector<16xf32>`
+    loads, then a tail of three masked vectors.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", "0",
+           "f32 lanes per vector (0: the host's native width)">,
+    Option<"unroll", "unroll", "int64_t", "0",
+           "Vectors folded per iteration, each into its own accumulator">,
+    Option<"block", "block", "int64_t", "0",
+           "Iterations summed from zero before a compensated add to the "
+           "row's sum">,
+    Option<"threePass", "three-pass", "std::string", "\"auto\"",
+           "three_pass pass 3: recompute exp, reload it from the output "
+           "(stored by pass 2), or auto">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
   let summary = "Map softmax ops on buffers onto GPU kernels (gpu.launch)";
   let description = [{

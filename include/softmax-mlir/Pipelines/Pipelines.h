@@ -10,9 +10,28 @@ namespace mlir::softmax {
 
 /// Options of the softmax-to-cpu pipeline.
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 lanes of the vector code (softmax-map-to-cpu); -1: "
+                     "the host's native width; 0: no vector mapping, every "
+                     "op goes through softmax-decompose (scalar loops)"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads the rows are spread over: 1 runs them in "
+                     "order; 0 lets the OpenMP runtime choose (all hardware "
+                     "threads, or OMP_NUM_THREADS); N > 1 uses N. Other than "
+                     "1, the program calls the LLVM OpenMP runtime (libomp)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<std::string> threePass{
+      *this, "three-pass",
+      llvm::cl::desc("three_pass pass 3 on the vector path: auto, recompute "
+                     "or reload"),
+      llvm::cl::init("auto")};
   PassOptions::Option<int64_t> reductionTileSize{
       *this, "reduction-tile-size",
-      llvm::cl::desc("Tile the reduction dimension by this size (0: no tiling)"),
+      llvm::cl::desc("Tile the reduction dimension of the ops lowered by "
+                     "softmax-decompose by this size (0: no tiling)"),
       llvm::cl::init(0)};
 };
 

@@ -12,32 +12,10 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
 
 namespace mlir::softmax::detail {
-
-/// What the op asks for, independent of its class.
-struct Request {
-  Value input, output;
-  /// softmax / log_softmax, or nullopt for logsumexp.
-  std::optional<NormalizeKind> normalize;
-  Algorithm algorithm;
-  MaskedRows masked;
-};
-
-inline std::optional<Request> requestOf(Operation *op) {
-  auto fill = [](auto semantic, std::optional<NormalizeKind> kind) {
-    return Request{semantic.getInput(), semantic.getInit(), kind,
-                   semantic.getAlgorithm(), semantic.getMasked()};
-  };
-  if (auto s = dyn_cast<SoftmaxOp>(op))
-    return fill(s, NormalizeKind::Softmax);
-  if (auto s = dyn_cast<LogSoftmaxOp>(op))
-    return fill(s, NormalizeKind::LogSoftmax);
-  if (auto s = dyn_cast<LogSumExpOp>(op))
-    return fill(s, std::nullopt);
-  return std::nullopt;
-}
 
 /// Builds the body of one kernel inside a gpu.launch.
 class KernelBuilder {

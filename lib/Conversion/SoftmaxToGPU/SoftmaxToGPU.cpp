@@ -32,36 +32,6 @@ using namespace mlir::softmax::detail;
 
 namespace {
 
-/// Collapses a contiguous memref to [rows, n] (or [rows] for reduced
-/// outputs).
-Value collapseTo(OpBuilder &b, Location loc, Value memref, int64_t rank) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (type.getRank() == rank)
-    return memref;
-  if (type.getRank() < rank) {
-    // A single row: add a unit leading dimension.
-    SmallVector<int64_t> shape = {1};
-    llvm::append_range(shape, type.getShape());
-    SmallVector<ReassociationIndices> reassoc;
-    if (type.getRank() == 0)
-      return memref::ExpandShapeOp::create(
-          b, loc, MemRefType::get({1}, type.getElementType()), memref,
-          ArrayRef<ReassociationIndices>{});
-    reassoc.push_back({0, 1});
-    for (int64_t i = 1; i < type.getRank(); ++i)
-      reassoc.push_back({i + 1});
-    return memref::ExpandShapeOp::create(
-        b, loc, MemRefType::get(shape, type.getElementType()), memref,
-        reassoc);
-  }
-  SmallVector<ReassociationIndices> reassoc(1);
-  for (int64_t i = 0; i <= type.getRank() - rank; ++i)
-    reassoc[0].push_back(i);
-  for (int64_t i = type.getRank() - rank + 1; i < type.getRank(); ++i)
-    reassoc.push_back({i});
-  return memref::CollapseShapeOp::create(b, loc, memref, reassoc);
-}
-
 bool isContiguous(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   return type.getLayout().isIdentity();
@@ -191,8 +161,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   Location loc = op->getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  Value x = collapseTo(rewriter, loc, req.input, 2);
-  Value y = collapseTo(rewriter, loc, req.output, req.normalize ? 2 : 1);
+  Value x = collapseToRank(rewriter, loc, req.input, 2);
+  Value y = collapseToRank(rewriter, loc, req.output, req.normalize ? 2 : 1);
   Value rows = memref::DimOp::create(rewriter, loc, x, 0);
   Value n = memref::DimOp::create(rewriter, loc, x, 1);
   auto cIdx = [&](int64_t v) {

@@ -20,12 +20,15 @@ namespace {
 /// implementation.
 template <typename OpTy>
 struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+  ExpandSemanticOp(MLIRContext *ctx, std::function<bool(Operation *)> filter)
+      : OpRewritePattern<OpTy>(ctx), filter(std::move(filter)) {}
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<RankedTensorType>(op.getInput().getType()))
       return rewriter.notifyMatchFailure(op, "expects tensors");
+    if (filter && !filter(op))
+      return rewriter.notifyMatchFailure(op, "rejected by the filter");
     if (op.getAlgorithm() == Algorithm::Auto) {
       Algorithm alg = selectAlgorithm(op, CostModelTarget::CPU);
       rewriter.modifyOpInPlace(op, [&] { op.setAlgorithm(alg); });
@@ -36,12 +39,15 @@ struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
     rewriter.replaceOp(op, *repl);
     return success();
   }
+
+  std::function<bool(Operation *)> filter;
 };
 } // namespace
 
-void mlir::softmax::populateSoftmaxExpandPatterns(RewritePatternSet &patterns) {
+void mlir::softmax::populateSoftmaxExpandPatterns(
+    RewritePatternSet &patterns, std::function<bool(Operation *)> filter) {
   patterns.add<ExpandSemanticOp<SoftmaxOp>, ExpandSemanticOp<LogSoftmaxOp>,
-               ExpandSemanticOp<LogSumExpOp>>(patterns.getContext());
+               ExpandSemanticOp<LogSumExpOp>>(patterns.getContext(), filter);
 }
 
 LogicalResult mlir::softmax::tileSoftmaxReductions(Operation *root,
@@ -74,6 +80,9 @@ namespace {
 struct SoftmaxDecomposePass
     : public softmax::impl::SoftmaxDecomposeBase<SoftmaxDecomposePass> {
   using Base::Base;
+  SoftmaxDecomposePass(const SoftmaxDecomposeOptions &options,
+                       std::function<bool(Operation *)> filter)
+      : Base(options), filter(std::move(filter)) {}
 
   void runOnOperation() override {
     Operation *root = getOperation();
@@ -84,13 +93,14 @@ struct SoftmaxDecomposePass
       return signalPassFailure();
     }
     RewritePatternSet expand(&getContext());
-    populateSoftmaxExpandPatterns(expand);
+    populateSoftmaxExpandPatterns(expand, filter);
     if (failed(applyPatternsGreedily(root, std::move(expand))))
       return signalPassFailure();
     // Only ops on memrefs survive: their state would need buffers of its own.
     bool survived = false;
     root->walk([&](Operation *op) {
-      if (!isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+      if (!isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op) ||
+          !isa<MemRefType>(op->getOperand(0).getType()))
         return;
       op->emitOpError("cannot be decomposed on memrefs; run "
                       "softmax-decompose before bufferization");
@@ -111,5 +121,13 @@ struct SoftmaxDecomposePass
     if (failed(applyPatternsGreedily(root, std::move(lower))))
       return signalPassFailure();
   }
+
+  std::function<bool(Operation *)> filter;
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::softmax::createSoftmaxDecompose(const SoftmaxDecomposeOptions &options,
+                                      std::function<bool(Operation *)> filter) {
+  return std::make_unique<SoftmaxDecomposePass>(options, std::move(filter));
+}

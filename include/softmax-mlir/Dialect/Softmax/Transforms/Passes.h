@@ -21,6 +21,13 @@ namespace mlir::softmax {
 #define GEN_PASS_REGISTRATION
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h.inc"
 
+/// softmax-decompose restricted to the semantic ops `filter` accepts; the
+/// others are left as they are (for a later mapping, such as
+/// softmax-map-to-cpu). C++ only: a filter has no textual form.
+std::unique_ptr<Pass>
+createSoftmaxDecompose(const SoftmaxDecomposeOptions &options,
+                       std::function<bool(Operation *)> filter);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_PASSES_H

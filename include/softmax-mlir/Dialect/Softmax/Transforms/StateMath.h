@@ -12,43 +12,59 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include <cmath>
 
 namespace mlir::softmax {
 
-/// Scalar arithmetic in the accumulation type.
+/// Arithmetic in the accumulation type, on scalars or, when `lanes` is
+/// given, on vectors of that many lanes (constants become splats).
 class StateMath {
 public:
-  StateMath(OpBuilder &b, Location loc, FloatType acc)
-      : b(b), loc(loc), acc(acc) {}
+  StateMath(OpBuilder &b, Location loc, FloatType acc, int64_t lanes = 0)
+      : b(b), loc(loc), acc(acc),
+        vecType(lanes ? VectorType::get({lanes}, acc) : VectorType()) {}
 
+  /// The type every value of this StateMath has.
+  Type type() const { return vecType ? Type(vecType) : Type(acc); }
+
+  Value constant(const APFloat &v) {
+    FloatAttr attr = b.getFloatAttr(acc, v);
+    if (vecType)
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(vecType, Attribute(attr)));
+    return arith::ConstantOp::create(b, loc, attr);
+  }
   Value cst(double v) {
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, v));
+    APFloat f(v);
+    bool lost;
+    f.convert(acc.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return constant(f);
   }
   Value negInf() {
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(acc, APFloat::getInf(acc.getFloatSemantics(), true)));
+    return constant(APFloat::getInf(acc.getFloatSemantics(), true));
   }
-  Value nan() {
-    return arith::ConstantOp::create(
-        b, loc, b.getFloatAttr(acc, APFloat::getNaN(acc.getFloatSemantics())));
-  }
+  Value nan() { return constant(APFloat::getNaN(acc.getFloatSemantics())); }
+  /// `v` converted to the accumulation type (same shape).
   Value toAcc(Value v) {
-    unsigned w = v.getType().getIntOrFloatBitWidth();
-    if (v.getType() == acc)
+    Type from = getElementTypeOrSelf(v.getType());
+    if (from == acc)
       return v;
-    if (w < acc.getWidth())
-      return arith::ExtFOp::create(b, loc, acc, v);
-    return arith::TruncFOp::create(b, loc, acc, v);
+    Type to = withShapeOf(v, acc);
+    if (from.getIntOrFloatBitWidth() < acc.getWidth())
+      return arith::ExtFOp::create(b, loc, to, v);
+    return arith::TruncFOp::create(b, loc, to, v);
   }
+  /// `v` (accumulation type) converted to element type `to` (same shape).
   Value fromAcc(Value v, Type to) {
     if (to == acc)
       return v;
+    Type shaped = withShapeOf(v, to);
     if (to.getIntOrFloatBitWidth() < acc.getWidth())
-      return arith::TruncFOp::create(b, loc, to, v);
-    return arith::ExtFOp::create(b, loc, to, v);
+      return arith::TruncFOp::create(b, loc, shaped, v);
+    return arith::ExtFOp::create(b, loc, shaped, v);
   }
   Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
@@ -179,16 +195,20 @@ public:
   /// The identity state's offset: the most negative finite value, so that
   /// the difference of two identities is 0, never -inf - -inf.
   Value lowest() {
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(acc,
-                       APFloat::getLargest(acc.getFloatSemantics(), true)));
+    return constant(APFloat::getLargest(acc.getFloatSemantics(), true));
   }
 
-private:
+protected:
+  static Type withShapeOf(Value v, Type element) {
+    if (auto vec = dyn_cast<VectorType>(v.getType()))
+      return vec.clone(element);
+    return element;
+  }
+
   OpBuilder &b;
   Location loc;
   FloatType acc;
+  VectorType vecType;
 };
 
 } // namespace mlir::softmax

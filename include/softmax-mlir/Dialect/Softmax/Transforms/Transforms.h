@@ -10,6 +10,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include <functional>
 #include <optional>
 
 namespace mlir::softmax {
@@ -18,8 +19,11 @@ namespace mlir::softmax {
 void populateSoftmaxRaisePatterns(RewritePatternSet &patterns);
 
 /// Semantic ops -> softmax.partial + softmax.normalize / softmax.lse.
-/// Ops still marked `auto` get the CPU cost model's choice.
-void populateSoftmaxExpandPatterns(RewritePatternSet &patterns);
+/// Ops still marked `auto` get the CPU cost model's choice. With a
+/// `filter`, only the ops it accepts are expanded.
+void populateSoftmaxExpandPatterns(
+    RewritePatternSet &patterns,
+    std::function<bool(Operation *)> filter = nullptr);
 
 /// State ops -> linalg.generic over arith/math.
 void populateSoftmaxStateToLinalgPatterns(RewritePatternSet &patterns);

@@ -1,0 +1,72 @@
+//===- SoftmaxToCPU.h - map softmax ops onto vector loops -------*- C++ -*-===//
+//
+// The CPU mapping: softmax ops on buffers become an scf.parallel over rows
+// whose body folds each row with vector loads, a vector exp and per-lane
+// states (vector, memref, scf, arith, math only). Upstream passes take it
+// from there to OpenMP (threads) and LLVM (native vector width).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_SOFTMAXTOCPU_H
+#define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_SOFTMAXTOCPU_H
+
+#include "mlir/IR/PatternMatch.h"
+#include <optional>
+#include <string>
+
+namespace mlir::softmax {
+
+/// What the mapping needs to know about the CPU.
+struct CPUTarget {
+  /// Width of the widest vector registers, in bits (512 with AVX-512, 256
+  /// with AVX2, 128 with SSE or NEON).
+  int64_t vectorBits = 256;
+  int64_t l1Bytes = 32 * 1024;
+  int64_t l2Bytes = 1024 * 1024;
+};
+
+/// The machine the compiler runs on: vector width from LLVM's host feature
+/// detection, cache sizes from the C library where it reports them.
+CPUTarget hostCPUTarget();
+
+/// How pass 3 of three_pass gets exp(x - max).
+enum class ThreePassVariant { Auto, Recompute, Reload };
+
+/// How one reduction is spread over vector lanes.
+struct CPUStrategy {
+  /// f32 lanes per vector.
+  int64_t vectorWidth = 0;
+  /// Vectors folded per loop iteration, into as many accumulators.
+  int64_t unroll = 0;
+  /// Loop iterations whose sums accumulate from zero before they are added
+  /// (compensated) to the row's sum: short f32 sums keep the error of the
+  /// row's sum at a few ulps whatever its length.
+  int64_t block = 0;
+  /// three_pass only: recompute exp(x - max) in pass 3, or store it to the
+  /// output in pass 2 and rescale it in pass 3.
+  ThreePassVariant threePass = ThreePassVariant::Auto;
+};
+
+/// The heuristic of docs/Passes/softmax-map-to-cpu.md, from the target and
+/// the row length in bytes (input plus output) if static.
+CPUStrategy chooseCPUStrategy(const CPUTarget &target,
+                              std::optional<int64_t> rowBytes);
+
+/// Why `op` cannot be mapped to CPU vector loops, or nullopt when it can.
+/// The mapping takes bufferized softmax, log_softmax and logsumexp ops that
+/// reduce the innermost dimension of identity-layout memrefs of f16, bf16
+/// or f32 with f32 accumulation. `requireBuffers` false asks the question
+/// before bufferization.
+std::optional<std::string> whyNotMappableToCPU(Operation *op,
+                                               bool requireBuffers = true);
+
+/// Rewrites one softmax, log_softmax or logsumexp op on memrefs into vector
+/// loops. Non-zero (non-Auto) fields of `overrides` replace the heuristic's
+/// choice. Emits a diagnostic and fails on what the mapping cannot honour.
+LogicalResult mapSoftmaxOpToCPU(RewriterBase &rewriter, Operation *op,
+                                const CPUTarget &target,
+                                const CPUStrategy &overrides);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_SOFTMAXTOCPU_H

@@ -1,0 +1,37 @@
+//===- RowView.h - a semantic op seen as rows of a matrix -------*- C++ -*-===//
+//
+// What the CPU and GPU mappings need from a bufferized softmax, log_softmax
+// or logsumexp op, whatever its class: its buffers, what it normalizes to,
+// and its rows as a [rows, n] memref.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ROWVIEW_H
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ROWVIEW_H
+
+#include "mlir/IR/Builders.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include <optional>
+
+namespace mlir::softmax {
+
+/// The operands and attributes every semantic op has.
+struct Request {
+  Value input, output;
+  /// softmax / log_softmax, or nullopt for logsumexp.
+  std::optional<NormalizeKind> normalize;
+  Algorithm algorithm;
+  MaskedRows masked;
+};
+
+/// The request of a softmax, log_softmax or logsumexp op; nullopt for any
+/// other op.
+std::optional<Request> requestOf(Operation *op);
+
+/// `memref` (identity layout) reshaped to rank `rank`: leading dimensions
+/// collapsed into one, or a unit leading dimension added to a single row.
+Value collapseToRank(OpBuilder &b, Location loc, Value memref, int64_t rank);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ROWVIEW_H

@@ -1,0 +1,457 @@
+//===- RowKernel.cpp - the vector loops over one softmax row --------------===//
+//
+// Every pass over a row has the same shape: a main loop over groups of
+// `unroll` full vectors, each folded into its own accumulator so that the
+// folds do not wait on each other, then a tail of masked vectors. Sums are
+// blocked: a block of `block` iterations sums from zero and is then added,
+// compensated, to the row's sum (docs/Passes/softmax-map-to-cpu.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowKernel.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+//===----------------------------------------------------------------------===//
+// VectorMath
+//===----------------------------------------------------------------------===//
+
+VectorMath::VectorMath(OpBuilder &b, Location loc, int64_t lanes)
+    : StateMath(b, loc, b.getF32Type(), lanes),
+      i32Type(VectorType::get({lanes}, b.getI32Type())) {}
+
+Value VectorMath::toBits(Value v) {
+  return arith::BitcastOp::create(b, loc, i32Type, v);
+}
+Value VectorMath::fromBits(Value v) {
+  return arith::BitcastOp::create(b, loc, type(), v);
+}
+
+Value VectorMath::poly(Value r) {
+  // Fitted (iterated weighted least squares) for relative error on
+  // [-ln2/2, ln2/2]: 9.2e-8 in exact arithmetic, 1.7e-7 with f32 Horner.
+  static constexpr float c[] = {0x1.fffff6p-1f, 0x1.fffdc6p-2f,
+                                0x1.555a6cp-3f, 0x1.573a6cp-5f,
+                                0x1.0fa82p-7f};
+  Value p = cst(c[4]);
+  for (int k = 3; k >= 0; --k)
+    p = fma(p, r, cst(c[k]));
+  return fma(p, r, cst(1.0));
+}
+
+Value VectorMath::exp(Value z) {
+  // Below -88, k would be -128 or less, which 2^k built from exponent bits
+  // cannot represent: clamp there, where k = -127 gives exactly 0. The
+  // compare is ordered, so NaN passes through.
+  Value low = cst(-88.0);
+  Value zc = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          z, low),
+                    low, z);
+  // n = z log2(e) + 1.5 * 2^23 + 127: the fma rounds z log2(e) to the
+  // integer k in n's low mantissa bits, biased by 127, so 2^k is those
+  // bits shifted into the exponent field.
+  Value magic = cst(12583039.0);
+  Value n = fma(zc, cst(M_LOG2E), magic);
+  Value k = sub(n, magic);
+  Value scale = fromBits(arith::ShLIOp::create(
+      b, loc, toBits(n),
+      arith::ConstantOp::create(b, loc,
+                                DenseElementsAttr::get(
+                                    i32Type, b.getI32IntegerAttr(23)))));
+  return mul(poly(subScaledLn2(zc, k)), scale);
+}
+
+Value VectorMath::pow2(Value d) {
+  Value low = cst(-127.0);
+  Value dc = select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          d, low),
+                    low, d);
+  // d + 2^23 + 127 is exact for integers in [-127, 0] and leaves d + 127 in
+  // the low mantissa bits.
+  Value biased = toBits(add(dc, cst(8388735.0)));
+  return fromBits(arith::ShLIOp::create(
+      b, loc, biased,
+      arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(i32Type, b.getI32IntegerAttr(23)))));
+}
+
+std::pair<Value, Value> VectorMath::expPair(Value x) {
+  Value k = math::RoundEvenOp::create(b, loc, mul(x, cst(M_LOG2E)));
+  return {k, poly(subScaledLn2(x, k))};
+}
+
+Value VectorMath::maxOf(Value a, Value bv) {
+  return select(
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, a, bv), a, bv);
+}
+
+Value VectorMath::reduceAdd(Value v) {
+  return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
+}
+Value VectorMath::reduceMax(Value v) {
+  return vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXNUMF,
+                                     v);
+}
+Value VectorMath::splat(Value scalar) {
+  return vector::BroadcastOp::create(b, loc, type(), scalar);
+}
+
+//===----------------------------------------------------------------------===//
+// RowKernel
+//===----------------------------------------------------------------------===//
+
+RowKernel::RowKernel(OpBuilder &b, Location loc, const Request &req,
+                     Algorithm alg, const CPUStrategy &s, Value x, Value y,
+                     Value row, Value n, Value nMain)
+    : b(b), loc(loc), req(req), alg(alg), s(s), x(x), y(y), row(row), n(n),
+      nMain(nMain), vm(b, loc, s.vectorWidth), sm(b, loc, b.getF32Type()) {
+  inElt = cast<MemRefType>(x.getType()).getElementType();
+  outElt = cast<MemRefType>(y.getType()).getElementType();
+}
+
+static Value indexCst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value RowKernel::maskAt(Value i) {
+  Value left = arith::SubIOp::create(b, loc, n, i);
+  return vector::CreateMaskOp::create(
+      b, loc, VectorType::get({s.vectorWidth}, b.getI1Type()),
+      ValueRange{left});
+}
+
+Value RowKernel::load(Value memref, Value i, Value mask, double pad) {
+  Type elt = cast<MemRefType>(memref.getType()).getElementType();
+  auto type = VectorType::get({s.vectorWidth}, elt);
+  Value v;
+  if (!mask) {
+    v = vector::LoadOp::create(b, loc, type, memref, ValueRange{row, i});
+  } else {
+    Value passThru = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(type, b.getFloatAttr(elt, pad)));
+    v = vector::MaskedLoadOp::create(b, loc, type, memref, ValueRange{row, i},
+                                     mask, passThru);
+  }
+  return vm.toAcc(v);
+}
+
+void RowKernel::store(Value i, Value v, Value mask) {
+  Value out = vm.fromAcc(v, outElt);
+  if (!mask)
+    vector::StoreOp::create(b, loc, out, y, ValueRange{row, i});
+  else
+    vector::MaskedStoreOp::create(b, loc, y, ValueRange{row, i}, mask, out);
+}
+
+SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
+  int64_t groupElems = s.vectorWidth * s.unroll;
+  Value zero = indexCst(b, loc, 0);
+  Value group = indexCst(b, loc, groupElems);
+  Value vw = indexCst(b, loc, s.vectorWidth);
+
+  // The inner loop over groups [lo, hi), from fresh accumulators.
+  auto foldGroups = [&](Value lo, Value hi) -> SmallVector<Value> {
+    SmallVector<Value> init = f.blockInit();
+    auto loop = scf::ForOp::create(
+        b, loc, lo, hi, group, init,
+        [&](OpBuilder &, Location, Value i, ValueRange acc) {
+          SmallVector<Value> vs;
+          for (int64_t u = 0; u < s.unroll; ++u) {
+            Value at = arith::AddIOp::create(
+                b, loc, i, indexCst(b, loc, u * s.vectorWidth));
+            vs.push_back(load(x, at, Value(), f.pad));
+          }
+          scf::YieldOp::create(b, loc, f.fold(acc, vs, i, Value()));
+        });
+    return f.close(loop.getResults());
+  };
+
+  SmallVector<Value> state(rowInit.begin(), rowInit.end());
+  if (f.blocked) {
+    Value blockElems = indexCst(b, loc, groupElems * s.block);
+    auto blocks = scf::ForOp::create(
+        b, loc, zero, nMain, blockElems, state,
+        [&](OpBuilder &, Location, Value lo, ValueRange rowState) {
+          Value hi = arith::MinSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, lo, blockElems), nMain);
+          scf::YieldOp::create(b, loc, f.merge(rowState, foldGroups(lo, hi)));
+        });
+    state.assign(blocks.getResults().begin(), blocks.getResults().end());
+  } else {
+    state = f.merge(state, foldGroups(zero, nMain));
+  }
+
+  // The tail: fewer than `unroll` vectors, the last one partial; each is a
+  // block of its own.
+  auto tail = scf::ForOp::create(
+      b, loc, nMain, n, vw, state,
+      [&](OpBuilder &, Location, Value i, ValueRange rowState) {
+        Value mask = maskAt(i);
+        Value v = load(x, i, mask, f.pad);
+        SmallVector<Value> acc = f.fold(f.blockInit(), {v}, i, mask);
+        scf::YieldOp::create(b, loc, f.merge(rowState, f.close(acc)));
+      });
+  return SmallVector<Value>(tail.getResults());
+}
+
+void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
+                         bool readsOutput) {
+  Value vw = indexCst(b, loc, s.vectorWidth);
+  auto one = [&](Value i, Value mask) {
+    Value in = readsOutput ? Value() : load(x, i, mask, 0.0);
+    Value old = readsOutput ? load(y, i, mask, 0.0) : Value();
+    store(i, body(in, old), mask);
+  };
+  scf::ForOp::create(
+      b, loc, indexCst(b, loc, 0), nMain,
+      indexCst(b, loc, s.vectorWidth * s.unroll), ValueRange{},
+      [&](OpBuilder &, Location, Value i, ValueRange) {
+        for (int64_t u = 0; u < s.unroll; ++u)
+          one(arith::AddIOp::create(b, loc, i,
+                                    indexCst(b, loc, u * s.vectorWidth)),
+              Value());
+        scf::YieldOp::create(b, loc);
+      });
+  scf::ForOp::create(b, loc, nMain, n, vw, ValueRange{},
+                     [&](OpBuilder &, Location, Value i, ValueRange) {
+                       one(i, maskAt(i));
+                       scf::YieldOp::create(b, loc);
+                     });
+}
+
+/// Pairwise combination of accumulators, so that no sum is longer than
+/// log2(unroll) additions.
+static Value tree(ArrayRef<Value> vs, function_ref<Value(Value, Value)> op) {
+  SmallVector<Value> level(vs.begin(), vs.end());
+  while (level.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t k = 0; k + 1 < level.size(); k += 2)
+      next.push_back(op(level[k], level[k + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
+}
+
+Value RowKernel::rowMax() {
+  Fold f;
+  f.pad = -INFINITY;
+  f.blocked = false;
+  f.blockInit = [&] {
+    return SmallVector<Value>(s.unroll, vm.lowest());
+  };
+  f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
+    SmallVector<Value> out(acc.begin(), acc.end());
+    for (auto [u, v] : llvm::enumerate(vs))
+      out[u] = vm.maxOf(v, out[u]);
+    return out;
+  };
+  f.close = [&](ValueRange acc) {
+    return SmallVector<Value>{
+        tree(SmallVector<Value>(acc),
+             [&](Value a, Value c) { return vm.maxOf(a, c); })};
+  };
+  f.merge = [&](ValueRange rowState, ValueRange block) {
+    return SmallVector<Value>{vm.maxOf(block[0], rowState[0])};
+  };
+  return vm.reduceMax(foldRow(ValueRange{vm.lowest()}, f)[0]);
+}
+
+Value RowKernel::rowSumExp(Value m, bool storeExps) {
+  Value mv = vm.splat(m);
+  Fold f;
+  f.pad = -INFINITY;
+  f.blocked = true;
+  f.blockInit = [&] { return SmallVector<Value>(s.unroll, vm.cst(0.0)); };
+  f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value i, Value mask) {
+    SmallVector<Value> out(acc.begin(), acc.end());
+    for (auto [u, v] : llvm::enumerate(vs)) {
+      Value e = vm.exp(vm.sub(v, mv));
+      if (storeExps)
+        store(arith::AddIOp::create(b, loc, i,
+                                    indexCst(b, loc, u * s.vectorWidth)),
+              e, mask);
+      out[u] = vm.add(out[u], e);
+    }
+    return out;
+  };
+  f.close = [&](ValueRange acc) {
+    return SmallVector<Value>{tree(SmallVector<Value>(acc), [&](Value a,
+                                                                 Value c) {
+      return vm.add(a, c);
+    })};
+  };
+  f.merge = [&](ValueRange rowState, ValueRange block) {
+    auto [sum, comp] = vm.kahanAdd(rowState[0], rowState[1], block[0]);
+    return SmallVector<Value>{sum, comp};
+  };
+  SmallVector<Value> st = foldRow(ValueRange{vm.cst(0.0), vm.cst(0.0)}, f);
+  return vm.reduceAdd(vm.sub(st[0], st[1]));
+}
+
+std::pair<Value, Value> RowKernel::rowOnline() {
+  // Accumulators: one running max shared by `unroll` sums, so a group
+  // costs one rescale, not one per vector.
+  Fold f;
+  f.pad = -INFINITY;
+  f.blocked = true;
+  f.blockInit = [&] {
+    SmallVector<Value> init = {vm.lowest()};
+    init.append(s.unroll, vm.cst(0.0));
+    return init;
+  };
+  f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
+    Value mNew = acc[0];
+    for (Value v : vs)
+      mNew = vm.maxOf(v, mNew);
+    Value rescale = vm.exp(vm.sub(acc[0], mNew));
+    SmallVector<Value> out = {mNew};
+    for (int64_t u = 0; u < s.unroll; ++u) {
+      Value l = vm.mul(acc[1 + u], rescale);
+      if (u < static_cast<int64_t>(vs.size()))
+        l = vm.add(l, vm.exp(vm.sub(vs[u], mNew)));
+      out.push_back(l);
+    }
+    return out;
+  };
+  f.close = [&](ValueRange acc) {
+    SmallVector<Value> sums(acc.drop_front());
+    return SmallVector<Value>{
+        acc[0], tree(sums, [&](Value a, Value c) { return vm.add(a, c); })};
+  };
+  f.merge = [&](ValueRange rowState, ValueRange block) {
+    Value mNew = vm.maxOf(block[0], rowState[0]);
+    Value sRow = vm.exp(vm.sub(rowState[0], mNew));
+    Value sBlock = vm.exp(vm.sub(block[0], mNew));
+    auto [sum, comp] = vm.kahanAdd(vm.mul(rowState[1], sRow),
+                                   vm.mul(rowState[2], sRow),
+                                   vm.mul(block[1], sBlock));
+    return SmallVector<Value>{mNew, sum, comp};
+  };
+  SmallVector<Value> st =
+      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f);
+  Value m = vm.reduceMax(st[0]);
+  Value scaled = vm.mul(vm.sub(st[1], st[2]), vm.exp(vm.sub(st[0], vm.splat(m))));
+  return {m, vm.reduceAdd(scaled)};
+}
+
+std::pair<Value, Value> RowKernel::rowExpPair() {
+  // Per lane: the largest exponent K seen and the sum of a_i 2^(k_i - K).
+  // Rescaling is an exact power of two, so no max pass is needed.
+  Fold f;
+  f.pad = -INFINITY;
+  f.blocked = true;
+  f.blockInit = [&] {
+    SmallVector<Value> init = {vm.lowest()};
+    init.append(s.unroll, vm.cst(0.0));
+    return init;
+  };
+  f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
+    SmallVector<Value> ks, as;
+    Value kNew = acc[0];
+    for (Value v : vs) {
+      auto [k, a] = vm.expPair(v);
+      ks.push_back(k);
+      as.push_back(a);
+      kNew = vm.maxOf(k, kNew);
+    }
+    Value rescale = vm.pow2(vm.sub(acc[0], kNew));
+    SmallVector<Value> out = {kNew};
+    for (int64_t u = 0; u < s.unroll; ++u) {
+      Value l = vm.mul(acc[1 + u], rescale);
+      if (u < static_cast<int64_t>(vs.size())) {
+        // -inf has no pair (its reduced argument is NaN): it adds 0.
+        Value term = vm.mul(as[u], vm.pow2(vm.sub(ks[u], kNew)));
+        Value isNegInf = vm.eq(vs[u], vm.negInf());
+        l = vm.add(l, vm.select(isNegInf, vm.cst(0.0), term));
+      }
+      out.push_back(l);
+    }
+    return out;
+  };
+  f.close = [&](ValueRange acc) {
+    SmallVector<Value> sums(acc.drop_front());
+    return SmallVector<Value>{
+        acc[0], tree(sums, [&](Value a, Value c) { return vm.add(a, c); })};
+  };
+  f.merge = [&](ValueRange rowState, ValueRange block) {
+    Value kNew = vm.maxOf(block[0], rowState[0]);
+    Value sRow = vm.pow2(vm.sub(rowState[0], kNew));
+    Value sBlock = vm.pow2(vm.sub(block[0], kNew));
+    auto [sum, comp] = vm.kahanAdd(vm.mul(rowState[1], sRow),
+                                   vm.mul(rowState[2], sRow),
+                                   vm.mul(block[1], sBlock));
+    return SmallVector<Value>{kNew, sum, comp};
+  };
+  SmallVector<Value> st =
+      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f);
+  Value k = vm.reduceMax(st[0]);
+  Value scaled =
+      vm.mul(vm.sub(st[1], st[2]), vm.pow2(vm.sub(st[0], vm.splat(k))));
+  return {k, vm.reduceAdd(scaled)};
+}
+
+void RowKernel::build() {
+  bool exponent = alg == Algorithm::ExpPair;
+  bool reload = alg == Algorithm::ThreePass &&
+                s.threePass == ThreePassVariant::Reload &&
+                req.normalize == NormalizeKind::Softmax;
+  Value m, l;
+  if (alg == Algorithm::ThreePass) {
+    m = rowMax();
+    l = rowSumExp(m, reload);
+  } else if (alg == Algorithm::Online) {
+    std::tie(m, l) = rowOnline();
+  } else {
+    std::tie(m, l) = rowExpPair();
+  }
+  StateKind kind = exponent ? StateKind::Exponent : StateKind::Max;
+
+  if (!req.normalize) {
+    memref::StoreOp::create(b, loc, sm.lse(kind, req.masked, m, l), y,
+                            ValueRange{row});
+    return;
+  }
+
+  // A fully masked row (l = 0) is filled with its masked value; the other
+  // rows are normalized. The branch is per row, not per element.
+  bool probability = *req.normalize == NormalizeKind::Softmax;
+  Value masked = sm.eq(l, sm.cst(0.0));
+  scf::IfOp::create(
+      b, loc, masked,
+      [&](OpBuilder &, Location) {
+        Value fill = vm.splat(sm.maskedValue(req.masked, probability));
+        writeRow([&](Value, Value) { return fill; }, /*readsOutput=*/false);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &, Location) {
+        Value mv = vm.splat(m);
+        auto shifted = [&](Value v) {
+          return exponent ? vm.subScaledLn2(v, mv) : vm.sub(v, mv);
+        };
+        if (probability) {
+          Value inv = vm.splat(sm.div(sm.cst(1.0), l));
+          if (reload)
+            writeRow([&](Value, Value e) { return vm.mul(e, inv); },
+                     /*readsOutput=*/true);
+          else
+            writeRow(
+                [&](Value v, Value) { return vm.mul(vm.exp(shifted(v)), inv); },
+                /*readsOutput=*/false);
+        } else {
+          Value logSum = vm.splat(sm.log(l));
+          writeRow([&](Value v, Value) { return vm.sub(shifted(v), logSum); },
+                   /*readsOutput=*/false);
+        }
+        scf::YieldOp::create(b, loc);
+      });
+}

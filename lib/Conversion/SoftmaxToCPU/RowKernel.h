@@ -1,0 +1,113 @@
+//===- RowKernel.h - the vector loops over one softmax row ------*- C++ -*-===//
+//
+// Private to lib/Conversion/SoftmaxToCPU: the body of the scf.parallel that
+// SoftmaxToCPU.cpp builds, one row at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOCPU_ROWKERNEL_H
+#define SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOCPU_ROWKERNEL_H
+
+#include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
+
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+
+namespace mlir::softmax::detail {
+
+/// f32 vector arithmetic of the CPU kernels: StateMath on vectors plus an
+/// exp built from fma and integer ops.
+///
+/// Upstream's math.exp expansion (math-polynomial-approximation) covers the
+/// whole f32 domain with selects for overflow and infinities, which softmax
+/// never needs (its arguments are x - max <= 0), and it does not expose the
+/// (k, a) split that exp_pair accumulates. This one is range-reduced
+/// exp(z) = 2^k p(z - k ln 2) with a degree-5 polynomial fitted for relative
+/// error on [-ln2/2, ln2/2] (docs/Numerics.md has its measured error).
+class VectorMath : public StateMath {
+public:
+  VectorMath(OpBuilder &b, Location loc, int64_t lanes);
+
+  /// exp(z) for z <= 88; exactly 0 for z < -88 (and -inf), NaN for NaN.
+  Value exp(Value z);
+  /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
+  Value pow2(Value d);
+  /// exp(x) = a 2^k: k = round(x log2 e) and a = p(x - k ln 2).
+  std::pair<Value, Value> expPair(Value x);
+  /// The larger of a and b; NaN in `a` is dropped (it reaches the output
+  /// through the sums instead), which lets LLVM pick the plain max
+  /// instruction instead of a NaN-propagating sequence.
+  Value maxOf(Value a, Value bv);
+  /// Horizontal reductions to a scalar.
+  Value reduceAdd(Value v);
+  Value reduceMax(Value v);
+  Value splat(Value scalar);
+
+private:
+  /// p(r) ~ exp(r) on [-ln2/2, ln2/2].
+  Value poly(Value r);
+  Value toBits(Value v);
+  Value fromBits(Value v);
+
+  VectorType i32Type;
+};
+
+/// Builds the loops over row `row` of x (and y) inside the row loop.
+class RowKernel {
+public:
+  RowKernel(OpBuilder &b, Location loc, const Request &req, Algorithm alg,
+            const CPUStrategy &s, Value x, Value y, Value row, Value n,
+            Value nMain);
+
+  /// The whole row: reduction passes, then the output.
+  void build();
+
+private:
+  /// One vector at `i` (masked past the end when `mask` is set, masked-off
+  /// lanes read `pad`), converted to f32.
+  Value load(Value memref, Value i, Value mask, double pad);
+  void store(Value i, Value v, Value mask);
+  Value maskAt(Value i);
+
+  /// The fold of one reduction pass over the row. `fold` folds up to
+  /// `unroll` vectors (their offset `i` and the tail mask, null when full)
+  /// into the accumulators; `close` combines a block's accumulators into a
+  /// block state; `merge` adds a block state to the row state.
+  struct Fold {
+    std::function<SmallVector<Value>()> blockInit;
+    std::function<SmallVector<Value>(ValueRange acc, ArrayRef<Value> vs,
+                                     Value i, Value mask)>
+        fold;
+    std::function<SmallVector<Value>(ValueRange acc)> close;
+    std::function<SmallVector<Value>(ValueRange row, ValueRange block)> merge;
+    double pad;
+    /// Blocks of strategy.block iterations (sums) or one block (max).
+    bool blocked;
+  };
+  SmallVector<Value> foldRow(ValueRange rowInit, const Fold &f);
+
+  /// Vector loop over the row writing the output: `body` maps the input
+  /// vector at `i` (and the output's old value there, for reload) to the
+  /// output vector.
+  void writeRow(function_ref<Value(Value x, Value old)> body, bool readsOutput);
+
+  /// The passes: each returns the row's scalar state.
+  Value rowMax();
+  Value rowSumExp(Value m, bool storeExps);
+  std::pair<Value, Value> rowOnline();
+  std::pair<Value, Value> rowExpPair();
+
+  OpBuilder &b;
+  Location loc;
+  const Request &req;
+  Algorithm alg;
+  const CPUStrategy &s;
+  Value x, y, row, n, nMain;
+  VectorMath vm;
+  StateMath sm;
+  Type inElt, outElt;
+};
+
+} // namespace mlir::softmax::detail
+
+#endif // SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOCPU_ROWKERNEL_H

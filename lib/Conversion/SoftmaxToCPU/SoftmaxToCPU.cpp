@@ -1,0 +1,182 @@
+//===- SoftmaxToCPU.cpp - softmax ops on buffers -> vector loops ----------===//
+//
+// Each op becomes one scf.parallel over its rows; the body (RowKernel) folds
+// the row with per-lane states and writes it (docs/Passes/
+// softmax-map-to-cpu.md). Upstream's vectorizer has no fold whose combiner
+// rescales its accumulators (online, exp_pair), so the loops are built here
+// directly at the target's vector width.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
+
+#include "RowKernel.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/TargetParser/Host.h"
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+CPUTarget mlir::softmax::hostCPUTarget() {
+  CPUTarget t;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    t.vectorBits = 512;
+  else if (features.lookup("avx2") || features.lookup("avx"))
+    t.vectorBits = 256;
+  else
+    t.vectorBits = 128;
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+  if (long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE); l1 > 0)
+    t.l1Bytes = l1;
+  if (long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE); l2 > 0)
+    t.l2Bytes = l2;
+#endif
+  return t;
+}
+
+CPUStrategy mlir::softmax::chooseCPUStrategy(const CPUTarget &target,
+                                             std::optional<int64_t> rowBytes) {
+  CPUStrategy s;
+  s.vectorWidth = target.vectorBits / 32;
+  // Four independent accumulators cover the 4-cycle latency of a vector
+  // add or fma at two issues per cycle without running out of registers
+  // (each exp needs about six live vectors).
+  s.unroll = 4;
+  s.block = 16;
+  // Reload trades an exp per element for a second write and read of the
+  // output: a win while the row stays in L2 between the passes
+  // (bench/results/cpu_softmax.md).
+  s.threePass = rowBytes && *rowBytes <= target.l2Bytes / 2
+                    ? ThreePassVariant::Reload
+                    : ThreePassVariant::Recompute;
+  return s;
+}
+
+std::optional<std::string>
+mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
+  std::optional<Request> req = requestOf(op);
+  if (!req)
+    return std::string("is not a softmax, log_softmax or logsumexp op");
+  auto inType = cast<ShapedType>(req->input.getType());
+  auto outType = cast<ShapedType>(req->output.getType());
+  if (requireBuffers && (!isa<MemRefType>(inType) || !isa<MemRefType>(outType)))
+    return std::string(
+        "CPU mapping expects memrefs; run one-shot-bufferize first");
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  if (dim != inType.getRank() - 1) {
+    os << "CPU mapping reduces the innermost dimension only, not dimension "
+       << dim << " of rank " << inType.getRank();
+    return why;
+  }
+  for (Type t : {inType, outType})
+    if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
+      return std::string(
+          "CPU mapping expects contiguous (identity layout) memrefs");
+  for (Type t : {inType.getElementType(), outType.getElementType()})
+    if (!isa<Float16Type, BFloat16Type, Float32Type>(t)) {
+      os << "CPU mapping supports f16, bf16 and f32, not " << t;
+      return why;
+    }
+  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
+    if (!accType.getValue().isF32()) {
+      os << "CPU mapping accumulates in f32; acc_type " << accType.getValue()
+         << " is not supported";
+      return why;
+    }
+  return std::nullopt;
+}
+
+static StringRef variantName(ThreePassVariant v) {
+  switch (v) {
+  case ThreePassVariant::Recompute:
+    return "recompute";
+  case ThreePassVariant::Reload:
+    return "reload";
+  case ThreePassVariant::Auto:
+    break;
+  }
+  return "auto";
+}
+
+LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
+                                               Operation *op,
+                                               const CPUTarget &target,
+                                               const CPUStrategy &overrides) {
+  if (std::optional<std::string> why = whyNotMappableToCPU(op))
+    return op->emitOpError(*why);
+  Request req = *requestOf(op);
+  Algorithm alg = req.algorithm;
+  if (alg == Algorithm::Auto)
+    alg = selectAlgorithm(op, CostModelTarget::CPU);
+
+  auto inType = cast<MemRefType>(req.input.getType());
+  auto outType = cast<MemRefType>(req.output.getType());
+  std::optional<int64_t> rowBytes;
+  if (!inType.isDynamicDim(inType.getRank() - 1))
+    rowBytes = inType.getShape().back() *
+               (inType.getElementTypeBitWidth() +
+                (req.normalize ? outType.getElementTypeBitWidth() : 0)) /
+               8;
+  CPUStrategy s = chooseCPUStrategy(target, rowBytes);
+  if (overrides.vectorWidth)
+    s.vectorWidth = overrides.vectorWidth;
+  if (overrides.unroll)
+    s.unroll = overrides.unroll;
+  if (overrides.block)
+    s.block = overrides.block;
+  if (overrides.threePass != ThreePassVariant::Auto)
+    s.threePass = overrides.threePass;
+  if (s.vectorWidth < 1 || s.vectorWidth > 64 ||
+      !llvm::isPowerOf2_64(s.vectorWidth))
+    return op->emitOpError() << "vector width " << s.vectorWidth
+                             << " is not a power of two in [1, 64]";
+  if (s.unroll < 1 || s.unroll > 16)
+    return op->emitOpError() << "unroll " << s.unroll
+                             << " is not in [1, 16]";
+  if (s.block < 1)
+    return op->emitOpError() << "block " << s.block << " is not positive";
+  if (alg != Algorithm::ThreePass)
+    s.threePass = ThreePassVariant::Auto;
+
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  Value x = collapseToRank(rewriter, loc, req.input, 2);
+  Value y = collapseToRank(rewriter, loc, req.output, req.normalize ? 2 : 1);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value rows = memref::DimOp::create(rewriter, loc, x, 0);
+  Value n = memref::DimOp::create(rewriter, loc, x, 1);
+  // The full groups of `unroll` vectors end at nMain; the rest is the tail.
+  Value group =
+      arith::ConstantIndexOp::create(rewriter, loc, s.vectorWidth * s.unroll);
+  Value nMain = arith::SubIOp::create(
+      rewriter, loc, n, arith::RemUIOp::create(rewriter, loc, n, group));
+
+  auto par = scf::ParallelOp::create(
+      rewriter, loc, ValueRange{zero}, ValueRange{rows}, ValueRange{one},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        RowKernel(rewriter, loc, req, alg, s, x, y, ivs[0], n, nMain).build();
+      });
+  SmallVector<NamedAttribute> attrs = {
+      rewriter.getNamedAttr("algorithm",
+                            rewriter.getStringAttr(stringifyAlgorithm(alg))),
+      rewriter.getNamedAttr("vector_width",
+                            rewriter.getI64IntegerAttr(s.vectorWidth)),
+      rewriter.getNamedAttr("unroll", rewriter.getI64IntegerAttr(s.unroll)),
+      rewriter.getNamedAttr("block", rewriter.getI64IntegerAttr(s.block))};
+  if (alg == Algorithm::ThreePass && req.normalize == NormalizeKind::Softmax)
+    attrs.push_back(rewriter.getNamedAttr(
+        "three_pass", rewriter.getStringAttr(variantName(s.threePass))));
+  par->setAttr("softmax.cpu_strategy", rewriter.getDictionaryAttr(attrs));
+  rewriter.eraseOp(op);
+  return success();
+}

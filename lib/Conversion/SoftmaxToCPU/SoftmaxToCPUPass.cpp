@@ -1,0 +1,58 @@
+//===- SoftmaxToCPUPass.cpp - the softmax-map-to-cpu pass ----------------===//
+
+#include "softmax-mlir/Conversion/Passes.h"
+#include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_SOFTMAXMAPTOCPU
+#include "softmax-mlir/Conversion/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+struct SoftmaxMapToCPUPass
+    : public softmax::impl::SoftmaxMapToCPUBase<SoftmaxMapToCPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<ThreePassVariant> variant =
+        llvm::StringSwitch<std::optional<ThreePassVariant>>(threePass)
+            .Case("auto", ThreePassVariant::Auto)
+            .Case("recompute", ThreePassVariant::Recompute)
+            .Case("reload", ThreePassVariant::Reload)
+            .Default(std::nullopt);
+    if (!variant) {
+      getOperation()->emitError()
+          << "softmax-map-to-cpu: three-pass must be auto, recompute or "
+             "reload, not '"
+          << threePass << "'";
+      return signalPassFailure();
+    }
+    if (vectorWidth < 0 || unroll < 0 || block < 0) {
+      getOperation()->emitError()
+          << "softmax-map-to-cpu: vector-width, unroll and block must be "
+             "positive or 0 (the heuristic's choice)";
+      return signalPassFailure();
+    }
+    CPUStrategy overrides;
+    overrides.vectorWidth = vectorWidth;
+    overrides.unroll = unroll;
+    overrides.block = block;
+    overrides.threePass = *variant;
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+        ops.push_back(op);
+    });
+    CPUTarget target = hostCPUTarget();
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : ops)
+      if (failed(mapSoftmaxOpToCPU(rewriter, op, target, overrides)))
+        return signalPassFailure();
+  }
+};
+} // namespace
