@@ -83,8 +83,12 @@ Value VectorMath::pow2(Value d) {
 }
 
 std::pair<Value, Value> VectorMath::expPair(Value x) {
+  // Beyond |x| ~ 6e6, x log2(e) rounded to f32 is off the nearest integer
+  // by up to ulp/2 (16 at the exp_pair domain's edge, |x| = 3e8), so the
+  // reduced argument can reach ~11: `a` takes the full exp, not the
+  // polynomial alone.
   Value k = math::RoundEvenOp::create(b, loc, mul(x, cst(M_LOG2E)));
-  return {k, poly(subScaledLn2(x, k))};
+  return {k, exp(subScaledLn2(x, k))};
 }
 
 Value VectorMath::maxOf(Value a, Value bv) {
@@ -417,8 +421,9 @@ void RowKernel::build() {
   StateKind kind = exponent ? StateKind::Exponent : StateKind::Max;
 
   if (!req.normalize) {
-    memref::StoreOp::create(b, loc, sm.lse(kind, req.masked, m, l), y,
-                            ValueRange{row});
+    memref::StoreOp::create(
+        b, loc, sm.fromAcc(sm.lse(kind, req.masked, m, l), outElt), y,
+        ValueRange{row});
     return;
   }
 

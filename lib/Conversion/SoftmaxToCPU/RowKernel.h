@@ -32,7 +32,7 @@ public:
   Value exp(Value z);
   /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
   Value pow2(Value d);
-  /// exp(x) = a 2^k: k = round(x log2 e) and a = p(x - k ln 2).
+  /// exp(x) = a 2^k: k = round(x log2 e) in f32 and a = exp(x - k ln 2).
   std::pair<Value, Value> expPair(Value x);
   /// The larger of a and b; NaN in `a` is dropped (it reaches the output
   /// through the sums instead), which lets LLVM pick the plain max
