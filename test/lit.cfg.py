@@ -57,6 +57,8 @@ runner_libs = ",".join(
     for lib in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")
 )
 softmax_opt = os.path.join(config.softmax_tools_dir, "softmax-opt")
+if os.path.exists(os.path.join(config.llvm_lib_dir, "libomp.so")):
+    config.available_features.add("libomp")
 
 config.substitutions.extend(
     [
@@ -66,6 +68,9 @@ config.substitutions.extend(
         ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
         ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
         ("%runner_libs", "-shared-libs=" + runner_libs),
+        # Programs lowered with softmax-to-cpu{threads != 1} call libomp.
+        ("%omp_runner_libs", "-shared-libs=" + runner_libs + ","
+         + os.path.join(config.llvm_lib_dir, "libomp.so")),
         ("%mlir_lib_dir", config.llvm_lib_dir),
         ("%python", config.python_executable),
         ("%plugin", config.softmax_plugin),

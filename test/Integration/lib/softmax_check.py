@@ -22,7 +22,10 @@ For one op (``softmax``, ``log_softmax`` or ``logsumexp``) and one *form*
    (f32, f64: ``arith.bitcast`` to i32, i64; bf16, f16: ``arith.extf`` to
    f32, then bitcast; in a ``linalg.generic``) and prints it with
    ``printMemrefI32``/``printMemrefI64``;
-3. lowers the module with ``softmax-opt ... --softmax-to-cpu[=reduction-tile-size=N]``,
+3. lowers the module with ``softmax-opt ... --softmax-to-cpu``: untiled
+   (tile 0) with the pipeline's defaults, the vector mapping, plus
+   ``--pipeline-options``; tiled (tile N) with
+   ``vector-width=0 reduction-tile-size=N``, the scalar linalg path;
    runs it with ``mlir-runner``, parses the printed memrefs and compares them
    with a numpy reference computed in long double from the rounded inputs.
 
@@ -515,6 +518,7 @@ class Tools:
     backend: str
     timeout: float
     runner_args: list[str]
+    pipeline_options: str = ""
 
     def lower_cmd(self, path: str, form: str, algorithm: str | None, tile: int) -> list[str]:
         if self.backend == "upstream":
@@ -531,7 +535,13 @@ class Tools:
             cmd.append("--softmax-raise")
             if algorithm != "auto":
                 cmd.append(f"--softmax-select-algorithm=force={algorithm}")
-        cmd.append("--softmax-to-cpu" + (f"=reduction-tile-size={tile}" if tile else ""))
+        # Untiled runs take the pipeline's default path (the vector mapping)
+        # with --pipeline-options; tiled runs take the scalar path, whose
+        # reduction tiling they exercise, and so check one against the other.
+        opts = [f"vector-width=0 reduction-tile-size={tile}"] if tile else []
+        if self.pipeline_options and not tile:
+            opts.append(self.pipeline_options)
+        cmd.append("--softmax-to-cpu" + (f"={' '.join(opts)}" if opts else ""))
         return cmd
 
     def run_cmd_line(self) -> list[str]:
@@ -674,6 +684,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runner-arg", action="append", default=[],
                     help="extra mlir-runner argument (repeatable)")
     ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--pipeline-options", default="",
+                    help="softmax-to-cpu options of the untiled runs, e.g. "
+                         "'vector-width=8 threads=2 three-pass=reload'")
     ap.add_argument("--keep", metavar="DIR", help="write modules and runner outputs to DIR")
     ap.add_argument("--emit", action="store_true", help="print the first module and exit")
     ap.add_argument("-v", "--verbose", action="store_true", help="per-length details")
@@ -757,7 +770,8 @@ def main(argv: list[str] | None = None) -> int:
     builder = ModuleBuilder(args.op, args.form, args.dtype, reduce_dim, args.dynamic, args.init,
                             args.acc_type)
     tools = Tools(args.softmax_opt, args.mlir_opt, args.mlir_runner, args.runner_libs,
-                  args.backend, args.timeout, args.runner_arg)
+                  args.backend, args.timeout, args.runner_arg,
+                  args.pipeline_options)
 
     # Pipeline configurations, one module (one JIT) each. Dialect form: the
     # algorithm is in the op, one module per tile size; linalg form: the
