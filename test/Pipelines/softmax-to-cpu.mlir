@@ -1,6 +1,20 @@
 // RUN: softmax-opt %s --softmax-to-cpu | FileCheck %s --check-prefix=LLVM
 // RUN: softmax-opt %s --softmax-to-cpu | %mlir_runner -e main -entry-point-result=void %runner_libs | FileCheck %s
 // RUN: softmax-opt %s --softmax-to-cpu="reduction-tile-size=2" | %mlir_runner -e main -entry-point-result=void %runner_libs | FileCheck %s
+// RUN: softmax-opt %s --softmax-to-cpu="vector-width=0" | %mlir_runner -e main -entry-point-result=void %runner_libs | FileCheck %s
+// RUN: softmax-opt %s --softmax-to-cpu="vector-width=4 three-pass=reload" | %mlir_runner -e main -entry-point-result=void %runner_libs | FileCheck %s
+// RUN: softmax-opt %s --softmax-to-cpu="vector-width=8" | FileCheck %s --check-prefix=VEC8
+// RUN: softmax-opt %s --softmax-to-cpu="vector-width=0" | FileCheck %s --check-prefix=SCALAR
+// RUN: %if libomp %{ softmax-opt %s --softmax-to-cpu="threads=2" | FileCheck %s --check-prefix=OMP %}
+// RUN: %if libomp %{ softmax-opt %s --softmax-to-cpu="threads=2" | %mlir_runner -e main -entry-point-result=void %omp_runner_libs | FileCheck %s %}
+
+// The vector mapping runs at the requested width (masked loads for the
+// rows of 5); vector-width=0 is the scalar linalg path; threads=2 hands
+// the row loops to OpenMP.
+// VEC8: llvm.intr.masked.load {{.*}} -> vector<8xf32>
+// SCALAR-NOT: vector<
+// OMP: omp.parallel num_threads
+// OMP: omp.wsloop
 
 // The pipeline leaves only the LLVM dialect.
 // LLVM-NOT: softmax.

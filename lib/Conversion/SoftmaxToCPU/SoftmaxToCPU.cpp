@@ -83,13 +83,13 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
           "CPU mapping expects contiguous (identity layout) memrefs");
   for (Type t : {inType.getElementType(), outType.getElementType()})
     if (!isa<Float16Type, BFloat16Type, Float32Type>(t)) {
-      os << "CPU mapping supports f16, bf16 and f32, not " << t;
+      os << "CPU mapping supports f16, bf16 and f32, not '" << t << "'";
       return why;
     }
   if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
     if (!accType.getValue().isF32()) {
-      os << "CPU mapping accumulates in f32; acc_type " << accType.getValue()
-         << " is not supported";
+      os << "CPU mapping accumulates in f32; acc_type '" << accType.getValue()
+         << "' is not supported";
       return why;
     }
   return std::nullopt;

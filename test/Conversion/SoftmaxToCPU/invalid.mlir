@@ -1,0 +1,39 @@
+// RUN: softmax-opt %s --softmax-map-to-cpu -split-input-file -verify-diagnostics
+
+func.func @tensors(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'softmax.softmax' op CPU mapping expects memrefs; run one-shot-bufferize first}}
+  %0 = softmax.softmax ins(%x : tensor<4x8xf32>) outs(%y : tensor<4x8xf32>) dimension(1) masked(zero)
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @outer_dimension(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op CPU mapping reduces the innermost dimension only, not dimension 0 of rank 2}}
+  softmax.softmax ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) dimension(0) masked(zero)
+  return
+}
+
+// -----
+
+func.func @strided(%x: memref<4x8xf32, strided<[16, 1]>>, %y: memref<4x8xf32>) {
+  // expected-error @+1 {{'softmax.log_softmax' op CPU mapping expects contiguous (identity layout) memrefs}}
+  softmax.log_softmax ins(%x : memref<4x8xf32, strided<[16, 1]>>) outs(%y : memref<4x8xf32>) dimension(1) masked(zero)
+  return
+}
+
+// -----
+
+func.func @f64(%x: memref<4x8xf64>, %y: memref<4xf64>) {
+  // expected-error @+1 {{'softmax.logsumexp' op CPU mapping supports f16, bf16 and f32, not 'f64'}}
+  softmax.logsumexp ins(%x : memref<4x8xf64>) outs(%y : memref<4xf64>) dimension(1) masked(zero)
+  return
+}
+
+// -----
+
+func.func @acc_f64(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op CPU mapping accumulates in f32; acc_type 'f64' is not supported}}
+  softmax.softmax ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) dimension(1) masked(zero) {acc_type = f64}
+  return
+}

@@ -1,0 +1,81 @@
+// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16" --canonicalize --split-input-file | FileCheck %s
+
+// exp_pair: one fold pass (per-lane exponent and mantissa sum, no max
+// pass), blocks of 16 groups of 4 vectors, a masked tail, then the output.
+// CHECK-LABEL: func.func @exp_pair
+// CHECK:       scf.parallel (%[[ROW:.*]]) = (%c0) to (%c64) step (%c1)
+// CHECK:         scf.for {{.*}} step %c1024 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:           scf.for {{.*}} step %c64 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-4:     vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<64x4000xf32>, vector<16xf32>
+// CHECK:             math.roundeven
+// CHECK:             arith.shli
+// CHECK:         scf.for {{.*}} step %c16 iter_args
+// CHECK:           vector.create_mask
+// CHECK:           vector.maskedload
+// CHECK:         vector.reduction <maxnumf>
+// CHECK:         vector.reduction <add>
+// CHECK:         scf.if
+// CHECK:           vector.maskedstore
+// CHECK:         } else {
+// CHECK:           vector.store
+// CHECK:           vector.maskedstore
+// CHECK:       } {softmax.cpu_strategy = {algorithm = "exp_pair", block = 16 : i64, unroll = 4 : i64, vector_width = 16 : i64}}
+func.func @exp_pair(%x: memref<64x4000xf32>, %y: memref<64x4000xf32>) {
+  softmax.softmax ins(%x : memref<64x4000xf32>) outs(%y : memref<64x4000xf32>) dimension(1) masked(zero) algorithm(exp_pair)
+  return
+}
+
+// -----
+
+// three_pass on a row that fits L2: a max pass, a sum pass that stores the
+// exps (reload), and a pass that rescales the output.
+// CHECK-LABEL: func.func @three_pass_reload
+// CHECK:       scf.parallel
+// CHECK:         arith.cmpf ogt
+// CHECK:         vector.reduction <maxnumf>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.store
+// CHECK:         vector.reduction <add>
+// CHECK:         scf.if
+// CHECK:         } else {
+// CHECK:           vector.load %arg1
+// CHECK:           arith.mulf
+// CHECK:           vector.store
+// CHECK:       } {softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, three_pass = "reload", unroll = 4 : i64, vector_width = 16 : i64}}
+func.func @three_pass_reload(%x: memref<8x4096xf32>, %y: memref<8x4096xf32>) {
+  softmax.softmax ins(%x : memref<8x4096xf32>) outs(%y : memref<8x4096xf32>) dimension(1) masked(zero) algorithm(three_pass)
+  return
+}
+
+// -----
+
+// bf16 in and out, a dynamic row length, online: the loads are extended to
+// f32, the stores truncated.
+// CHECK-LABEL: func.func @online_bf16
+// CHECK:       %[[N:.*]] = memref.dim %arg0, %c1
+// CHECK:       scf.parallel
+// CHECK:         vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
+// CHECK:         arith.extf {{.*}} : vector<16xbf16> to vector<16xf32>
+// CHECK:         arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
+// CHECK:       } {softmax.cpu_strategy = {algorithm = "online", block = 16 : i64, unroll = 4 : i64, vector_width = 16 : i64}}
+func.func @online_bf16(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
+  softmax.softmax ins(%x : memref<?x?xbf16>) outs(%y : memref<?x?xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// logsumexp of a 3-D input: the leading dimensions collapse into rows and
+// each row stores one scalar.
+// CHECK-LABEL: func.func @logsumexp_3d
+// CHECK:       memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<2x3x100xf32> into memref<6x100xf32>
+// CHECK:       memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<2x3xf32> into memref<6xf32>
+// CHECK:       scf.parallel
+// CHECK:         math.log
+// CHECK:         memref.store {{.*}} : memref<6xf32>
+// CHECK:       } {softmax.cpu_strategy = {algorithm = "three_pass"
+func.func @logsumexp_3d(%x: memref<2x3x100xf32>, %y: memref<2x3xf32>) {
+  softmax.logsumexp ins(%x : memref<2x3x100xf32>) outs(%y : memref<2x3xf32>) dimension(2) masked(zero) algorithm(three_pass)
+  return
+}
