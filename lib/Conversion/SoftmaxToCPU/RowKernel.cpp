@@ -82,15 +82,6 @@ Value VectorMath::pow2(Value d) {
           b, loc, DenseElementsAttr::get(i32Type, b.getI32IntegerAttr(23)))));
 }
 
-std::pair<Value, Value> VectorMath::expPair(Value x) {
-  // Beyond |x| ~ 6e6, x log2(e) rounded to f32 is off the nearest integer
-  // by up to ulp/2 (16 at the exp_pair domain's edge, |x| = 3e8), so the
-  // reduced argument can reach ~11: `a` takes the full exp, not the
-  // polynomial alone.
-  Value k = math::RoundEvenOp::create(b, loc, mul(x, cst(M_LOG2E)));
-  return {k, exp(subScaledLn2(x, k))};
-}
-
 Value VectorMath::maxOf(Value a, Value bv) {
   return select(
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, a, bv), a, bv);
@@ -349,8 +340,12 @@ std::pair<Value, Value> RowKernel::rowOnline() {
 }
 
 std::pair<Value, Value> RowKernel::rowExpPair() {
-  // Per lane: the largest exponent K seen and the sum of a_i 2^(k_i - K).
-  // Rescaling is an exact power of two, so no max pass is needed.
+  // Per lane: the largest exponent K = round(x log2 e) seen and
+  // S = sum exp(x_i - K ln 2) (= sum a_i 2^(k_i - K) with exp(x_i) = a_i
+  // 2^k_i). A new K rescales S by an exact power of two, so no max pass
+  // is needed and no exp is spent on rescaling. Each term is one exp of
+  // x - K ln 2 (at most ~0.35, or ~11 where x log2 e rounds coarsely, near
+  // |x| = 3e8), with -inf giving exactly 0.
   Fold f;
   f.pad = -INFINITY;
   f.blocked = true;
@@ -360,24 +355,16 @@ std::pair<Value, Value> RowKernel::rowExpPair() {
     return init;
   };
   f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
-    SmallVector<Value> ks, as;
     Value kNew = acc[0];
-    for (Value v : vs) {
-      auto [k, a] = vm.expPair(v);
-      ks.push_back(k);
-      as.push_back(a);
-      kNew = vm.maxOf(k, kNew);
-    }
+    for (Value v : vs)
+      kNew = vm.maxOf(
+          math::RoundEvenOp::create(b, loc, vm.mul(v, vm.cst(M_LOG2E))), kNew);
     Value rescale = vm.pow2(vm.sub(acc[0], kNew));
     SmallVector<Value> out = {kNew};
     for (int64_t u = 0; u < s.unroll; ++u) {
       Value l = vm.mul(acc[1 + u], rescale);
-      if (u < static_cast<int64_t>(vs.size())) {
-        // -inf has no pair (its reduced argument is NaN): it adds 0.
-        Value term = vm.mul(as[u], vm.pow2(vm.sub(ks[u], kNew)));
-        Value isNegInf = vm.eq(vs[u], vm.negInf());
-        l = vm.add(l, vm.select(isNegInf, vm.cst(0.0), term));
-      }
+      if (u < static_cast<int64_t>(vs.size()))
+        l = vm.add(l, vm.exp(vm.subScaledLn2(vs[u], kNew)));
       out.push_back(l);
     }
     return out;

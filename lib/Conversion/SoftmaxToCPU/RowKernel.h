@@ -20,10 +20,10 @@ namespace mlir::softmax::detail {
 ///
 /// Upstream's math.exp expansion (math-polynomial-approximation) covers the
 /// whole f32 domain with selects for overflow and infinities, which softmax
-/// never needs (its arguments are x - max <= 0), and it does not expose the
-/// (k, a) split that exp_pair accumulates. This one is range-reduced
+/// never needs (its arguments are x - max <= 0). This one is range-reduced
 /// exp(z) = 2^k p(z - k ln 2) with a degree-5 polynomial fitted for relative
-/// error on [-ln2/2, ln2/2] (docs/Numerics.md has its measured error).
+/// error on [-ln2/2, ln2/2] (docs/Numerics.md has its measured error), and
+/// exp_pair's exact power-of-two rescaling is built from exponent bits.
 class VectorMath : public StateMath {
 public:
   VectorMath(OpBuilder &b, Location loc, int64_t lanes);
@@ -32,8 +32,6 @@ public:
   Value exp(Value z);
   /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
   Value pow2(Value d);
-  /// exp(x) = a 2^k: k = round(x log2 e) in f32 and a = exp(x - k ln 2).
-  std::pair<Value, Value> expPair(Value x);
   /// The larger of a and b; NaN in `a` is dropped (it reaches the output
   /// through the sums instead), which lets LLVM pick the plain max
   /// instruction instead of a NaN-propagating sequence.

@@ -100,7 +100,8 @@ struct SoftmaxDecomposePass
     bool survived = false;
     root->walk([&](Operation *op) {
       if (!isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op) ||
-          !isa<MemRefType>(op->getOperand(0).getType()))
+          !isa<MemRefType>(op->getOperand(0).getType()) ||
+          (filter && !filter(op)))
         return;
       op->emitOpError("cannot be decomposed on memrefs; run "
                       "softmax-decompose before bufferization");
