@@ -12,8 +12,13 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "softmax-mlir/InitAll.h"
 
+namespace mlir::softmax::test {
+void registerTestPasses();
+} // namespace mlir::softmax::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::softmax::test::registerTestPasses();
   mlir::softmax::registerAllPasses();
   mlir::softmax::registerAllPipelines();
 

@@ -11,44 +11,9 @@
 #include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
 
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
-#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 
 namespace mlir::softmax::detail {
-
-/// f32 vector arithmetic of the CPU kernels: StateMath on vectors plus an
-/// exp built from fma and integer ops.
-///
-/// Upstream's math.exp expansion (math-polynomial-approximation) covers the
-/// whole f32 domain with selects for overflow and infinities, which softmax
-/// never needs (its arguments are x - max <= 0). This one is range-reduced
-/// exp(z) = 2^k p(z - k ln 2) with a degree-5 polynomial fitted for relative
-/// error on [-ln2/2, ln2/2] (docs/Numerics.md has its measured error), and
-/// exp_pair's exact power-of-two rescaling is built from exponent bits.
-class VectorMath : public StateMath {
-public:
-  VectorMath(OpBuilder &b, Location loc, int64_t lanes);
-
-  /// exp(z) for z <= 88; exactly 0 for z < -88 (and -inf), NaN for NaN.
-  Value exp(Value z);
-  /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
-  Value pow2(Value d);
-  /// The larger of a and b; NaN in `a` is dropped (it reaches the output
-  /// through the sums instead), which lets LLVM pick the plain max
-  /// instruction instead of a NaN-propagating sequence.
-  Value maxOf(Value a, Value bv);
-  /// Horizontal reductions to a scalar.
-  Value reduceAdd(Value v);
-  Value reduceMax(Value v);
-  Value splat(Value scalar);
-
-private:
-  /// p(r) ~ exp(r) on [-ln2/2, ln2/2].
-  Value poly(Value r);
-  Value toBits(Value v);
-  Value fromBits(Value v);
-
-  VectorType i32Type;
-};
 
 /// Builds the loops over row `row` of x (and y) inside the row loop.
 class RowKernel {
