@@ -16,6 +16,7 @@ from .compiler import compile, pass_flag
 
 __all__ = [
     "Algorithm",
+    "ThreePass",
     "decompose",
     "raise_linalg",
     "raise_linalg_args",
@@ -41,13 +42,28 @@ def select_algorithm_args(
     return [pass_flag("softmax-select-algorithm", target=target, force=force)]
 
 
-def to_cpu_args(reduction_tile_size: int = 0) -> list[str]:
+ThreePass = Literal["auto", "recompute", "reload"]
+
+
+def to_cpu_args(
+    reduction_tile_size: int = 0,
+    vector_width: int | None = None,
+    threads: int = 1,
+    three_pass: ThreePass = "auto",
+) -> list[str]:
     if reduction_tile_size < 0:
         raise ValueError("reduction_tile_size must be >= 0")
+    if vector_width is not None and vector_width < 0:
+        raise ValueError("vector_width must be >= 0 (None: the host's width)")
+    if threads < 0:
+        raise ValueError("threads must be >= 0 (0: the OpenMP runtime's choice)")
     return [
         pass_flag(
             "softmax-to-cpu",
             reduction_tile_size=reduction_tile_size or None,
+            vector_width=vector_width,
+            threads=threads if threads != 1 else None,
+            three_pass=three_pass if three_pass != "auto" else None,
         )
     ]
 
@@ -89,14 +105,22 @@ def to_cpu(
     reduction_tile_size: int = 0,
     raise_linalg: bool = False,
     algorithm: Algorithm | None = None,
+    vector_width: int | None = None,
+    threads: int = 1,
+    three_pass: ThreePass = "auto",
     tool: Tool = None,
 ) -> str:
     """Lower a module of func ops on tensors to the LLVM dialect
     (``--softmax-to-cpu``), ready for ``mlir-runner`` or ``mlir-translate``.
 
     Args:
-        reduction_tile_size: tile the reduction dimension by this size
-            (0: untiled).
+        reduction_tile_size: tile the reduction dimension of the ops lowered
+            through ``softmax-decompose`` by this size (0: untiled).
+        vector_width: f32 lanes of the vector code; None: the host's native
+            width; 0: scalar linalg loops for every op.
+        threads: 1 runs rows in order; 0 lets OpenMP choose, N > 1 uses N
+            threads (the program then needs libomp: ``runner_libs(openmp=True)``).
+        three_pass: three_pass's output pass, ``recompute`` or ``reload``.
         raise_linalg: run ``--softmax-raise`` first.
         algorithm: force this algorithm on every softmax op
             (``--softmax-select-algorithm=force=...``).
@@ -106,5 +130,5 @@ def to_cpu(
         args += raise_linalg_args()
     if algorithm is not None:
         args += select_algorithm_args(force=algorithm)
-    args += to_cpu_args(reduction_tile_size)
+    args += to_cpu_args(reduction_tile_size, vector_width, threads, three_pass)
     return compile(ir, args, tool)

@@ -54,6 +54,9 @@ def run_cpu(
     reduction_tile_size: int = 0,
     raise_linalg: bool = False,
     algorithm: Algorithm | None = None,
+    vector_width: int | None = None,
+    threads: int = 1,
+    three_pass: pipelines.ThreePass = "auto",
     tool: str | os.PathLike[str] | None = None,
     shared_libs: Sequence[str | os.PathLike[str]] | None = None,
     timeout: float | None = None,
@@ -73,8 +76,13 @@ def run_cpu(
         reduction_tile_size=reduction_tile_size,
         raise_linalg=raise_linalg,
         algorithm=algorithm,
+        vector_width=vector_width,
+        threads=threads,
+        three_pass=three_pass,
         tool=tool,
     )
+    if shared_libs is None and threads != 1:
+        shared_libs = runner_libs(openmp=True)
     return run_lowered(
         lowered,
         entry=entry,

@@ -88,10 +88,16 @@ def find_llvm_tool(name: str) -> Path:
     raise ToolNotFoundError(f"{name} not found (looked in {', '.join(map(str, dirs))} and PATH)")
 
 
-def runner_libs() -> list[Path]:
-    """Shared libraries ``mlir-runner`` needs for ``printMemref*`` and friends."""
+def runner_libs(openmp: bool = False) -> list[Path]:
+    """Shared libraries ``mlir-runner`` needs for ``printMemref*`` and friends,
+    plus LLVM's OpenMP runtime with ``openmp`` (code lowered with
+    ``threads != 1``)."""
     env = os.environ.get("MLIR_RUNNER_LIBS")
-    if env:
-        return [Path(p) for p in env.split(",") if p]
     libdir = Path(os.environ.get("LLVM_LIB_DIR", DEFAULT_LLVM_PREFIX / "lib"))
-    return [libdir / name for name in _RUNNER_LIBS]
+    if env:
+        libs = [Path(p) for p in env.split(",") if p]
+    else:
+        libs = [libdir / name for name in _RUNNER_LIBS]
+    if openmp:
+        libs.append(libdir / "libomp.so")
+    return libs

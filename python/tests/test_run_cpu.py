@@ -102,6 +102,28 @@ def test_matches_numpy(softmax_opt: Path, mlir_runner: Path, algorithm: str, til
         np.testing.assert_allclose(y, reference(op, "zero"), rtol=2e-6, atol=1e-7, err_msg=op)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"vector_width": 0},
+        {"vector_width": 4, "three_pass": "reload"},
+        {"vector_width": 8, "threads": 2},
+    ],
+    ids=["scalar", "w4-reload", "w8-threads2"],
+)
+def test_cpu_options(softmax_opt: Path, mlir_runner: Path, options: dict) -> None:
+    ys = results(sm.run_cpu(module(OPS, "three_pass", "zero"), **options))
+    for op, y in zip(OPS, ys):
+        np.testing.assert_allclose(y, reference(op, "zero"), rtol=2e-6, atol=1e-7, err_msg=op)
+
+
+def test_cpu_options_rejected() -> None:
+    with pytest.raises(ValueError):
+        sm.pipelines.to_cpu_args(threads=-1)
+    with pytest.raises(ValueError):
+        sm.pipelines.to_cpu_args(vector_width=-2)
+
+
 def test_masked_nan(softmax_opt: Path, mlir_runner: Path) -> None:
     ys = results(sm.run_cpu(module(OPS, "online", "nan")))
     for op, y in zip(OPS, ys):
