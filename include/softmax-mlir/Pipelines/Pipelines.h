@@ -25,8 +25,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(1)};
   PassOptions::Option<std::string> threePass{
       *this, "three-pass",
-      llvm::cl::desc("three_pass pass 3 on the vector path: auto, recompute "
-                     "or reload"),
+      llvm::cl::desc("three_pass on the vector path: auto, recompute, reload "
+                     "or tiled (softmax-map-to-cpu)"),
       llvm::cl::init("auto")};
   PassOptions::Option<int64_t> reductionTileSize{
       *this, "reduction-tile-size",

@@ -75,7 +75,8 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
 
   // The inner loop over groups [lo, hi), from fresh accumulators.
   auto foldGroups = [&](Value lo, Value hi) -> SmallVector<Value> {
-    SmallVector<Value> init = f.blockInit();
+    SmallVector<Value> init = f.prologue ? f.prologue(lo, hi) : f.blockInit();
+    const auto &fold = f.mainFold ? f.mainFold : f.fold;
     auto loop = scf::ForOp::create(
         b, loc, lo, hi, group, init,
         [&](OpBuilder &, Location, Value i, ValueRange acc) {
@@ -85,7 +86,7 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
                 b, loc, i, indexCst(b, loc, u * s.vectorWidth));
             vs.push_back(load(x, at, Value(), f.pad));
           }
-          scf::YieldOp::create(b, loc, f.fold(acc, vs, i, Value()));
+          scf::YieldOp::create(b, loc, fold(acc, vs, i, Value()));
         });
     return f.close(loop.getResults());
   };
@@ -214,7 +215,24 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
   return vm.reduceAdd(vm.sub(st[0], st[1]));
 }
 
-std::pair<Value, Value> RowKernel::rowOnline() {
+Value RowKernel::maxOfGroups(Value lo, Value hi) {
+  SmallVector<Value> init(s.unroll, vm.lowest());
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, indexCst(b, loc, s.vectorWidth * s.unroll), init,
+      [&](OpBuilder &, Location, Value i, ValueRange acc) {
+        SmallVector<Value> out;
+        for (int64_t u = 0; u < s.unroll; ++u) {
+          Value at = arith::AddIOp::create(
+              b, loc, i, indexCst(b, loc, u * s.vectorWidth));
+          out.push_back(vm.maxOf(load(x, at, Value(), -INFINITY), acc[u]));
+        }
+        scf::YieldOp::create(b, loc, out);
+      });
+  return tree(SmallVector<Value>(loop.getResults()),
+              [&](Value a, Value c) { return vm.maxOf(a, c); });
+}
+
+RowKernel::Fold RowKernel::onlineFold() {
   // Accumulators: one running max shared by `unroll` sums, so a group
   // costs one rescale, not one per vector.
   Fold f;
@@ -253,11 +271,40 @@ std::pair<Value, Value> RowKernel::rowOnline() {
                                    vm.mul(block[1], sBlock));
     return SmallVector<Value>{mNew, sum, comp};
   };
-  SmallVector<Value> st =
-      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f);
+  return f;
+}
+
+std::pair<Value, Value> RowKernel::finishOnline(ArrayRef<Value> st) {
   Value m = vm.reduceMax(st[0]);
-  Value scaled = vm.mul(vm.sub(st[1], st[2]), vm.exp(vm.sub(st[0], vm.splat(m))));
+  Value scaled =
+      vm.mul(vm.sub(st[1], st[2]), vm.exp(vm.sub(st[0], vm.splat(m))));
   return {m, vm.reduceAdd(scaled)};
+}
+
+std::pair<Value, Value> RowKernel::rowOnline() {
+  return finishOnline(
+      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, onlineFold()));
+}
+
+std::pair<Value, Value> RowKernel::rowTiledThreePass() {
+  // The online state, but each block's max is found first, by a max pass
+  // over the block that brings it into L1: the sums then need no
+  // rescaling inside a block, and the row is read from memory once.
+  Fold f = onlineFold();
+  f.prologue = [&](Value lo, Value hi) {
+    SmallVector<Value> init = {maxOfGroups(lo, hi)};
+    init.append(s.unroll, vm.cst(0.0));
+    return init;
+  };
+  f.mainFold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
+    SmallVector<Value> out = {acc[0]};
+    for (auto [u, v] : llvm::enumerate(vs))
+      out.push_back(vm.add(acc[1 + u], vm.exp(vm.sub(v, acc[0]))));
+    return out;
+  };
+  return finishOnline(foldRow(ValueRange{vm.lowest(), vm.cst(0.0),
+                                         vm.cst(0.0)},
+                              f));
 }
 
 std::pair<Value, Value> RowKernel::rowExpPair() {
@@ -318,7 +365,9 @@ void RowKernel::build() {
                 s.threePass == ThreePassVariant::Reload &&
                 req.normalize == NormalizeKind::Softmax;
   Value m, l;
-  if (alg == Algorithm::ThreePass) {
+  if (alg == Algorithm::ThreePass && s.threePass == ThreePassVariant::Tiled) {
+    std::tie(m, l) = rowTiledThreePass();
+  } else if (alg == Algorithm::ThreePass) {
     m = rowMax();
     l = rowSumExp(m, reload);
   } else if (alg == Algorithm::Online) {

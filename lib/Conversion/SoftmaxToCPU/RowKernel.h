@@ -43,6 +43,13 @@ private:
         fold;
     std::function<SmallVector<Value>(ValueRange acc)> close;
     std::function<SmallVector<Value>(ValueRange row, ValueRange block)> merge;
+    /// When set, the full blocks [lo, hi) start from `prologue(lo, hi)`
+    /// (a pass over the block while it is in L1) and fold with `mainFold`;
+    /// the tail keeps `blockInit` and `fold`.
+    std::function<SmallVector<Value>(Value lo, Value hi)> prologue;
+    std::function<SmallVector<Value>(ValueRange acc, ArrayRef<Value> vs,
+                                     Value i, Value mask)>
+        mainFold;
     double pad;
     /// Blocks of strategy.block iterations (sums) or one block (max).
     bool blocked;
@@ -57,7 +64,14 @@ private:
   /// The passes: each returns the row's scalar state.
   Value rowMax();
   Value rowSumExp(Value m, bool storeExps);
+  std::pair<Value, Value> rowTiledThreePass();
+  /// The lane-wise max of the full groups in [lo, hi).
+  Value maxOfGroups(Value lo, Value hi);
   std::pair<Value, Value> rowOnline();
+  /// The fold of online (also the tail of the tiled three_pass), and the
+  /// merge of its lane states into the row's (max, sum).
+  Fold onlineFold();
+  std::pair<Value, Value> finishOnline(ArrayRef<Value> laneState);
   std::pair<Value, Value> rowExpPair();
 
   OpBuilder &b;

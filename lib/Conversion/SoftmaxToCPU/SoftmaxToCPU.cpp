@@ -101,6 +101,8 @@ static StringRef variantName(ThreePassVariant v) {
     return "recompute";
   case ThreePassVariant::Reload:
     return "reload";
+  case ThreePassVariant::Tiled:
+    return "tiled";
   case ThreePassVariant::Auto:
     break;
   }
@@ -146,6 +148,10 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
     return op->emitOpError() << "block " << s.block << " is not positive";
   if (alg != Algorithm::ThreePass)
     s.threePass = ThreePassVariant::Auto;
+  // reload only changes softmax: the other outputs need no exp to reload.
+  if (s.threePass == ThreePassVariant::Reload &&
+      req.normalize != NormalizeKind::Softmax)
+    s.threePass = ThreePassVariant::Recompute;
 
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
@@ -173,7 +179,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
                             rewriter.getI64IntegerAttr(s.vectorWidth)),
       rewriter.getNamedAttr("unroll", rewriter.getI64IntegerAttr(s.unroll)),
       rewriter.getNamedAttr("block", rewriter.getI64IntegerAttr(s.block))};
-  if (alg == Algorithm::ThreePass && req.normalize == NormalizeKind::Softmax)
+  if (alg == Algorithm::ThreePass)
     attrs.push_back(rewriter.getNamedAttr(
         "three_pass", rewriter.getStringAttr(variantName(s.threePass))));
   par->setAttr("softmax.cpu_strategy", rewriter.getDictionaryAttr(attrs));

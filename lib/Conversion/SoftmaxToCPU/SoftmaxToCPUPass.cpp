@@ -24,11 +24,12 @@ struct SoftmaxMapToCPUPass
             .Case("auto", ThreePassVariant::Auto)
             .Case("recompute", ThreePassVariant::Recompute)
             .Case("reload", ThreePassVariant::Reload)
+            .Case("tiled", ThreePassVariant::Tiled)
             .Default(std::nullopt);
     if (!variant) {
       getOperation()->emitError()
-          << "softmax-map-to-cpu: three-pass must be auto, recompute or "
-             "reload, not '"
+          << "softmax-map-to-cpu: three-pass must be auto, recompute, "
+             "reload or tiled, not '"
           << threePass << "'";
       return signalPassFailure();
     }

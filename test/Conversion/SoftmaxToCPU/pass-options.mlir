@@ -12,7 +12,7 @@
 // RELOAD: {softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, three_pass = "reload", unroll = 4 : i64, vector_width = 4 : i64}}
 // WIDTH: error: 'softmax.softmax' op vector width 12 is not a power of two in [1, 64]
 // UNROLL: error: 'softmax.softmax' op unroll 17 is not in [1, 16]
-// VARIANT: error: softmax-map-to-cpu: three-pass must be auto, recompute or reload, not 'sometimes'
+// VARIANT: error: softmax-map-to-cpu: three-pass must be auto, recompute, reload or tiled, not 'sometimes'
 // NEGATIVE: error: softmax-map-to-cpu: vector-width, unroll and block must be positive or 0 (the heuristic's choice)
 func.func @f(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
   softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : memref<4x100xf32>) dimension(1) masked(zero) algorithm(three_pass)

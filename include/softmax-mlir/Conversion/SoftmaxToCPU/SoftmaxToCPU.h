@@ -29,8 +29,12 @@ struct CPUTarget {
 /// detection, cache sizes from the C library where it reports them.
 CPUTarget hostCPUTarget();
 
-/// How pass 3 of three_pass gets exp(x - max).
-enum class ThreePassVariant { Auto, Recompute, Reload };
+/// How three_pass sweeps the row: max, sum, output in three sweeps with the
+/// output pass recomputing exp(x - max) or reloading it (stored to the
+/// output by the sum pass); or tiled: max and sum of each L1-sized block
+/// back to back (the second reads the block from L1), block states merged,
+/// then the output sweep.
+enum class ThreePassVariant { Auto, Recompute, Reload, Tiled };
 
 /// How one reduction is spread over vector lanes.
 struct CPUStrategy {
@@ -42,8 +46,7 @@ struct CPUStrategy {
   /// (compensated) to the row's sum: short f32 sums keep the error of the
   /// row's sum at a few ulps whatever its length.
   int64_t block = 0;
-  /// three_pass only: recompute exp(x - max) in pass 3, or store it to the
-  /// output in pass 2 and rescale it in pass 3.
+  /// three_pass only: see ThreePassVariant.
   ThreePassVariant threePass = ThreePassVariant::Auto;
 };
 
