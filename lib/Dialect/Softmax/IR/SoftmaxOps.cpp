@@ -9,6 +9,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include <array>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -238,6 +239,227 @@ FailureOr<SmallVector<Value>> LogSumExpOp::decomposeOperation(OpBuilder &b) {
                             partial->getMax(), partial->getSum(), getInit(),
                             partial->getStateKind(), getMasked());
   return SmallVector<Value>{lse};
+}
+
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// One result per tensor init, of its type. A memref init adds none, so a
+/// mix of tensors and memrefs still parses and reaches the verifier's
+/// message rather than a count mismatch.
+static ParseResult parseDpsResults(OpAsmParser &,
+                                   SmallVectorImpl<Type> &results, Type output,
+                                   Type lse) {
+  for (Type init : {output, lse})
+    if (isa_and_nonnull<RankedTensorType>(init))
+      results.push_back(init);
+  return success();
+}
+
+static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type,
+                            Type) {}
+
+namespace {
+/// The sizes an attention op's shapes are made of.
+enum class AttnDim { B, H, Hkv, Nq, Nk, D, Dv };
+
+/// Where a size first showed up statically, so that a later disagreement
+/// can say what it disagrees with.
+struct KnownDim {
+  int64_t size = ShapedType::kDynamic;
+  StringRef operand;
+};
+} // namespace
+
+static StringRef attnDimName(AttnDim dim) {
+  switch (dim) {
+  case AttnDim::B:
+    return "B";
+  case AttnDim::H:
+    return "H";
+  case AttnDim::Hkv:
+    return "Hkv";
+  case AttnDim::Nq:
+    return "Nq";
+  case AttnDim::Nk:
+    return "Nk";
+  case AttnDim::D:
+    return "D";
+  case AttnDim::Dv:
+    return "Dv";
+  }
+  llvm_unreachable("unknown attention dimension");
+}
+
+/// The message spells out the expected layout: with four same-looking
+/// operands, a bare rank does not say which dimension went missing.
+static LogicalResult verifyAttnRank(AttentionOp op, ShapedType type,
+                                    StringRef operand, int64_t rank,
+                                    StringRef layout) {
+  if (type.getRank() == rank)
+    return success();
+  return op.emitOpError() << operand << " must have rank " << rank << " ("
+                          << layout << "), got rank " << type.getRank();
+}
+
+/// 1/sqrt(D) rounded to f32, defined only for a static nonzero D.
+static std::optional<float> defaultAttentionScale(int64_t headDim) {
+  if (ShapedType::isDynamic(headDim) || headDim == 0)
+    return std::nullopt;
+  return static_cast<float>(1.0 / std::sqrt(static_cast<double>(headDim)));
+}
+
+std::optional<float> AttentionOp::getScaleOrDefault() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToFloat();
+  // D is the last dimension of both query and key; either may know it.
+  for (Value v : {getQuery(), getKey()}) {
+    auto type = cast<ShapedType>(v.getType());
+    if (type.getRank() == 4 && !type.isDynamicDim(3))
+      return defaultAttentionScale(type.getDimSize(3));
+  }
+  return std::nullopt;
+}
+
+LogicalResult AttentionOp::verify() {
+  auto query = cast<ShapedType>(getQuery().getType());
+  auto key = cast<ShapedType>(getKey().getType());
+  auto value = cast<ShapedType>(getValue().getType());
+  auto output = cast<ShapedType>(getOutput().getType());
+  auto lse = getLse() ? cast<ShapedType>(getLse().getType()) : ShapedType();
+  auto mask = getMask() ? cast<ShapedType>(getMask().getType()) : ShapedType();
+
+  // DestinationStyleOpInterface already ties results to tensor inits; a mix
+  // of tensors and memrefs is what it lets through.
+  bool tensors = isa<RankedTensorType>(query);
+  for (Value v : getOperands())
+    if (isa<RankedTensorType>(v.getType()) != tensors)
+      return emitOpError("expects all operands to be tensors or all to be "
+                         "memrefs");
+
+  if (failed(verifyAttnRank(*this, query, "query", 4, "[B, H, Nq, D]")) ||
+      failed(verifyAttnRank(*this, key, "key", 4, "[B, Hkv, Nk, D]")) ||
+      failed(verifyAttnRank(*this, value, "value", 4, "[B, Hkv, Nk, Dv]")) ||
+      failed(verifyAttnRank(*this, output, "output", 4, "[B, H, Nq, Dv]")) ||
+      (lse && failed(verifyAttnRank(*this, lse, "lse", 3, "[B, H, Nq]"))) ||
+      (mask && failed(verifyAttnRank(*this, mask, "mask", 4,
+                                     "[B or 1, H or 1, Nq, Nk]"))))
+    return failure();
+
+  // Every static occurrence of a size must agree with the first one. A
+  // static 1 in the mask's batch or head dimension broadcasts instead.
+  std::array<KnownDim, 7> known;
+  auto check = [&](ShapedType type, StringRef operand, unsigned index,
+                   AttnDim dim, bool broadcasts = false) -> LogicalResult {
+    int64_t size = type.getDimSize(index);
+    if (ShapedType::isDynamic(size) || (broadcasts && size == 1))
+      return success();
+    KnownDim &k = known[static_cast<unsigned>(dim)];
+    if (ShapedType::isDynamic(k.size)) {
+      k = {size, operand};
+      return success();
+    }
+    if (k.size == size)
+      return success();
+    InFlightDiagnostic diag = emitOpError()
+                              << operand << " dimension " << index << " ("
+                              << attnDimName(dim) << ") must be ";
+    if (broadcasts)
+      diag << "1 or ";
+    return diag << k.size << " to match the " << k.operand << ", got " << size;
+  };
+  using D = AttnDim;
+  if (failed(check(query, "query", 0, D::B)) ||
+      failed(check(query, "query", 1, D::H)) ||
+      failed(check(query, "query", 2, D::Nq)) ||
+      failed(check(query, "query", 3, D::D)) ||
+      failed(check(key, "key", 0, D::B)) ||
+      failed(check(key, "key", 1, D::Hkv)) ||
+      failed(check(key, "key", 2, D::Nk)) ||
+      failed(check(key, "key", 3, D::D)) ||
+      failed(check(value, "value", 0, D::B)) ||
+      failed(check(value, "value", 1, D::Hkv)) ||
+      failed(check(value, "value", 2, D::Nk)) ||
+      failed(check(value, "value", 3, D::Dv)) ||
+      failed(check(output, "output", 0, D::B)) ||
+      failed(check(output, "output", 1, D::H)) ||
+      failed(check(output, "output", 2, D::Nq)) ||
+      failed(check(output, "output", 3, D::Dv)))
+    return failure();
+  if (lse && (failed(check(lse, "lse", 0, D::B)) ||
+              failed(check(lse, "lse", 1, D::H)) ||
+              failed(check(lse, "lse", 2, D::Nq))))
+    return failure();
+  if (mask && (failed(check(mask, "mask", 0, D::B, /*broadcasts=*/true)) ||
+               failed(check(mask, "mask", 1, D::H, /*broadcasts=*/true)) ||
+               failed(check(mask, "mask", 2, D::Nq)) ||
+               failed(check(mask, "mask", 3, D::Nk))))
+    return failure();
+
+  int64_t heads = known[static_cast<unsigned>(D::H)].size;
+  int64_t kvHeads = known[static_cast<unsigned>(D::Hkv)].size;
+  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads == 0 ? heads != 0 : heads % kvHeads != 0))
+    return emitOpError() << "query heads (H = " << heads
+                         << ") must be a multiple of key/value heads (Hkv = "
+                         << kvHeads << ")";
+
+  Type elt = query.getElementType();
+  if (key.getElementType() != elt || value.getElementType() != elt) {
+    bool keyDiffers = key.getElementType() != elt;
+    return emitOpError() << (keyDiffers ? "key" : "value") << " element type "
+                         << (keyDiffers ? key : value).getElementType()
+                         << " must be the query element type " << elt;
+  }
+  Type outElt = output.getElementType();
+  if (outElt != elt && !outElt.isF32())
+    return emitOpError() << "output element type " << outElt
+                         << " must be the query element type " << elt
+                         << " or f32";
+  if (mask) {
+    Type maskElt = mask.getElementType();
+    if (!maskElt.isInteger(1) && !maskElt.isF32() && maskElt != elt)
+      return emitOpError() << "mask element type " << maskElt
+                           << " must be i1, f32 or the query element type "
+                           << elt;
+  }
+
+  if (std::optional<APFloat> scale = getScale()) {
+    if (!scale->isFinite())
+      return emitOpError() << "scale must be finite, got "
+                           << (scale->isNaN()        ? "nan"
+                               : scale->isNegative() ? "-inf"
+                                                     : "inf");
+  } else {
+    int64_t headDim = known[static_cast<unsigned>(D::D)].size;
+    if (!defaultAttentionScale(headDim))
+      return emitOpError() << "requires 'scale' when the head dimension D is "
+                           << (headDim == 0 ? "0" : "dynamic")
+                           << " (the default is 1/sqrt(D))";
+  }
+  if (std::optional<uint64_t> window = getWindow();
+      window && static_cast<int64_t>(*window) < 1)
+    return emitOpError() << "window must be at least 1, got "
+                         << static_cast<int64_t>(*window);
+  return success();
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // On tensors the op is pure; on memrefs it reads the inputs and writes
+  // (all of) the inits without reading them.
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (isDpsInit(&operand))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
 }
 
 //===----------------------------------------------------------------------===//

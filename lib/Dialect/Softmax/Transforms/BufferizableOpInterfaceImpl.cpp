@@ -1,7 +1,8 @@
 //===- BufferizableOpInterfaceImpl.cpp - one-shot bufferization ----------===//
 //
-// The semantic ops are destination-style: on buffers they read the input
-// and overwrite the init in place, as the GPU mapping expects.
+// The semantic ops (attention included) are destination-style: on buffers
+// they read their inputs and overwrite their inits in place, as the GPU
+// mapping expects.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,49 @@ struct SemanticOpInterface
     return success();
   }
 };
+
+/// Attention reads query, key, value and the mask, and overwrites output and
+/// lse in place.
+struct AttentionOpInterface
+    : public DstBufferizableOpInterfaceExternalModel<AttentionOpInterface,
+                                                     AttentionOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &) const {
+    return !cast<AttentionOp>(op).isDpsInit(&operand);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto attn = cast<AttentionOp>(op);
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    // Operands come in ODS order: query, key, value, [mask], output, [lse].
+    unsigned next = 0;
+    auto take = [&](bool present) {
+      return present ? buffers[next++] : Value();
+    };
+    Value query = take(true), key = take(true), value = take(true);
+    Value mask = take(static_cast<bool>(attn.getMask()));
+    Value output = take(true);
+    Value lse = take(static_cast<bool>(attn.getLse()));
+    rewriter.setInsertionPoint(op);
+    AttentionOp::create(rewriter, op->getLoc(), /*result_tensors=*/TypeRange(),
+                        query, key, value, mask, output, lse,
+                        attn.getMaskedAttr(), attn.getScaleAttr(),
+                        attn.getCausalAttr(), attn.getWindowAttr());
+    SmallVector<Value> replacements{output};
+    if (lse)
+      replacements.push_back(lse);
+    replaceOpWithBufferizedValues(rewriter, op, replacements);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
@@ -51,5 +95,6 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
     SoftmaxOp::attachInterface<SemanticOpInterface<SoftmaxOp>>(*ctx);
     LogSoftmaxOp::attachInterface<SemanticOpInterface<LogSoftmaxOp>>(*ctx);
     LogSumExpOp::attachInterface<SemanticOpInterface<LogSumExpOp>>(*ctx);
+    AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
   });
 }

@@ -25,7 +25,9 @@ def Softmax_Dialect : Dialect {
     * **Semantic ops** (`softmax.softmax`, `softmax.log_softmax`,
       `softmax.logsumexp`) are destination-style ops over one dimension of a
       ranked tensor. They are what `softmax-raise` produces from plain
-      `linalg` IR.
+      `linalg` IR. `softmax.attention` is the semantic op of scaled
+      dot-product attention, whose softmax runs over the scores of one query
+      against all keys (it has no lowering yet).
     * **State ops** (`softmax.partial`, `softmax.merge`,
       `softmax.normalize`, `softmax.lse`) expose the running state of the
       reduction, a pair `(m, l)` of ordinary tensors: `m` is an offset (a

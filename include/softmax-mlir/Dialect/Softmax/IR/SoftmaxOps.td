@@ -120,6 +120,159 @@ def Softmax_LogSumExpOp : Softmax_SemanticOp<"logsumexp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+// Attention takes no f64: its state is f32 and so are the GPU matrix units it
+// is meant for.
+def Softmax_AttentionShaped : AnyTypeOf<[
+    RankedTensorOf<[F16, BF16, F32]>, MemRefOf<[F16, BF16, F32]>],
+    "ranked tensor or memref of 16-bit float or bfloat16 type or 32-bit float "
+    "values">;
+def Softmax_AttentionMask : AnyTypeOf<[
+    RankedTensorOf<[I1, F16, BF16, F32]>, MemRefOf<[I1, F16, BF16, F32]>],
+    "ranked tensor or memref of 1-bit signless integer or 16-bit float or "
+    "bfloat16 type or 32-bit float values">;
+def Softmax_AttentionLse : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
+    "ranked tensor or memref of 32-bit float values">;
+
+def Softmax_AttentionOp : Softmax_Op<"attention", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DestinationStyleOpInterface]> {
+  let summary = "scaled dot-product attention (MHA, GQA, MQA)";
+  let description = [{
+    For every batch `b`, query head `h` and query row `i`, with
+    `g = h / (H / Hkv)` the key/value head that `h` reads:
+
+    ```
+    s_j = scale * <query[b, h, i, :], key[b, g, j, :]>  (+ mask[b, h, i, j])
+          or -inf where key j is hidden (mask, causal, window)
+    p_j = exp(s_j) / sum_j' exp(s_j')  (evaluated with the row max subtracted)
+    output[b, h, i, :] = sum_j p_j * value[b, g, j, :]
+    lse[b, h, i]       = log(sum_j exp(s_j))
+    ```
+
+    Shapes: `query` is `[B, H, Nq, D]`, `key` `[B, Hkv, Nk, D]`, `value`
+    `[B, Hkv, Nk, Dv]`, `output` `[B, H, Nq, Dv]`, the optional `lse`
+    `[B, H, Nq]`. `H` must be a multiple of `Hkv`: `H == Hkv` is multi-head
+    attention, `Hkv == 1` multi-query, anything between grouped-query
+    attention, where consecutive query heads share a key/value head (as
+    PyTorch's `enable_gqa`). Dimensions may be dynamic; every static one must
+    agree.
+
+    `query`, `key` and `value` have one element type (f16, bf16 or f32).
+    `output` has that type or f32, `lse` is f32 (natural-log units, of the
+    scaled and masked scores). Scores, the running (max, sum) state and the
+    accumulated output rows are f32; the output is rounded once at the end.
+
+    Attributes:
+
+    * `scale`: multiplies the scores; defaults to `1/sqrt(D)` (rounded to
+      f32), so it must be given when `D` is dynamic (or 0).
+    * `causal`: key `j` is visible to query `i` only if
+      `j <= i + (Nk - Nq)`. This is *bottom-right* alignment, as in
+      FlashAttention 2.1 and later: the last query row sees every key, which
+      is what decoding with a KV cache needs. PyTorch's
+      `scaled_dot_product_attention(is_causal=True)` aligns top-left
+      (`j <= i`); the two agree only when `Nq == Nk`.
+    * `window(w)`, `w >= 1`: with `d = (i + Nk - Nq) - j` the distance of key
+      `j` from the query's bottom-right-aligned diagonal, key `j` is visible
+      only if `|d| < w`; with `causal` as well, only if `0 <= d < w` (a
+      sliding window of `w` keys ending at the diagonal). In
+      FlashAttention's terms, `window_size = (w - 1, w - 1)`, or
+      `(w - 1, 0)` with `causal`.
+    * `masked`: what a query row that sees no key at all yields (every score
+      `-inf`, e.g. causal rows above the diagonal when `Nq > Nk`, or an
+      all-false mask): `zero` writes `0` to its output row and `-inf` to its
+      `lse`, `nan` writes NaN to both.
+
+    The optional `mask` is `[B or 1, H or 1, Nq, Nk]`; a static 1 in either
+    of its leading dimensions broadcasts. An `i1` mask hides key `j` where it
+    is false; a float mask (the query element type or f32) is added to the
+    scaled scores, so `-inf` hides a key. `causal`, `window` and the mask
+    combine: a key is visible only if all of them let it through.
+
+    Like the other semantic ops, the op is destination-style: on tensors it
+    returns `output` (and `lse`, when given) as results, on memrefs it
+    writes them and returns nothing.
+
+    Example (multi-head, causal, on tensors):
+
+    ```mlir
+    %o = softmax.attention
+        ins(%q, %k, %v : tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>,
+                         tensor<2x16x512x64xbf16>)
+        outs(%init : tensor<2x16x512x64xbf16>)
+        masked(zero) causal
+    ```
+
+    Example (grouped-query decoding, 32 query heads over 8 key/value heads,
+    an additive mask shared by all heads, a scale other than the default,
+    the log-sum-exp returned for a later split-K merge):
+
+    ```mlir
+    %o, %lse = softmax.attention
+        ins(%q, %k, %v, %mask : tensor<4x32x1x128xf16>, tensor<4x8x?x128xf16>,
+                                tensor<4x8x?x128xf16>, tensor<4x1x1x?xf32>)
+        outs(%o_init, %lse_init : tensor<4x32x1x128xf32>, tensor<4x32x1xf32>)
+        masked(nan) scale(0.125)
+    ```
+  }];
+  let arguments = (ins Softmax_AttentionShaped:$query,
+                       Softmax_AttentionShaped:$key,
+                       Softmax_AttentionShaped:$value,
+                       Optional<Softmax_AttentionMask>:$mask,
+                       Softmax_AttentionShaped:$output,
+                       Optional<Softmax_AttentionLse>:$lse,
+                       Softmax_MaskedRowsAttr:$masked,
+                       OptionalAttr<F32Attr>:$scale,
+                       UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$window);
+  let results = (outs Variadic<RankedTensorOf<[F16, BF16, F32]>>:$result_tensors);
+  // Result types are those of the inits on tensors and absent on memrefs, so
+  // they are never spelled.
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value (`,` $mask^)? `:`
+        type($query) `,` type($key) `,` type($value) (`,` type($mask)^)? `)`
+    `outs` `(` $output (`,` $lse^)? `:` type($output) (`,` type($lse)^)? `)`
+    `masked` `(` $masked `)`
+    (`scale` `(` $scale^ `)`)?
+    (`causal` $causal^)?
+    (`window` `(` $window^ `)`)?
+    attr-dict
+    `` custom<DpsResults>(type($result_tensors), ref(type($output)),
+                          ref(type($lse)))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      unsigned first = getOutputMutable().getOperandNumber();
+      return ::mlir::MutableOperandRange(getOperation(), first,
+                                         getNumOperands() - first);
+    }
+    /// The `output` result on tensors; null on memrefs.
+    ::mlir::Value getOutputResult() {
+      return getResultTensors().empty() ? ::mlir::Value()
+                                        : getResultTensors().front();
+    }
+    /// The `lse` result on tensors when `lse` is given; null otherwise.
+    ::mlir::Value getLseResult() {
+      return getResultTensors().size() == 2 ? getResultTensors()[1]
+                                            : ::mlir::Value();
+    }
+    /// The element type of the scores, the running state and the
+    /// accumulated output: always f32.
+    ::mlir::FloatType getAccumulatorType() {
+      return ::mlir::Float32Type::get(getContext());
+    }
+    /// `scale`, or `1/sqrt(D)` rounded to f32 when it is absent and `D` is
+    /// static and nonzero; std::nullopt otherwise (only for an invalid op).
+    std::optional<float> getScaleOrDefault();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // State ops
 //===----------------------------------------------------------------------===//
 
