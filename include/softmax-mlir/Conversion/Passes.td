@@ -31,10 +31,12 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     (or `auto`) override it; a choice the mapping cannot honour is an
     error.
 
+    A reduction along a dimension that is not the innermost puts the lanes
+    across neighbouring reductions instead (each lane's state is final).
+
     Requirements, each with its own diagnostic: memrefs with identity
-    layout, reduction along the innermost dimension, f16/bf16/f32 data, f32
-    accumulation. `softmax-to-cpu` sends every other op through
-    `softmax-decompose` instead.
+    layout, f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends
+    every other op through `softmax-decompose` instead.
 
     Example:
 

@@ -25,9 +25,10 @@ using namespace mlir::softmax::detail;
 
 RowKernel::RowKernel(OpBuilder &b, Location loc, const Request &req,
                      Algorithm alg, const CPUStrategy &s, Value x, Value y,
-                     Value row, Value n, Value nMain)
-    : b(b), loc(loc), req(req), alg(alg), s(s), x(x), y(y), row(row), n(n),
-      nMain(nMain), vm(b, loc, s.vectorWidth), sm(b, loc, b.getF32Type()) {
+                     const Lanes &lanes, Value n, Value nMain)
+    : b(b), loc(loc), req(req), alg(alg), s(s), x(x), y(y), lanes(lanes),
+      n(n), nMain(nMain), vm(b, loc, s.vectorWidth),
+      sm(b, loc, b.getF32Type()) {
   inElt = cast<MemRefType>(x.getType()).getElementType();
   outElt = cast<MemRefType>(y.getType()).getElementType();
 }
@@ -36,7 +37,25 @@ static Value indexCst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+SmallVector<Value> RowKernel::indices(Value i) {
+  if (lanes.across)
+    return {lanes.outer, i, lanes.col};
+  return {lanes.row, i};
+}
+
+Value RowKernel::finishMax(Value v) {
+  return lanes.across ? v : vm.reduceMax(v);
+}
+Value RowKernel::finishAdd(Value v) {
+  return lanes.across ? v : vm.reduceAdd(v);
+}
+Value RowKernel::lanesOf(Value state) {
+  return lanes.across ? state : vm.splat(state);
+}
+
 Value RowKernel::maskAt(Value i) {
+  if (lanes.across)
+    return Value();
   Value left = arith::SubIOp::create(b, loc, n, i);
   return vector::CreateMaskOp::create(
       b, loc, VectorType::get({s.vectorWidth}, b.getI1Type()),
@@ -46,32 +65,36 @@ Value RowKernel::maskAt(Value i) {
 Value RowKernel::load(Value memref, Value i, Value mask, double pad) {
   Type elt = cast<MemRefType>(memref.getType()).getElementType();
   auto type = VectorType::get({s.vectorWidth}, elt);
+  if (lanes.across)
+    mask = lanes.colMask;
   Value v;
   if (!mask) {
-    v = vector::LoadOp::create(b, loc, type, memref, ValueRange{row, i});
+    v = vector::LoadOp::create(b, loc, type, memref, indices(i));
   } else {
     Value passThru = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(type, b.getFloatAttr(elt, pad)));
-    v = vector::MaskedLoadOp::create(b, loc, type, memref, ValueRange{row, i},
-                                     mask, passThru);
+    v = vector::MaskedLoadOp::create(b, loc, type, memref, indices(i), mask,
+                                     passThru);
   }
   return vm.toAcc(v);
 }
 
 void RowKernel::store(Value i, Value v, Value mask) {
   Value out = vm.fromAcc(v, outElt);
+  if (lanes.across)
+    mask = lanes.colMask;
   if (!mask)
-    vector::StoreOp::create(b, loc, out, y, ValueRange{row, i});
+    vector::StoreOp::create(b, loc, out, y, indices(i));
   else
-    vector::MaskedStoreOp::create(b, loc, y, ValueRange{row, i}, mask, out);
+    vector::MaskedStoreOp::create(b, loc, y, indices(i), mask, out);
 }
 
 SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
-  int64_t groupElems = s.vectorWidth * s.unroll;
+  int64_t groupElems = posStep() * s.unroll;
   Value zero = indexCst(b, loc, 0);
   Value group = indexCst(b, loc, groupElems);
-  Value vw = indexCst(b, loc, s.vectorWidth);
+  Value vw = indexCst(b, loc, posStep());
 
   // The inner loop over groups [lo, hi), from fresh accumulators.
   auto foldGroups = [&](Value lo, Value hi) -> SmallVector<Value> {
@@ -83,7 +106,7 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
           SmallVector<Value> vs;
           for (int64_t u = 0; u < s.unroll; ++u) {
             Value at = arith::AddIOp::create(
-                b, loc, i, indexCst(b, loc, u * s.vectorWidth));
+                b, loc, i, indexCst(b, loc, u * posStep()));
             vs.push_back(load(x, at, Value(), f.pad));
           }
           scf::YieldOp::create(b, loc, fold(acc, vs, i, Value()));
@@ -121,7 +144,7 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
 
 void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
                          bool readsOutput) {
-  Value vw = indexCst(b, loc, s.vectorWidth);
+  Value vw = indexCst(b, loc, posStep());
   auto one = [&](Value i, Value mask) {
     Value in = readsOutput ? Value() : load(x, i, mask, 0.0);
     Value old = readsOutput ? load(y, i, mask, 0.0) : Value();
@@ -129,11 +152,11 @@ void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
   };
   scf::ForOp::create(
       b, loc, indexCst(b, loc, 0), nMain,
-      indexCst(b, loc, s.vectorWidth * s.unroll), ValueRange{},
+      indexCst(b, loc, posStep() * s.unroll), ValueRange{},
       [&](OpBuilder &, Location, Value i, ValueRange) {
         for (int64_t u = 0; u < s.unroll; ++u)
           one(arith::AddIOp::create(b, loc, i,
-                                    indexCst(b, loc, u * s.vectorWidth)),
+                                    indexCst(b, loc, u * posStep())),
               Value());
         scf::YieldOp::create(b, loc);
       });
@@ -180,11 +203,11 @@ Value RowKernel::rowMax() {
   f.merge = [&](ValueRange rowState, ValueRange block) {
     return SmallVector<Value>{vm.maxOf(block[0], rowState[0])};
   };
-  return vm.reduceMax(foldRow(ValueRange{vm.lowest()}, f)[0]);
+  return finishMax(foldRow(ValueRange{vm.lowest()}, f)[0]);
 }
 
 Value RowKernel::rowSumExp(Value m, bool storeExps) {
-  Value mv = vm.splat(m);
+  Value mv = lanesOf(m);
   Fold f;
   f.pad = -INFINITY;
   f.blocked = true;
@@ -195,7 +218,7 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
       Value e = vm.exp(vm.sub(v, mv));
       if (storeExps)
         store(arith::AddIOp::create(b, loc, i,
-                                    indexCst(b, loc, u * s.vectorWidth)),
+                                    indexCst(b, loc, u * posStep())),
               e, mask);
       out[u] = vm.add(out[u], e);
     }
@@ -212,18 +235,18 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
     return SmallVector<Value>{sum, comp};
   };
   SmallVector<Value> st = foldRow(ValueRange{vm.cst(0.0), vm.cst(0.0)}, f);
-  return vm.reduceAdd(vm.sub(st[0], st[1]));
+  return finishAdd(vm.sub(st[0], st[1]));
 }
 
 Value RowKernel::maxOfGroups(Value lo, Value hi) {
   SmallVector<Value> init(s.unroll, vm.lowest());
   auto loop = scf::ForOp::create(
-      b, loc, lo, hi, indexCst(b, loc, s.vectorWidth * s.unroll), init,
+      b, loc, lo, hi, indexCst(b, loc, posStep() * s.unroll), init,
       [&](OpBuilder &, Location, Value i, ValueRange acc) {
         SmallVector<Value> out;
         for (int64_t u = 0; u < s.unroll; ++u) {
           Value at = arith::AddIOp::create(
-              b, loc, i, indexCst(b, loc, u * s.vectorWidth));
+              b, loc, i, indexCst(b, loc, u * posStep()));
           out.push_back(vm.maxOf(load(x, at, Value(), -INFINITY), acc[u]));
         }
         scf::YieldOp::create(b, loc, out);
@@ -275,10 +298,11 @@ RowKernel::Fold RowKernel::onlineFold() {
 }
 
 std::pair<Value, Value> RowKernel::finishOnline(ArrayRef<Value> st) {
+  Value sum = vm.sub(st[1], st[2]);
+  if (lanes.across)
+    return {st[0], sum};
   Value m = vm.reduceMax(st[0]);
-  Value scaled =
-      vm.mul(vm.sub(st[1], st[2]), vm.exp(vm.sub(st[0], vm.splat(m))));
-  return {m, vm.reduceAdd(scaled)};
+  return {m, vm.reduceAdd(vm.mul(sum, vm.exp(vm.sub(st[0], vm.splat(m)))))};
 }
 
 std::pair<Value, Value> RowKernel::rowOnline() {
@@ -353,10 +377,11 @@ std::pair<Value, Value> RowKernel::rowExpPair() {
   };
   SmallVector<Value> st =
       foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f);
+  Value sum = vm.sub(st[1], st[2]);
+  if (lanes.across)
+    return {st[0], sum};
   Value k = vm.reduceMax(st[0]);
-  Value scaled =
-      vm.mul(vm.sub(st[1], st[2]), vm.pow2(vm.sub(st[0], vm.splat(k))));
-  return {k, vm.reduceAdd(scaled)};
+  return {k, vm.reduceAdd(vm.mul(sum, vm.pow2(vm.sub(st[0], vm.splat(k)))))};
 }
 
 void RowKernel::build() {
@@ -376,44 +401,63 @@ void RowKernel::build() {
     std::tie(m, l) = rowExpPair();
   }
   StateKind kind = exponent ? StateKind::Exponent : StateKind::Max;
+  // Scalar formulas along a row, lane-wise ones across rows.
+  StateMath &st = lanes.across ? static_cast<StateMath &>(vm) : sm;
 
   if (!req.normalize) {
-    memref::StoreOp::create(
-        b, loc, sm.fromAcc(sm.lse(kind, req.masked, m, l), outElt), y,
-        ValueRange{row});
+    Value lse = st.fromAcc(st.lse(kind, req.masked, m, l), outElt);
+    if (lanes.across)
+      vector::MaskedStoreOp::create(b, loc, y,
+                                    ValueRange{lanes.outer, lanes.col},
+                                    lanes.colMask, lse);
+    else
+      memref::StoreOp::create(b, loc, lse, y, ValueRange{lanes.row});
     return;
   }
 
+  bool probability = *req.normalize == NormalizeKind::Softmax;
+  Value mv = lanesOf(m);
+  auto shifted = [&](Value v) {
+    return exponent ? vm.subScaledLn2(v, mv) : vm.sub(v, mv);
+  };
+  // The output pass; `select` masks what it computes per lane (across
+  // rows, where fully masked and ordinary reductions share a vector).
+  auto normalize = [&](function_ref<Value(Value)> select) {
+    if (probability) {
+      Value inv = lanesOf(st.div(st.cst(1.0), l));
+      if (reload)
+        writeRow([&](Value, Value e) { return select(vm.mul(e, inv)); },
+                 /*readsOutput=*/true);
+      else
+        writeRow(
+            [&](Value v, Value) {
+              return select(vm.mul(vm.exp(shifted(v)), inv));
+            },
+            /*readsOutput=*/false);
+    } else {
+      Value logSum = lanesOf(st.log(l));
+      writeRow([&](Value v, Value) { return select(vm.sub(shifted(v), logSum)); },
+               /*readsOutput=*/false);
+    }
+  };
+
+  if (lanes.across) {
+    Value isMasked = vm.eq(l, vm.cst(0.0));
+    Value fill = vm.maskedValue(req.masked, probability);
+    normalize([&](Value v) { return vm.select(isMasked, fill, v); });
+    return;
+  }
   // A fully masked row (l = 0) is filled with its masked value; the other
   // rows are normalized. The branch is per row, not per element.
-  bool probability = *req.normalize == NormalizeKind::Softmax;
-  Value masked = sm.eq(l, sm.cst(0.0));
   scf::IfOp::create(
-      b, loc, masked,
+      b, loc, sm.eq(l, sm.cst(0.0)),
       [&](OpBuilder &, Location) {
         Value fill = vm.splat(sm.maskedValue(req.masked, probability));
         writeRow([&](Value, Value) { return fill; }, /*readsOutput=*/false);
         scf::YieldOp::create(b, loc);
       },
       [&](OpBuilder &, Location) {
-        Value mv = vm.splat(m);
-        auto shifted = [&](Value v) {
-          return exponent ? vm.subScaledLn2(v, mv) : vm.sub(v, mv);
-        };
-        if (probability) {
-          Value inv = vm.splat(sm.div(sm.cst(1.0), l));
-          if (reload)
-            writeRow([&](Value, Value e) { return vm.mul(e, inv); },
-                     /*readsOutput=*/true);
-          else
-            writeRow(
-                [&](Value v, Value) { return vm.mul(vm.exp(shifted(v)), inv); },
-                /*readsOutput=*/false);
-        } else {
-          Value logSum = vm.splat(sm.log(l));
-          writeRow([&](Value v, Value) { return vm.sub(shifted(v), logSum); },
-                   /*readsOutput=*/false);
-        }
+        normalize([](Value v) { return v; });
         scf::YieldOp::create(b, loc);
       });
 }

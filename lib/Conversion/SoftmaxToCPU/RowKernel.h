@@ -15,22 +15,47 @@
 
 namespace mlir::softmax::detail {
 
-/// Builds the loops over row `row` of x (and y) inside the row loop.
+/// Where a kernel's vectors lie. Along a row: x is [rows, n], a vector is
+/// `vectorWidth` consecutive elements of row `row`, and the lanes' states
+/// are merged into the row's at the end. Across rows (the reduced dimension
+/// is not innermost): x is [outer, n, inner], a vector is the elements at
+/// one reduction position of `vectorWidth` neighbouring reductions
+/// (columns `col`..., `colMask` for a partial last chunk), and every lane's
+/// state is final.
+struct Lanes {
+  bool across = false;
+  Value row;
+  Value outer, col, colMask;
+};
+
+/// Builds the loops over one row (or one chunk of columns) of x and y
+/// inside the parallel loop.
 class RowKernel {
 public:
   RowKernel(OpBuilder &b, Location loc, const Request &req, Algorithm alg,
-            const CPUStrategy &s, Value x, Value y, Value row, Value n,
-            Value nMain);
+            const CPUStrategy &s, Value x, Value y, const Lanes &lanes,
+            Value n, Value nMain);
 
   /// The whole row: reduction passes, then the output.
   void build();
 
 private:
-  /// One vector at `i` (masked past the end when `mask` is set, masked-off
-  /// lanes read `pad`), converted to f32.
+  /// One vector at reduction position `i` (masked past the end when `mask`
+  /// is set, masked-off lanes read `pad`), converted to f32.
   Value load(Value memref, Value i, Value mask, double pad);
   void store(Value i, Value v, Value mask);
+  /// The mask of the tail vector at `i` (null across rows: the tail is
+  /// along the reduction, and the column mask applies everywhere).
   Value maskAt(Value i);
+  /// Reduction positions one vector covers: vectorWidth or 1.
+  int64_t posStep() const { return lanes.across ? 1 : s.vectorWidth; }
+  SmallVector<Value> indices(Value i);
+  /// A lane state made final: merged over lanes along a row (a scalar),
+  /// unchanged across rows.
+  Value finishMax(Value v);
+  Value finishAdd(Value v);
+  /// A final state as a vector of lanes.
+  Value lanesOf(Value state);
 
   /// The fold of one reduction pass over the row. `fold` folds up to
   /// `unroll` vectors (their offset `i` and the tail mask, null when full)
@@ -79,7 +104,9 @@ private:
   const Request &req;
   Algorithm alg;
   const CPUStrategy &s;
-  Value x, y, row, n, nMain;
+  Value x, y;
+  Lanes lanes;
+  Value n, nMain;
   VectorMath vm;
   StateMath sm;
   Type inElt, outElt;

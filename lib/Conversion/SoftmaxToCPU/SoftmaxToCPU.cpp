@@ -13,6 +13,7 @@
 #include "RowKernel.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -71,12 +72,6 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
         "CPU mapping expects memrefs; run one-shot-bufferize first");
   std::string why;
   llvm::raw_string_ostream os(why);
-  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
-  if (dim != inType.getRank() - 1) {
-    os << "CPU mapping reduces the innermost dimension only, not dimension "
-       << dim << " of rank " << inType.getRank();
-    return why;
-  }
   for (Type t : {inType, outType})
     if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
       return std::string(
@@ -109,6 +104,42 @@ static StringRef variantName(ThreePassVariant v) {
   return "auto";
 }
 
+/// `memref` (identity layout) viewed as [outer, n, inner] around dimension
+/// `dim`: the dimensions before it collapsed into one (a unit one if there
+/// are none), the dimensions after it into another. With `reduced`, the
+/// memref lacks `dim` (a logsumexp output) and becomes [outer, inner].
+static Value collapseAround(OpBuilder &b, Location loc, Value memref,
+                            int64_t dim, bool reduced = false) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  int64_t innerStart = reduced ? dim : dim + 1;
+  SmallVector<ReassociationIndices> groups;
+  if (dim > 0)
+    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, dim)));
+  if (!reduced)
+    groups.push_back({dim});
+  groups.push_back(llvm::to_vector(llvm::seq<int64_t>(innerStart, rank)));
+  Value collapsed = memref::CollapseShapeOp::create(b, loc, memref, groups);
+  if (dim > 0)
+    return collapsed;
+  // No dimension before `dim`: add the unit outer dimension.
+  auto cType = cast<MemRefType>(collapsed.getType());
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, cType.getShape());
+  SmallVector<ReassociationIndices> expand = {{0, 1}};
+  for (int64_t i = 1; i < cType.getRank(); ++i)
+    expand.push_back({i + 1});
+  SmallVector<OpFoldResult> outShape = {b.getIndexAttr(1)};
+  for (int64_t i = 0; i < cType.getRank(); ++i)
+    outShape.push_back(
+        cType.isDynamicDim(i)
+            ? OpFoldResult(memref::DimOp::create(b, loc, collapsed, i).getResult())
+            : OpFoldResult(b.getIndexAttr(cType.getDimSize(i))));
+  return memref::ExpandShapeOp::create(
+      b, loc, MemRefType::get(shape, cType.getElementType()), collapsed,
+      expand, outShape);
+}
+
 LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
                                                Operation *op,
                                                const CPUTarget &target,
@@ -122,12 +153,16 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
 
   auto inType = cast<MemRefType>(req.input.getType());
   auto outType = cast<MemRefType>(req.output.getType());
+  // The bytes one iteration of the parallel loop touches: a row, or across
+  // rows a reduction's worth of vectors.
+  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  bool across = dim != inType.getRank() - 1;
   std::optional<int64_t> rowBytes;
-  if (!inType.isDynamicDim(inType.getRank() - 1))
-    rowBytes = inType.getShape().back() *
+  if (!inType.isDynamicDim(dim))
+    rowBytes = inType.getDimSize(dim) *
                (inType.getElementTypeBitWidth() +
                 (req.normalize ? outType.getElementTypeBitWidth() : 0)) /
-               8;
+               8 * (across ? target.vectorBits / 32 : 1);
   CPUStrategy s = chooseCPUStrategy(target, rowBytes);
   if (overrides.vectorWidth)
     s.vectorWidth = overrides.vectorWidth;
@@ -155,23 +190,63 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
 
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
-  Value x = collapseToRank(rewriter, loc, req.input, 2);
-  Value y = collapseToRank(rewriter, loc, req.output, req.normalize ? 2 : 1);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value rows = memref::DimOp::create(rewriter, loc, x, 0);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value x, y;
+  if (across) {
+    x = collapseAround(rewriter, loc, req.input, dim);
+    y = req.normalize ? collapseAround(rewriter, loc, req.output, dim)
+                      : collapseAround(rewriter, loc, req.output, dim,
+                                       /*reduced=*/true);
+  } else {
+    x = collapseToRank(rewriter, loc, req.input, 2);
+    y = collapseToRank(rewriter, loc, req.output, req.normalize ? 2 : 1);
+  }
   Value n = memref::DimOp::create(rewriter, loc, x, 1);
   // The full groups of `unroll` vectors end at nMain; the rest is the tail.
-  Value group =
-      arith::ConstantIndexOp::create(rewriter, loc, s.vectorWidth * s.unroll);
+  Value group = index(s.unroll * (across ? 1 : s.vectorWidth));
   Value nMain = arith::SubIOp::create(
       rewriter, loc, n, arith::RemUIOp::create(rewriter, loc, n, group));
 
-  auto par = scf::ParallelOp::create(
-      rewriter, loc, ValueRange{zero}, ValueRange{rows}, ValueRange{one},
-      [&](OpBuilder &, Location, ValueRange ivs) {
-        RowKernel(rewriter, loc, req, alg, s, x, y, ivs[0], n, nMain).build();
-      });
+  scf::ParallelOp par;
+  if (!across) {
+    par = scf::ParallelOp::create(
+        rewriter, loc, ValueRange{index(0)},
+        ValueRange{memref::DimOp::create(rewriter, loc, x, 0)},
+        ValueRange{index(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+          Lanes lanes;
+          lanes.row = ivs[0];
+          RowKernel(rewriter, loc, req, alg, s, x, y, lanes, n, nMain).build();
+        });
+  } else {
+    // One iteration per (outer index, chunk of vectorWidth columns); no
+    // outer dimension when it is 1.
+    Value inner = memref::DimOp::create(rewriter, loc, x, 2);
+    Value width = index(s.vectorWidth);
+    Value chunks = arith::CeilDivUIOp::create(rewriter, loc, inner, width);
+    bool unitOuter = cast<MemRefType>(x.getType()).getDimSize(0) == 1;
+    SmallVector<Value> lbs = {index(0)}, ubs = {chunks}, steps = {index(1)};
+    if (!unitOuter) {
+      lbs.push_back(index(0));
+      ubs.insert(ubs.begin(), memref::DimOp::create(rewriter, loc, x, 0));
+      steps.push_back(index(1));
+    }
+    par = scf::ParallelOp::create(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          Lanes lanes;
+          lanes.across = true;
+          lanes.outer = unitOuter ? index(0) : ivs[0];
+          lanes.col = arith::MulIOp::create(rewriter, loc, ivs.back(), width);
+          lanes.colMask = vector::CreateMaskOp::create(
+              rewriter, loc,
+              VectorType::get({s.vectorWidth}, rewriter.getI1Type()),
+              ValueRange{
+                  arith::SubIOp::create(rewriter, loc, inner, lanes.col)});
+          RowKernel(rewriter, loc, req, alg, s, x, y, lanes, n, nMain).build();
+        });
+  }
   SmallVector<NamedAttribute> attrs = {
       rewriter.getNamedAttr("algorithm",
                             rewriter.getStringAttr(stringifyAlgorithm(alg))),

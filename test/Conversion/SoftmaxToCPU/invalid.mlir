@@ -8,14 +8,6 @@ func.func @tensors(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> 
 
 // -----
 
-func.func @outer_dimension(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
-  // expected-error @+1 {{'softmax.softmax' op CPU mapping reduces the innermost dimension only, not dimension 0 of rank 2}}
-  softmax.softmax ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) dimension(0) masked(zero)
-  return
-}
-
-// -----
-
 func.func @strided(%x: memref<4x8xf32, strided<[16, 1]>>, %y: memref<4x8xf32>) {
   // expected-error @+1 {{'softmax.log_softmax' op CPU mapping expects contiguous (identity layout) memrefs}}
   softmax.log_softmax ins(%x : memref<4x8xf32, strided<[16, 1]>>) outs(%y : memref<4x8xf32>) dimension(1) masked(zero)

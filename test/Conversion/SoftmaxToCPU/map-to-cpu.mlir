@@ -79,3 +79,26 @@ func.func @logsumexp_3d(%x: memref<2x3x100xf32>, %y: memref<2x3xf32>) {
   softmax.logsumexp ins(%x : memref<2x3x100xf32>) outs(%y : memref<2x3xf32>) dimension(2) masked(zero) algorithm(three_pass)
   return
 }
+
+// -----
+
+// A reduction along dimension 0 of a 3-D memref: lanes run across the
+// reductions (16 neighbouring columns of the collapsed [1, 100, 40] view,
+// the last chunk masked), each lane's state is final, and fully masked
+// lanes are selected per vector instead of branched on.
+// CHECK-LABEL: func.func @across
+// CHECK:       %[[C:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2]] : memref<100x5x8xf32> into memref<100x40xf32>
+// CHECK:       %[[X:.*]] = memref.expand_shape %[[C]] {{\[\[}}0, 1], [2]] output_shape [1, 100, 40]
+// The outer dimension is 1: one loop dimension, over the chunks.
+// CHECK:       scf.parallel (%[[J:.*]]) = (%c0) to (%c3) step (%c1)
+// CHECK:         %[[COL:.*]] = arith.muli %[[J]], %c16
+// CHECK:         %[[MASK:.*]] = vector.create_mask
+// CHECK:         vector.maskedload %[[X]][%c0, %{{.*}}, %[[COL]]], %[[MASK]]
+// CHECK-NOT:     vector.reduction
+// CHECK:         arith.select
+// CHECK:         vector.maskedstore
+// CHECK:       } {softmax.cpu_strategy = {algorithm = "online"
+func.func @across(%x: memref<100x5x8xf32>, %y: memref<100x5x8xf32>) {
+  softmax.softmax ins(%x : memref<100x5x8xf32>) outs(%y : memref<100x5x8xf32>) dimension(0) masked(zero) algorithm(online)
+  return
+}

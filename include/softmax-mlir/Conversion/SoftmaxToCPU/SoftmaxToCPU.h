@@ -56,9 +56,9 @@ CPUStrategy chooseCPUStrategy(const CPUTarget &target,
                               std::optional<int64_t> rowBytes);
 
 /// Why `op` cannot be mapped to CPU vector loops, or nullopt when it can.
-/// The mapping takes bufferized softmax, log_softmax and logsumexp ops that
-/// reduce the innermost dimension of identity-layout memrefs of f16, bf16
-/// or f32 with f32 accumulation. `requireBuffers` false asks the question
+/// The mapping takes bufferized softmax, log_softmax and logsumexp ops on
+/// identity-layout memrefs of f16, bf16 or f32 with f32 accumulation, along
+/// any dimension. `requireBuffers` false asks the question
 /// before bufferization.
 std::optional<std::string> whyNotMappableToCPU(Operation *op,
                                                bool requireBuffers = true);
