@@ -67,6 +67,7 @@ fi
 VARIANTS=(
   "three_pass_recompute three_pass three-pass=recompute"
   "three_pass_reload three_pass three-pass=reload"
+  "three_pass_tiled three_pass three-pass=tiled"
   "online online"
   "exp_pair exp_pair"
 )
@@ -78,6 +79,7 @@ for v in "${VARIANTS[@]}"; do
   for T in 1 all; do
     if ((!HAVE_3P)); then
       [ "$NAME" = three_pass_reload ] && continue
+      [ "$NAME" = three_pass_tiled ] && continue
       VOPTS=""
     fi
     if ((HAVE_THREADS)); then
