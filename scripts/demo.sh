@@ -2,7 +2,9 @@
 # Builds softmax-mlir (scripts/setup.sh), then compiles examples/softmax.mlir
 # (a linalg.softmax over 4 rows of logits) with
 #   softmax-opt --softmax-raise --softmax-select-algorithm --softmax-to-cpu
-# once with the cost model's choice and once per forced algorithm, runs each
+# once with the cost model's choice and once per forced algorithm (vector
+# code at the host's width), then on OpenMP threads and on the scalar path;
+# runs each
 # with mlir-runner, which prints the rows, and checks them against a float64
 # reference (examples/check_demo.py).
 # Usage: bash scripts/demo.sh
@@ -16,17 +18,23 @@ EXAMPLE=examples/softmax.mlir
 LLVM_LIB=$LLVM_PREFIX/lib
 RUNNER_LIBS="$LLVM_LIB/libmlir_c_runner_utils.so,$LLVM_LIB/libmlir_runner_utils.so"
 
+# run_demo SELECT [PIPELINE-OPTIONS [EXTRA-RUNNER-LIBS]]
 run_demo() {
-  local select=$1
-  echo "=== $EXAMPLE: softmax-opt --softmax-raise $select --softmax-to-cpu | mlir-runner ==="
-  "$BUILD_DIR/bin/softmax-opt" --softmax-raise "$select" --softmax-to-cpu "$EXAMPLE" \
+  local select=$1 opts=${2:-} libs=$RUNNER_LIBS${3:+,$3}
+  local pipeline=--softmax-to-cpu${opts:+=$opts}
+  echo "=== $EXAMPLE: softmax-opt --softmax-raise $select $pipeline | mlir-runner ==="
+  "$BUILD_DIR/bin/softmax-opt" --softmax-raise "$select" "$pipeline" "$EXAMPLE" \
     | "$LLVM_PREFIX/bin/mlir-runner" -e main -entry-point-result=void \
-        -shared-libs="$RUNNER_LIBS" \
+        -shared-libs="$libs" \
     | /usr/bin/python3 examples/check_demo.py
   echo
 }
 
+# The host's vector width, rows in order.
 run_demo --softmax-select-algorithm
 for algorithm in three_pass online exp_pair; do
   run_demo "--softmax-select-algorithm=force=$algorithm"
 done
+# Rows on all hardware threads (OpenMP), and the scalar path.
+run_demo --softmax-select-algorithm "threads=0" "$LLVM_LIB/libomp.so"
+run_demo --softmax-select-algorithm "vector-width=0"
