@@ -26,8 +26,9 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
 
     The strategy (vector width, unroll, block, three-pass variant) comes
     from the host (LLVM's CPU feature detection: 16 lanes with AVX-512, 8
-    with AVX2) and the row size (docs/Passes/softmax-map-to-cpu.md) and is
-    recorded on the loop as `softmax.cpu_strategy`. Options that are not 0
+    with AVX2; cache sizes from the C library, or `l1-bytes`/`l2-bytes`)
+    and the row size (docs/Passes/softmax-map-to-cpu.md) and is recorded on
+    the loop as `softmax.cpu_strategy`. Options that are not 0
     (or `auto`) override it; a choice the mapping cannot honour is an
     error.
 
@@ -59,8 +60,13 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
            "Iterations summed from zero before a compensated add to the "
            "row's sum">,
     Option<"threePass", "three-pass", "std::string", "\"auto\"",
-           "three_pass pass 3: recompute exp, reload it from the output "
-           "(stored by pass 2), or auto">
+           "three_pass: recompute exp in the output sweep, reload it from "
+           "the output (stored by the sum sweep), tiled (max and sum per "
+           "L1 block), or auto">,
+    Option<"l1Bytes", "l1-bytes", "int64_t", "0",
+           "L1 data cache size the heuristic assumes (0: the host's)">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", "0",
+           "L2 cache size the heuristic assumes (0: the host's)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

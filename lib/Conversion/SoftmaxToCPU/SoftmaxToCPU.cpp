@@ -51,12 +51,17 @@ CPUStrategy mlir::softmax::chooseCPUStrategy(const CPUTarget &target,
   // (each exp needs about six live vectors).
   s.unroll = 4;
   s.block = 16;
-  // Reload trades an exp per element for a second write and read of the
-  // output: a win while the row stays in L2 between the passes
-  // (bench/results/cpu_softmax.md).
-  s.threePass = rowBytes && *rowBytes <= target.l2Bytes / 2
-                    ? ThreePassVariant::Reload
-                    : ThreePassVariant::Recompute;
+  // three_pass's sweeps (bench/results/cpu_softmax.md, one thread): a row
+  // that fits L1 is cheapest tiled (its second read hits L1 either way, and
+  // tiled stores once where reload stores twice); one that fits half of L2
+  // is cheapest with reload (it saves an exp per element and y stays in
+  // L2); beyond that tiled reads the row from memory twice, not three
+  // times. Dynamic rows get tiled, which is never the worst.
+  if (rowBytes && *rowBytes > target.l1Bytes &&
+      *rowBytes <= target.l2Bytes / 2)
+    s.threePass = ThreePassVariant::Reload;
+  else
+    s.threePass = ThreePassVariant::Tiled;
   return s;
 }
 

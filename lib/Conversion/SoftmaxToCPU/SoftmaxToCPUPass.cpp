@@ -33,10 +33,12 @@ struct SoftmaxMapToCPUPass
           << threePass << "'";
       return signalPassFailure();
     }
-    if (vectorWidth < 0 || unroll < 0 || block < 0) {
+    if (vectorWidth < 0 || unroll < 0 || block < 0 || l1Bytes < 0 ||
+        l2Bytes < 0) {
       getOperation()->emitError()
-          << "softmax-map-to-cpu: vector-width, unroll and block must be "
-             "positive or 0 (the heuristic's choice)";
+          << "softmax-map-to-cpu: vector-width, unroll, block, l1-bytes and "
+             "l2-bytes must be positive or 0 (the heuristic's or the host's "
+             "choice)";
       return signalPassFailure();
     }
     CPUStrategy overrides;
@@ -50,6 +52,10 @@ struct SoftmaxMapToCPUPass
         ops.push_back(op);
     });
     CPUTarget target = hostCPUTarget();
+    if (l1Bytes)
+      target.l1Bytes = l1Bytes;
+    if (l2Bytes)
+      target.l2Bytes = l2Bytes;
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops)
       if (failed(mapSoftmaxOpToCPU(rewriter, op, target, overrides)))

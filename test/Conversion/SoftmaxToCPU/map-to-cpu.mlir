@@ -1,4 +1,4 @@
-// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16" --canonicalize --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16 l1-bytes=49152 l2-bytes=1048576" --canonicalize --split-input-file | FileCheck %s
 
 // exp_pair: one fold pass (per-lane exponent and mantissa sum, no max
 // pass), blocks of 16 groups of 4 vectors, a masked tail, then the output.
@@ -27,8 +27,9 @@ func.func @exp_pair(%x: memref<64x4000xf32>, %y: memref<64x4000xf32>) {
 
 // -----
 
-// three_pass on a row that fits L2: a max pass, a sum pass that stores the
-// exps (reload), and a pass that rescales the output.
+// three_pass on a row that fits half of L2 but not L1 (64 KiB in + out): a
+// max pass, a sum pass that stores the exps (reload), and a pass that
+// rescales the output.
 // CHECK-LABEL: func.func @three_pass_reload
 // CHECK:       scf.parallel
 // CHECK:         arith.cmpf ogt
@@ -43,8 +44,8 @@ func.func @exp_pair(%x: memref<64x4000xf32>, %y: memref<64x4000xf32>) {
 // CHECK:           arith.mulf
 // CHECK:           vector.store
 // CHECK:       } {softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, three_pass = "reload", unroll = 4 : i64, vector_width = 16 : i64}}
-func.func @three_pass_reload(%x: memref<8x4096xf32>, %y: memref<8x4096xf32>) {
-  softmax.softmax ins(%x : memref<8x4096xf32>) outs(%y : memref<8x4096xf32>) dimension(1) masked(zero) algorithm(three_pass)
+func.func @three_pass_reload(%x: memref<8x8192xf32>, %y: memref<8x8192xf32>) {
+  softmax.softmax ins(%x : memref<8x8192xf32>) outs(%y : memref<8x8192xf32>) dimension(1) masked(zero) algorithm(three_pass)
   return
 }
 
