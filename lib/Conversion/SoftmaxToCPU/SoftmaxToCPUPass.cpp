@@ -48,7 +48,7 @@ struct SoftmaxMapToCPUPass
     overrides.threePass = *variant;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))
         ops.push_back(op);
     });
     CPUTarget target = hostCPUTarget();
@@ -57,9 +57,15 @@ struct SoftmaxMapToCPUPass
     if (l2Bytes)
       target.l2Bytes = l2Bytes;
     IRRewriter rewriter(&getContext());
-    for (Operation *op : ops)
-      if (failed(mapSoftmaxOpToCPU(rewriter, op, target, overrides)))
+    for (Operation *op : ops) {
+      LogicalResult mapped =
+          isa<AttentionOp>(op)
+              ? mapAttentionOpToCPU(rewriter, cast<AttentionOp>(op), target,
+                                    overrides)
+              : mapSoftmaxOpToCPU(rewriter, op, target, overrides);
+      if (failed(mapped))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

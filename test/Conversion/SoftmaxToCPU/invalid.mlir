@@ -29,3 +29,27 @@ func.func @acc_f64(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   softmax.softmax ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>) dimension(1) masked(zero) {acc_type = f64}
   return
 }
+
+// -----
+
+func.func @attention_dynamic_head_dim(%q: memref<1x1x4x?xf32>, %k: memref<1x1x8x?xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
+  // expected-error @+1 {{'softmax.attention' op CPU attention mapping keeps a query row and its output in registers: the head dimensions (query and value dimension 3) must be static}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x4x?xf32>, memref<1x1x8x?xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero) scale(0.25)
+  return
+}
+
+// -----
+
+func.func @attention_huge_head_dim(%q: memref<1x1x4x1024xf32>, %k: memref<1x1x8x1024xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
+  // expected-error @+1 {{'softmax.attention' op CPU attention mapping keeps a query row and its output in registers: head dimensions above 512 are not supported}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x4x1024xf32>, memref<1x1x8x1024xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
+  return
+}
+
+// -----
+
+func.func @attention_tensors(%q: tensor<1x1x4x16xf32>, %k: tensor<1x1x8x16xf32>, %v: tensor<1x1x8x16xf32>, %o: tensor<1x1x4x16xf32>) -> tensor<1x1x4x16xf32> {
+  // expected-error @+1 {{'softmax.attention' op CPU mapping expects memrefs; run one-shot-bufferize first}}
+  %r = softmax.attention ins(%q, %k, %v : tensor<1x1x4x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>) outs(%o : tensor<1x1x4x16xf32>) masked(zero)
+  return %r : tensor<1x1x4x16xf32>
+}

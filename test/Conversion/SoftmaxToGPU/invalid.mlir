@@ -85,3 +85,11 @@ func.func @unknown_field(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
   softmax.softmax ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) dimension(1) masked(zero) {softmax.gpu_strategy = {warps = 4}}
   return
 }
+
+// -----
+
+func.func @attention(%q: memref<1x1x4x16xf32>, %k: memref<1x1x8x16xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
+  // expected-error @+1 {{'softmax.attention' op has no GPU mapping yet (docs/Attention.md); lower it with softmax-to-cpu}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
+  return
+}

@@ -11,6 +11,7 @@
 #define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_SOFTMAXTOCPU_H
 
 #include "mlir/IR/PatternMatch.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include <optional>
 #include <string>
 
@@ -69,6 +70,18 @@ std::optional<std::string> whyNotMappableToCPU(Operation *op,
 LogicalResult mapSoftmaxOpToCPU(RewriterBase &rewriter, Operation *op,
                                 const CPUTarget &target,
                                 const CPUStrategy &overrides);
+
+/// Why `op` cannot be mapped to CPU vector loops, or nullopt when it can:
+/// memrefs with identity layouts and static head dimensions of at most 512.
+std::optional<std::string> whyNotMappableToCPU(AttentionOp op);
+
+/// Rewrites one softmax.attention on memrefs into an scf.parallel over
+/// query rows, each visiting its keys in blocks of the vector width with
+/// the online state carried (docs/Attention.md). `overrides.vectorWidth`,
+/// when not 0, replaces the target's width.
+LogicalResult mapAttentionOpToCPU(RewriterBase &rewriter, AttentionOp op,
+                                  const CPUTarget &target,
+                                  const CPUStrategy &overrides);
 
 } // namespace mlir::softmax
 

@@ -1,0 +1,304 @@
+//===- AttentionToCPU.cpp - softmax.attention on buffers -> vector loops --===//
+//
+// One iteration of an scf.parallel per query row (batch, head, query): the
+// row's query stays in registers, keys are visited in blocks of
+// `vectorWidth` (only the keys the causal and window limits let it see),
+// and the online state (max, sum, output accumulator) is carried from block
+// to block (docs/Attention.md, "CPU lowering"):
+//
+//   s_t = <scale q, k_t>  (one vector of scores per block, masked keys -inf)
+//   m' = max(m, max s);  p = exp(s - m');  a = exp(m - m')
+//   l = l a + sum p;  o = o a + sum_t p_t v_t
+//
+// and at the end o / l and m + log l. Upstream has no op for a contraction
+// whose accumulator is rescaled between blocks, so the loops are built here
+// from the same vector arithmetic as the softmax rows (VectorMath).
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+
+/// The loops of one query row.
+class AttentionRow {
+public:
+  AttentionRow(OpBuilder &b, Location loc, AttentionOp op, int64_t lanes,
+               float scale, ValueRange dims)
+      : b(b), loc(loc), op(op), lanes(lanes), scale(scale), vm(b, loc, lanes),
+        sm(b, loc, b.getF32Type()) {
+    batch = dims[0];
+    heads = dims[1];
+    nq = dims[2];
+    nk = dims[3];
+    kvHeads = dims[4];
+    headDim = cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
+    valueDim = cast<MemRefType>(op.getValue().getType()).getDimSize(3);
+  }
+
+  void build(Value bIdx, Value hIdx, Value qIdx);
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value clampIndex(Value v, Value lo, Value hi) {
+    return arith::MaxSIOp::create(b, loc,
+                                  arith::MinSIOp::create(b, loc, v, hi), lo);
+  }
+  /// The chunks of `lanes` elements that cover `size`, the last one masked
+  /// when `size` is not a multiple.
+  int64_t chunks(int64_t size) const { return (size + lanes - 1) / lanes; }
+  Value chunkMask(int64_t size, int64_t chunk) {
+    int64_t left = size - chunk * lanes;
+    if (left >= lanes)
+      return Value();
+    return vector::CreateMaskOp::create(
+        b, loc, VectorType::get({lanes}, b.getI1Type()),
+        ValueRange{index(left)});
+  }
+  /// Loads `lanes` elements of `memref` at `idx` (last index = column),
+  /// masked when `mask` is set (masked lanes read 0), as f32.
+  Value load(Value memref, ArrayRef<Value> idx, Value mask) {
+    Type elt = cast<MemRefType>(memref.getType()).getElementType();
+    auto type = VectorType::get({lanes}, elt);
+    Value v;
+    if (!mask) {
+      v = vector::LoadOp::create(b, loc, type, memref, idx);
+    } else {
+      Value zero = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getZeroAttr(elt)));
+      v = vector::MaskedLoadOp::create(b, loc, type, memref, idx, mask, zero);
+    }
+    return isa<IntegerType>(elt) ? v : vm.toAcc(v);
+  }
+  /// [lo, hi): the keys query `qIdx` may see.
+  std::pair<Value, Value> keyRange(Value qIdx);
+  /// The scores of keys [j0, j0 + lanes), -inf for those at or past `hi`.
+  Value scores(ArrayRef<Value> q, Value bIdx, Value hIdx, Value kvHead,
+               Value qIdx, Value j0, Value hi);
+
+  OpBuilder &b;
+  Location loc;
+  AttentionOp op;
+  int64_t lanes;
+  float scale;
+  VectorMath vm;
+  StateMath sm;
+  Value batch, heads, nq, nk, kvHeads;
+  int64_t headDim, valueDim;
+};
+
+std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
+  // Bottom-right alignment: query i sits on key diagonal i + Nk - Nq.
+  Value diag = arith::AddIOp::create(
+      b, loc, qIdx, arith::SubIOp::create(b, loc, nk, nq));
+  Value zero = index(0);
+  Value lo = zero, hi = nk;
+  Value one = index(1);
+  if (op.getCausal())
+    hi = clampIndex(arith::AddIOp::create(b, loc, diag, one), zero, nk);
+  if (std::optional<int64_t> w = op.getWindow()) {
+    Value wv = index(*w);
+    lo = clampIndex(arith::AddIOp::create(
+                        b, loc, arith::SubIOp::create(b, loc, diag, wv), one),
+                    zero, nk);
+    if (!op.getCausal())
+      hi = clampIndex(arith::AddIOp::create(b, loc, diag, wv), zero, nk);
+  }
+  // An empty range (lo >= hi) visits no key: the row is fully masked.
+  return {lo, hi};
+}
+
+Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
+                           Value kvHead, Value qIdx, Value j0, Value hi) {
+  Value key = op.getKey();
+  Value last = arith::SubIOp::create(b, loc, hi, index(1));
+  SmallVector<Value> s;
+  for (int64_t t = 0; t < lanes; ++t) {
+    // Keys past the range read the last valid key (in bounds) and are
+    // masked to -inf below.
+    Value j = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, j0, index(t)), last);
+    Value dot;
+    for (int64_t c = 0; c < chunks(headDim); ++c) {
+      Value k = load(key, {bIdx, kvHead, j, index(c * lanes)},
+                     chunkMask(headDim, c));
+      dot = dot ? vm.fma(q[c], k, dot) : vm.mul(q[c], k);
+    }
+    // The order of the lanes' sum does not matter for a dot product:
+    // reassociation lets LLVM reduce by halves instead of lane by lane.
+    s.push_back(vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                            dot, arith::FastMathFlags::reassoc));
+  }
+  Value sv = vector::FromElementsOp::create(
+      b, loc, VectorType::get({lanes}, b.getF32Type()), s);
+
+  Value valid = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({lanes}, b.getI1Type()),
+      ValueRange{arith::SubIOp::create(b, loc, hi, j0)});
+  if (Value mask = op.getMask()) {
+    auto type = cast<MemRefType>(mask.getType());
+    // Unit batch and head dimensions of the mask broadcast.
+    Value mb = type.getDimSize(0) == 1 ? index(0) : bIdx;
+    Value mh = type.getDimSize(1) == 1 ? index(0) : hIdx;
+    Type elt = type.getElementType();
+    auto vt = VectorType::get({lanes}, elt);
+    Value pass = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vt, b.getZeroAttr(elt)));
+    Value m = vector::MaskedLoadOp::create(b, loc, vt, mask,
+                                           ValueRange{mb, mh, qIdx, j0}, valid,
+                                           pass);
+    if (elt.isInteger(1))
+      sv = vm.select(m, sv, vm.negInf());
+    else
+      sv = vm.add(sv, vm.toAcc(m));
+  }
+  return vm.select(valid, sv, vm.negInf());
+}
+
+void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
+  Value kvHead = arith::DivUIOp::create(
+      b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
+  // The query row, scaled once.
+  SmallVector<Value> q;
+  for (int64_t c = 0; c < chunks(headDim); ++c)
+    q.push_back(vm.mul(load(op.getQuery(), {bIdx, hIdx, qIdx, index(c * lanes)},
+                            chunkMask(headDim, c)),
+                       vm.cst(scale)));
+  auto [lo, hi] = keyRange(qIdx);
+
+  // Loop state: m, l (scalars), then the output accumulator chunks.
+  SmallVector<Value> init = {sm.lowest(), sm.cst(0.0)};
+  for (int64_t c = 0; c < chunks(valueDim); ++c)
+    init.push_back(vm.cst(0.0));
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, index(lanes), init,
+      [&](OpBuilder &, Location, Value j0, ValueRange st) {
+        Value s = scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi);
+        Value mNew = sm.max(st[0], vm.reduceMax(s));
+        Value p = vm.exp(vm.sub(s, vm.splat(mNew)));
+        Value alpha = vm.exp(vm.splat(sm.sub(st[0], mNew)));
+        Value alpha0 = vector::ExtractOp::create(b, loc, alpha, int64_t(0));
+        SmallVector<Value> next = {
+            mNew, sm.add(sm.mul(st[1], alpha0), vm.reduceAdd(p))};
+        SmallVector<Value> o;
+        for (int64_t c = 0; c < chunks(valueDim); ++c)
+          o.push_back(vm.mul(st[2 + c], alpha));
+        Value last = arith::SubIOp::create(b, loc, hi, index(1));
+        for (int64_t t = 0; t < lanes; ++t) {
+          // p_t is 0 for keys past the range, which read the last key.
+          Value j = arith::MinSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, j0, index(t)), last);
+          Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
+          for (int64_t c = 0; c < chunks(valueDim); ++c)
+            o[c] = vm.fma(pt,
+                          load(op.getValue(), {bIdx, kvHead, j, index(c * lanes)},
+                               chunkMask(valueDim, c)),
+                          o[c]);
+        }
+        next.append(o);
+        scf::YieldOp::create(b, loc, next);
+      });
+  Value m = loop.getResult(0), l = loop.getResult(1);
+
+  // A row that saw no key, or only masked ones, has l = 0.
+  Value masked = sm.eq(l, sm.cst(0.0));
+  Value out = op.getOutput();
+  Type outElt = cast<MemRefType>(out.getType()).getElementType();
+  Value fill = vm.maskedValue(op.getMasked(), /*probability=*/true);
+  Value inv = vm.splat(sm.div(sm.cst(1.0), l));
+  Value maskedLanes = vector::BroadcastOp::create(
+      b, loc, VectorType::get({lanes}, b.getI1Type()), masked);
+  for (int64_t c = 0; c < chunks(valueDim); ++c) {
+    Value v = vm.select(maskedLanes, fill, vm.mul(loop.getResult(2 + c), inv));
+    Value cv = vm.fromAcc(v, outElt);
+    SmallVector<Value> idx = {bIdx, hIdx, qIdx, index(c * lanes)};
+    if (Value mask = chunkMask(valueDim, c))
+      vector::MaskedStoreOp::create(b, loc, out, idx, mask, cv);
+    else
+      vector::StoreOp::create(b, loc, cv, out, idx);
+  }
+  if (Value lse = op.getLse())
+    memref::StoreOp::create(b, loc, sm.lse(StateKind::Max, op.getMasked(), m, l),
+                            lse, ValueRange{bIdx, hIdx, qIdx});
+}
+
+} // namespace
+
+std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
+  SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue(),
+                                 op.getOutput()};
+  if (op.getMask())
+    operands.push_back(op.getMask());
+  if (op.getLse())
+    operands.push_back(op.getLse());
+  for (Value v : operands) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type)
+      return std::string(
+          "CPU mapping expects memrefs; run one-shot-bufferize first");
+    if (!type.getLayout().isIdentity())
+      return std::string(
+          "CPU mapping expects contiguous (identity layout) memrefs");
+  }
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  auto v = cast<MemRefType>(op.getValue().getType());
+  if (q.isDynamicDim(3) || v.isDynamicDim(3))
+    return std::string("CPU attention mapping keeps a query row and its "
+                       "output in registers: the head dimensions (query "
+                       "and value dimension 3) must be static");
+  if (q.getDimSize(3) > 512 || v.getDimSize(3) > 512)
+    return std::string("CPU attention mapping keeps a query row and its "
+                       "output in registers: head dimensions above 512 are "
+                       "not supported");
+  return std::nullopt;
+}
+
+LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
+                                                 AttentionOp op,
+                                                 const CPUTarget &target,
+                                                 const CPUStrategy &overrides) {
+  if (std::optional<std::string> why = whyNotMappableToCPU(op))
+    return op->emitOpError(*why);
+  int64_t lanes =
+      overrides.vectorWidth ? overrides.vectorWidth : target.vectorBits / 32;
+  std::optional<float> scale = op.getScaleOrDefault();
+  if (!scale)
+    return op->emitOpError("has no scale and no static head dimension");
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto dim = [&](Value v, int64_t d) -> Value {
+    return memref::DimOp::create(rewriter, loc, v, d);
+  };
+  SmallVector<Value> dims = {dim(op.getQuery(), 0), dim(op.getQuery(), 1),
+                             dim(op.getQuery(), 2), dim(op.getKey(), 2),
+                             dim(op.getKey(), 1)};
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto par = scf::ParallelOp::create(
+      rewriter, loc, ValueRange{zero, zero, zero},
+      ValueRange{dims[0], dims[1], dims[2]}, ValueRange{one, one, one},
+      [&](OpBuilder &, Location, ValueRange ivs) {
+        AttentionRow(rewriter, loc, op, lanes, *scale, dims)
+            .build(ivs[0], ivs[1], ivs[2]);
+      });
+  par->setAttr("softmax.cpu_strategy",
+               rewriter.getDictionaryAttr(
+                   {rewriter.getNamedAttr("op", rewriter.getStringAttr(
+                                                    "attention")),
+                    rewriter.getNamedAttr("vector_width",
+                                          rewriter.getI64IntegerAttr(lanes)),
+                    rewriter.getNamedAttr("keys_per_block",
+                                          rewriter.getI64IntegerAttr(lanes))}));
+  rewriter.eraseOp(op);
+  return success();
+}

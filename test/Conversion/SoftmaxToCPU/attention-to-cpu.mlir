@@ -1,0 +1,48 @@
+// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16" --canonicalize --split-input-file | FileCheck %s
+
+// GQA with an lse output and a causal limit: one iteration per
+// (batch, head, query); the kv head is head / (H / Hkv); the key loop runs
+// to the causal bound (bottom-right: query i sees keys <= i + Nk - Nq) in
+// blocks of 16 keys, carrying max, sum and the 8 output chunks of 16 lanes.
+// CHECK-LABEL: func.func @gqa_causal
+// CHECK:       scf.parallel (%[[B:.*]], %[[H:.*]], %[[I:.*]]) = (%c0, %c0, %c0) to (%c2, %c8, %c100) step (%c1, %c1, %c1)
+// CHECK:         %[[KVH:.*]] = arith.divui %[[H]], %c4
+// CHECK-COUNT-8: vector.load %arg0[%[[B]], %[[H]], %[[I]], %{{.*}}] : memref<2x8x100x128xbf16>, vector<16xbf16>
+// CHECK:         %[[DIAG1:.*]] = arith.addi %[[I]], %c29
+// CHECK:         %[[MIN:.*]] = arith.minsi %[[DIAG1]], %c128
+// CHECK:         %[[HI:.*]] = arith.maxsi %[[MIN]], %c0
+// CHECK:         scf.for %{{.*}} = %c0 to %[[HI]] step %c16 iter_args(%{{.*}} = %cst{{.*}}, %{{.*}} = %cst{{.*}}, {{.*}}) -> (f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:           vector.load %arg1[%[[B]], %[[KVH]], %{{.*}}, %{{.*}}] : memref<2x2x128x128xbf16>
+// CHECK:           vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK:           vector.from_elements
+// CHECK:           vector.reduction <maxnumf>
+// CHECK:           vector.load %arg2[%[[B]], %[[KVH]], %{{.*}}, %{{.*}}] : memref<2x2x128x128xbf16>
+// CHECK:           scf.yield
+// CHECK:         arith.select
+// CHECK:         vector.store {{.*}}, %arg3[%[[B]], %[[H]], %[[I]], %{{.*}}] : memref<2x8x100x128xf32>, vector<16xf32>
+// CHECK:         math.log
+// CHECK:         memref.store {{.*}}, %arg4[%[[B]], %[[H]], %[[I]]] : memref<2x8x100xf32>
+// CHECK:       } {softmax.cpu_strategy = {keys_per_block = 16 : i64, op = "attention", vector_width = 16 : i64}}
+func.func @gqa_causal(%q: memref<2x8x100x128xbf16>, %k: memref<2x2x128x128xbf16>, %v: memref<2x2x128x128xbf16>,
+                      %o: memref<2x8x100x128xf32>, %l: memref<2x8x100xf32>) {
+  softmax.attention ins(%q, %k, %v : memref<2x8x100x128xbf16>, memref<2x2x128x128xbf16>, memref<2x2x128x128xbf16>)
+                    outs(%o, %l : memref<2x8x100x128xf32>, memref<2x8x100xf32>) masked(zero) causal
+  return
+}
+
+// -----
+
+// A boolean mask (unit batch), head dimension 40 (two full chunks and a
+// masked one of 8), masked(nan).
+// CHECK-LABEL: func.func @bool_mask
+// CHECK:         vector.maskedload %arg0{{.*}} : memref<1x2x7x40xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK:         scf.for
+// CHECK:           vector.maskedload %arg3[%c0, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} : memref<1x2x7x40xi1>, vector<16xi1>, vector<16xi1> into vector<16xi1>
+// CHECK:           scf.yield
+// CHECK:         vector.maskedstore %arg4
+func.func @bool_mask(%q: memref<1x2x7x40xf32>, %k: memref<1x2x40x40xf32>, %v: memref<1x2x40x40xf32>,
+                     %m: memref<1x2x7x40xi1>, %o: memref<1x2x7x40xf32>) {
+  softmax.attention ins(%q, %k, %v, %m : memref<1x2x7x40xf32>, memref<1x2x40x40xf32>, memref<1x2x40x40xf32>, memref<1x2x7x40xi1>)
+                    outs(%o : memref<1x2x7x40xf32>) masked(nan)
+  return
+}

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Execution check of softmax.attention on the CPU against float64.
+
+Builds one module with a function per case (fresh random inputs each run,
+the seed printed; embedded bit-exactly as hex dense constants), lowers it
+with ``softmax-opt --softmax-to-cpu[=OPTIONS]``, runs it with mlir-runner,
+reads the outputs back bit-exactly (printed as i32 bits) and compares them
+with a float64 reference computed from the same rounded inputs:
+
+* output: per query row, max |o - ref| / max(max |ref|, 1e-30);
+* lse: |lse - ref| / max(1, |ref|);
+* fully masked rows must be exactly the masked value (0 / -inf for
+  masked(zero), NaN for masked(nan)).
+
+Prints one ``PASS``/``FAIL`` line per case and ``PASS: all checks`` at the
+end; exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+BF16 = "bf16"
+
+
+def to_bf16(a: np.ndarray) -> np.ndarray:
+    """Round f32 values to bf16 (nearest even); returns the uint16 bits."""
+    bits = a.astype(np.float32).view(np.uint32)
+    rounded = bits + 0x7FFF + ((bits >> 16) & 1)
+    return (rounded >> 16).astype(np.uint16)
+
+
+def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    b: int
+    h: int
+    hkv: int
+    nq: int
+    nk: int
+    d: int
+    dv: int
+    dtype: str = "f32"          # inputs
+    out_dtype: str = "f32"
+    causal: bool = False
+    window: int | None = None
+    mask: str | None = None     # None, "additive", "bool"
+    mask_bcast_batch: bool = False
+    masked: str = "zero"
+    lse: bool = True
+    logit_scale: float = 1.0    # multiplies q: large values give +-1e4 logits
+    scale: float | None = None
+    bound: float = 2e-5
+
+
+def cases() -> list[Case]:
+    return [
+        Case("mha", 2, 2, 2, 37, 53, 64, 64),
+        Case("causal-bottom-right-d40", 1, 2, 2, 19, 45, 40, 24, causal=True),
+        Case("gqa-causal-window", 1, 4, 2, 33, 33, 32, 32, causal=True, window=5),
+        Case("mqa-window", 2, 3, 1, 17, 29, 16, 48, window=4, masked="nan"),
+        Case("additive-mask", 2, 2, 2, 11, 23, 24, 16, mask="additive",
+             mask_bcast_batch=True),
+        Case("bool-mask-nan", 1, 2, 1, 13, 31, 16, 16, mask="bool", masked="nan"),
+        Case("bf16", 1, 2, 2, 21, 40, 64, 64, dtype=BF16, bound=1e-2),
+        Case("bf16-out", 1, 2, 2, 9, 17, 32, 32, dtype=BF16, out_dtype=BF16,
+             causal=True, bound=1e-2),
+        Case("large-logits", 1, 1, 1, 8, 37, 16, 16, logit_scale=3000.0, scale=1.0),
+        Case("single-key", 1, 1, 1, 1, 1, 16, 16),
+        Case("causal-more-queries", 1, 1, 1, 12, 5, 16, 16, causal=True),
+    ]
+
+
+def elt(dtype: str) -> str:
+    return {"f32": "f32", BF16: "bf16"}[dtype]
+
+
+def hex_dense(a: np.ndarray, dtype: str) -> str:
+    if dtype == BF16:
+        raw = to_bf16(a).astype("<u2").tobytes()
+    elif dtype == "i1":
+        # i1 elements are packed 8 to a byte, first element in the low bit.
+        raw = np.packbits(a.astype(np.uint8).ravel(), bitorder="little").tobytes()
+    else:
+        raw = a.astype("<f4").tobytes()
+    return '"0x' + raw.hex().upper() + '"'
+
+
+def rounded(a: np.ndarray, dtype: str) -> np.ndarray:
+    return bf16_to_f32(to_bf16(a)) if dtype == BF16 else a.astype(np.float32)
+
+
+def ttype(shape: tuple[int, ...], e: str) -> str:
+    return "tensor<" + "x".join(map(str, shape)) + f"x{e}>"
+
+
+def build(c: Case, rng: np.random.Generator, idx: int):
+    qs, ks = (c.b, c.h, c.nq, c.d), (c.b, c.hkv, c.nk, c.d)
+    vs, os_ = (c.b, c.hkv, c.nk, c.dv), (c.b, c.h, c.nq, c.dv)
+    q = rounded(rng.standard_normal(qs) * c.logit_scale, c.dtype)
+    k = rounded(rng.standard_normal(ks), c.dtype)
+    v = rounded(rng.standard_normal(vs), c.dtype)
+    ms = (1 if c.mask_bcast_batch else c.b, c.h, c.nq, c.nk)
+    mask = None
+    if c.mask == "additive":
+        mask = rng.standard_normal(ms).astype(np.float32)
+        mask[rng.random(ms) < 0.3] = -np.inf
+        mask[0, 0, 1, :] = -np.inf  # a fully masked row
+    elif c.mask == "bool":
+        mask = rng.random(ms) < 0.7
+        mask[0, 0, 2, :] = False
+    e = elt(c.dtype)
+    oe = elt(c.out_dtype)
+    args = [f"%q{idx} = arith.constant dense<{hex_dense(q, c.dtype)}> : {ttype(qs, e)}",
+            f"%k{idx} = arith.constant dense<{hex_dense(k, c.dtype)}> : {ttype(ks, e)}",
+            f"%v{idx} = arith.constant dense<{hex_dense(v, c.dtype)}> : {ttype(vs, e)}"]
+    ins = [f"%q{idx}", f"%k{idx}", f"%v{idx}"]
+    types = [ttype(qs, e), ttype(ks, e), ttype(vs, e)]
+    if mask is not None:
+        me = "i1" if c.mask == "bool" else "f32"
+        args.append(f"%m{idx} = arith.constant dense<{hex_dense(mask, me)}> : {ttype(ms, me)}")
+        ins.append(f"%m{idx}")
+        types.append(ttype(ms, me))
+    outs = [f"%o0_{idx}"]
+    otypes = [ttype(os_, oe)]
+    args.append(f"%o0_{idx} = tensor.empty() : {ttype(os_, oe)}")
+    if c.lse:
+        args.append(f"%l0_{idx} = tensor.empty() : {ttype(os_[:3], 'f32')}")
+        outs.append(f"%l0_{idx}")
+        otypes.append(ttype(os_[:3], "f32"))
+    attrs = f"masked({c.masked})"
+    if c.scale is not None:
+        attrs += f" scale({c.scale!r})"
+    if c.causal:
+        attrs += " causal"
+    if c.window is not None:
+        attrs += f" window({c.window})"
+    res = f"%o{idx}, %l{idx}" if c.lse else f"%o{idx}"
+    op = (f"{res} = softmax.attention ins({', '.join(ins)} : {', '.join(types)}) "
+          f"outs({', '.join(outs)} : {', '.join(otypes)}) {attrs}")
+    prints = [print_bits(f"%o{idx}", os_, oe, f"o{idx}")]
+    if c.lse:
+        prints.append(print_bits(f"%l{idx}", os_[:3], "f32", f"l{idx}"))
+    body = "\n  ".join(args + [op] + prints)
+    return body, (q, k, v, mask)
+
+
+def print_bits(val: str, shape: tuple[int, ...], e: str, tag: str) -> str:
+    rank = len(shape)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    amap = f"affine_map<({dims}) -> ({dims})>"
+    its = ", ".join(['"parallel"'] * rank)
+    it = ttype(shape, "i32")
+    conv = "%w = arith.extf %a : bf16 to f32\n    " if e == "bf16" else ""
+    src = "%w" if e == "bf16" else "%a"
+    mt = it.replace("tensor", "memref")
+    return (f"%e_{tag} = tensor.empty() : {it}\n"
+            f"  %b_{tag} = linalg.generic {{indexing_maps = [{amap}, {amap}], iterator_types = [{its}]}}"
+            f" ins({val} : {ttype(shape, e)}) outs(%e_{tag} : {it}) {{\n"
+            f"  ^bb0(%a: {e}, %o: i32):\n    {conv}%c = arith.bitcast {src} : f32 to i32\n"
+            f"    linalg.yield %c : i32\n  }} -> {it}\n"
+            f"  %m_{tag} = bufferization.to_buffer %b_{tag} : {it} to {mt}\n"
+            f"  %u_{tag} = memref.cast %m_{tag} : {mt} to memref<*xi32>\n"
+            f"  call @printMemrefI32(%u_{tag}) : (memref<*xi32>) -> ()")
+
+
+def reference(c: Case, q, k, v, mask):
+    group = c.h // c.hkv
+    kk = np.repeat(k.astype(np.float64), group, axis=1)
+    vv = np.repeat(v.astype(np.float64), group, axis=1)
+    scale = c.scale if c.scale is not None else float(np.float32(1.0 / np.sqrt(c.d)))
+    s = np.einsum("bhid,bhjd->bhij", q.astype(np.float64), kk) * scale
+    allowed = np.ones((c.nq, c.nk), dtype=bool)
+    i = np.arange(c.nq)[:, None] + (c.nk - c.nq)
+    j = np.arange(c.nk)[None, :]
+    if c.causal:
+        allowed &= j <= i
+    if c.window is not None:
+        allowed &= (i - j < c.window) if c.causal else (np.abs(i - j) < c.window)
+    s = np.where(allowed, s, -np.inf)
+    if mask is not None:
+        if c.mask == "bool":
+            s = np.where(mask, s, -np.inf)
+        else:
+            s = s + mask.astype(np.float64)
+    m = s.max(axis=-1, keepdims=True)
+    full = np.isneginf(m[..., 0])
+    msafe = np.where(np.isneginf(m), 0.0, m)
+    p = np.exp(s - msafe)
+    l = p.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        o = np.einsum("bhij,bhjd->bhid", p, vv) / l[..., None]
+        lse = msafe[..., 0] + np.log(l)
+    return o, lse, full
+
+
+def parse_i32(text: str) -> list[np.ndarray]:
+    out = []
+    for block in re.split(r"Unranked Memref", text)[1:]:
+        data = block.split("data =", 1)[1]
+        nums = [int(x) for x in re.findall(r"-?\d+", data)]
+        out.append(np.array(nums, dtype=np.int64).astype(np.int32).view(np.float32))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--softmax-opt", required=True)
+    ap.add_argument("--mlir-runner", required=True)
+    ap.add_argument("--runner-libs", required=True)
+    ap.add_argument("--pipeline-options", default="")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--only", default=None)
+    args = ap.parse_args()
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    print(f"seed {seed}")
+    rng = np.random.default_rng(seed)
+    chosen = [c for c in cases() if not args.only or args.only in c.name]
+    bodies, inputs = [], []
+    for idx, c in enumerate(chosen):
+        body, ins = build(c, rng, idx)
+        bodies.append(body)
+        inputs.append(ins)
+    module = ("func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}\n"
+              "func.func @main() {\n  " + "\n  ".join(bodies) + "\n  return\n}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "attention.mlir")
+        with open(path, "w") as f:
+            f.write(module)
+        flag = "--softmax-to-cpu" + (f"={args.pipeline_options}" if args.pipeline_options else "")
+        low = subprocess.run([args.softmax_opt, path, flag], capture_output=True, text=True)
+        if low.returncode:
+            print("FAIL: lowering failed\n" + low.stderr[-4000:])
+            return 1
+        libs = args.runner_libs.split("=", 1)[-1]
+        run = subprocess.run([args.mlir_runner, "-e", "main", "-entry-point-result=void",
+                              f"-shared-libs={libs}"], input=low.stdout,
+                             capture_output=True, text=True)
+        if run.returncode:
+            print("FAIL: run failed\n" + run.stderr[-4000:])
+            return 1
+    outs = parse_i32(run.stdout)
+    failed = 0
+    pos = 0
+    for c, (q, k, v, mask) in zip(chosen, inputs):
+        o_ref, lse_ref, full = reference(c, q, k, v, mask)
+        o = outs[pos].reshape(o_ref.shape).astype(np.float64)
+        pos += 1
+        lse = None
+        if c.lse:
+            lse = outs[pos].reshape(lse_ref.shape).astype(np.float64)
+            pos += 1
+        bad = []
+        # Fully masked rows: exactly the masked value.
+        if full.any():
+            want_o = np.nan if c.masked == "nan" else 0.0
+            got = o[full]
+            ok = np.isnan(got).all() if c.masked == "nan" else (got == 0).all()
+            if not ok:
+                bad.append(f"masked rows: output not {want_o}")
+            if lse is not None:
+                gl = lse[full]
+                ok = np.isnan(gl).all() if c.masked == "nan" else np.isneginf(gl).all()
+                if not ok:
+                    bad.append("masked rows: lse not " + ("nan" if c.masked == "nan" else "-inf"))
+        live = ~full
+        err = 0.0
+        if live.any():
+            diff = np.abs(o - o_ref).max(axis=-1)[live]
+            norm = np.maximum(np.abs(o_ref).max(axis=-1)[live], 1e-30)
+            err = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff / norm)))
+            if not err <= c.bound:
+                bad.append(f"output err {err:.3e} > {c.bound:g}")
+            if lse is not None:
+                le = np.abs(lse[live] - lse_ref[live]) / np.maximum(1.0, np.abs(lse_ref[live]))
+                lerr = float(np.where(np.isnan(le), np.inf, le).max())
+                if not lerr <= c.bound:
+                    bad.append(f"lse err {lerr:.3e} > {c.bound:g}")
+                err = max(err, lerr)
+        status = "FAIL" if bad else "PASS"
+        failed += bool(bad)
+        print(f"{status} attention {c.name} ({c.dtype}->{c.out_dtype}): max err {err:.3e} "
+              f"(bound {c.bound:g}), {int(full.sum())} fully masked rows"
+              + ("; " + "; ".join(bad) if bad else ""))
+    if failed:
+        print(f"FAIL: {failed} case(s)")
+        return 1
+    print("PASS: all checks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
