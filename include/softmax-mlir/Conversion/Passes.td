@@ -35,6 +35,10 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     A reduction along a dimension that is not the innermost puts the lanes
     across neighbouring reductions instead (each lane's state is final).
 
+    `softmax.attention` becomes an `scf.parallel` over query rows, each
+    visiting its keys (within the causal and window limits) in blocks of
+    the vector width with the online state carried (docs/Attention.md).
+
     Requirements, each with its own diagnostic: memrefs with identity
     layout, f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends
     every other op through `softmax-decompose` instead.
