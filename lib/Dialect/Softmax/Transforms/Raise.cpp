@@ -13,6 +13,8 @@
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
+#include "RaiseUtils.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
@@ -25,6 +27,29 @@ namespace mlir::softmax {
 
 using namespace mlir;
 using namespace mlir::softmax;
+using raise::isElementwise;
+
+bool raise::isElementwise(linalg::LinalgOp op) {
+  return op.getNumReductionLoops() == 0 &&
+         llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+           return op.getMatchingIndexingMap(&init).isIdentity();
+         });
+}
+
+std::optional<APFloat> raise::splatFloatValue(Value value) {
+  Attribute attr;
+  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
+    if (matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+      if (auto f = dyn_cast<FloatAttr>(attr))
+        return f.getValue();
+    return std::nullopt;
+  }
+  if (matchPattern(value, m_Constant(&attr)))
+    if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+      if (isa<FloatType>(splat.getElementType()))
+        return splat.getSplatValue<APFloat>();
+  return std::nullopt;
+}
 
 namespace {
 
@@ -57,13 +82,6 @@ struct Term {
 };
 
 Term follow(Value scalar);
-
-bool isElementwise(linalg::LinalgOp op) {
-  return op.getNumReductionLoops() == 0 &&
-         llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-           return op.getMatchingIndexingMap(&init).isIdentity();
-         });
-}
 
 /// The element of `tensor`: the yielded scalar of its elementwise producer,
 /// or the tensor itself when its producer is not elementwise.
@@ -135,22 +153,6 @@ struct Reduction {
   bool initIsNegInf = false;
 };
 
-/// The splat float value a reduction's init is filled with, if constant.
-std::optional<APFloat> initValue(Value init) {
-  Attribute attr;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    if (matchPattern(fill.getInputs()[0], m_Constant(&attr)))
-      if (auto f = dyn_cast<FloatAttr>(attr))
-        return f.getValue();
-    return std::nullopt;
-  }
-  if (matchPattern(init, m_Constant(&attr)))
-    if (auto splat = dyn_cast<SplatElementsAttr>(attr))
-      if (isa<FloatType>(splat.getElementType()))
-        return splat.getSplatValue<APFloat>();
-  return std::nullopt;
-}
-
 /// Matches `tensor` as a single-dimension max or sum reduction seeded with
 /// its identity (-inf or -FLT_MAX for max, 0 for sum).
 std::optional<Reduction> reductionOf(Value tensor, Combiner combiner) {
@@ -163,7 +165,7 @@ std::optional<Reduction> reductionOf(Value tensor, Combiner combiner) {
   OpOperand *init = op.getDpsInitOperand(0);
   if (droppedDim(op.getMatchingIndexingMap(init)) != (int64_t)dims[0])
     return std::nullopt;
-  std::optional<APFloat> seed = initValue(init->get());
+  std::optional<APFloat> seed = raise::splatFloatValue(init->get());
   if (!seed)
     return std::nullopt;
   bool negInf = seed->isInfinity() && seed->isNegative();
@@ -394,4 +396,5 @@ struct SoftmaxRaisePass
 
 void mlir::softmax::populateSoftmaxRaisePatterns(RewritePatternSet &patterns) {
   patterns.add<RaiseLinalgSoftmax, RaiseDecomposed>(patterns.getContext());
+  populateSoftmaxRaiseAttentionPatterns(patterns);
 }

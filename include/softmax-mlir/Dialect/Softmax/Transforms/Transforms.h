@@ -15,8 +15,15 @@
 
 namespace mlir::softmax {
 
-/// linalg.softmax and decomposed linalg forms -> softmax semantic ops.
+/// linalg.softmax and decomposed linalg forms -> softmax semantic ops, and
+/// the attention chains of populateSoftmaxRaiseAttentionPatterns.
 void populateSoftmaxRaisePatterns(RewritePatternSet &patterns);
+
+/// linalg attention chains (Q K^T, scale, additive mask, softmax over the
+/// last dimension, P V) -> softmax.attention. The softmax must already be a
+/// softmax.softmax or a linalg.softmax; populateSoftmaxRaisePatterns raises
+/// the decomposed forms to one.
+void populateSoftmaxRaiseAttentionPatterns(RewritePatternSet &patterns);
 
 /// Semantic ops -> softmax.partial + softmax.normalize / softmax.lse.
 /// Ops still marked `auto` get the CPU cost model's choice. With a

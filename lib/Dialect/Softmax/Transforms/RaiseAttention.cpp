@@ -1,0 +1,631 @@
+//===- RaiseAttention.cpp - linalg attention -> softmax.attention ---------===//
+//
+// Front ends spell attention as five linalg steps: S = Q K^T (a batched
+// matmul that transposes K through its indexing maps, or after an explicit
+// transpose), a scale, an optional additive mask, a softmax over the last
+// dimension, and O = P V. The pattern is rooted at the P V product and walks
+// back. The scale and the mask are elementwise and may be split over several
+// ops or fused into one, so, as in Raise.cpp, they are matched on what one
+// element of the softmax input stands for, not on ops. The softmax itself
+// is matched as an op: the decomposed forms become softmax.softmax through
+// the patterns of Raise.cpp first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+
+#include "RaiseUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::softmax;
+using raise::isElementwise;
+
+namespace {
+
+bool isAttentionFloat(Type type) {
+  return isa<Float16Type, BFloat16Type, Float32Type>(type);
+}
+
+Type elementTypeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getElementType();
+}
+
+double toDouble(APFloat value) {
+  bool losesInfo;
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
+//===----------------------------------------------------------------------===//
+// Elements
+//===----------------------------------------------------------------------===//
+
+/// What one element of a tensor stands for, seen from the iteration space of
+/// the op the match starts at (the root): a scalar computed in some linalg
+/// body, a float constant, or an opaque tensor read at `map` of the root's
+/// indices. For a computed scalar, `map` takes the root's indices to those
+/// of the body that computes it, so its operands resolve with it too.
+struct Elem {
+  Value scalar;
+  Value tensor;
+  AffineMap map;
+  std::optional<APFloat> constant;
+
+  bool isRead() const { return static_cast<bool>(tensor); }
+  template <typename OpTy>
+  OpTy def() const {
+    return scalar ? scalar.getDefiningOp<OpTy>() : OpTy();
+  }
+};
+
+Elem resolve(Value scalar, AffineMap map);
+
+/// The element of `tensor` at `map`: looks through elementwise producers
+/// (and the broadcasts and transposes their indexing maps spell).
+Elem elementOf(Value tensor, AffineMap map) {
+  if (std::optional<APFloat> splat = raise::splatFloatValue(tensor))
+    return {Value(), Value(), map, *splat};
+  auto result = dyn_cast<OpResult>(tensor);
+  auto op = result ? dyn_cast<linalg::LinalgOp>(result.getOwner())
+                   : linalg::LinalgOp();
+  if (op && op.hasPureTensorSemantics() && isElementwise(op) && op.getBlock())
+    return resolve(
+        op.getBlock()->getTerminator()->getOperand(result.getResultNumber()),
+        map);
+  return {Value(), tensor, map, std::nullopt};
+}
+
+Elem resolve(Value scalar, AffineMap map) {
+  Attribute attr;
+  if (matchPattern(scalar, m_Constant(&attr))) {
+    if (auto f = dyn_cast<FloatAttr>(attr))
+      return {Value(), Value(), map, f.getValue()};
+    return {};
+  }
+  auto arg = dyn_cast<BlockArgument>(scalar);
+  if (!arg)
+    return {scalar, Value(), map, std::nullopt};
+  auto op = dyn_cast<linalg::LinalgOp>(arg.getOwner()->getParentOp());
+  OpOperand *operand = op ? op.getMatchingOpOperand(arg) : nullptr;
+  // A body that reads its init accumulates: not an elementwise step.
+  if (!operand || !op.isDpsInput(operand))
+    return {};
+  if (!isa<ShapedType>(operand->get().getType()))
+    return resolve(operand->get(), map);
+  return elementOf(operand->get(),
+                   op.getMatchingIndexingMap(operand).compose(map));
+}
+
+/// Drops arith.extf and arith.truncf between f16, bf16 and f32: the op
+/// computes scores in f32 whatever the graph rounded them to. Wider types
+/// stop the walk, since f32 would lose what they keep.
+Elem skipCasts(Elem e) {
+  while (e.scalar) {
+    Operation *op = e.scalar.getDefiningOp();
+    if (!isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(op) ||
+        !isAttentionFloat(op->getOperand(0).getType()) ||
+        !isAttentionFloat(op->getResult(0).getType()))
+      break;
+    e = resolve(op->getOperand(0), e.map);
+  }
+  return e;
+}
+
+//===----------------------------------------------------------------------===//
+// Scale and mask
+//===----------------------------------------------------------------------===//
+
+/// A tensor read at the root's own indices, times a constant.
+struct Scaled {
+  Value tensor;
+  double scale = 1.0;
+};
+
+/// t, t * c, c * t or t / c, nested any number of times.
+std::optional<Scaled> matchScaled(Elem e) {
+  e = skipCasts(e);
+  if (e.isRead()) {
+    if (!e.map.isIdentity())
+      return std::nullopt;
+    return Scaled{e.tensor, 1.0};
+  }
+  auto constantOf = [&](Value v) -> std::optional<double> {
+    Elem c = skipCasts(resolve(v, e.map));
+    if (!c.constant)
+      return std::nullopt;
+    return toDouble(*c.constant);
+  };
+  if (auto mul = e.def<arith::MulFOp>()) {
+    for (auto [t, c] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+      std::optional<double> k = constantOf(c);
+      if (!k)
+        continue;
+      if (std::optional<Scaled> inner = matchScaled(resolve(t, e.map)))
+        return Scaled{inner->tensor, inner->scale * *k};
+    }
+    return std::nullopt;
+  }
+  if (auto div = e.def<arith::DivFOp>()) {
+    std::optional<double> k = constantOf(div.getRhs());
+    if (!k)
+      return std::nullopt;
+    if (std::optional<Scaled> inner = matchScaled(resolve(div.getLhs(), e.map)))
+      return Scaled{inner->tensor, inner->scale / *k};
+  }
+  return std::nullopt;
+}
+
+/// The softmax input: scale * S, plus the mask when there is one.
+struct ScoreExpr {
+  Value scores;
+  double scale = 1.0;
+  Value mask;
+  AffineMap maskMap;
+};
+
+/// The mask is added after scaling, as the op does; (S + M) * c would scale
+/// the mask too and is not matched.
+std::optional<ScoreExpr>
+matchScoreExpr(Value input, unsigned rank,
+               llvm::function_ref<bool(Value)> isScores) {
+  MLIRContext *ctx = input.getContext();
+  Elem root =
+      skipCasts(elementOf(input, AffineMap::getMultiDimIdentityMap(rank, ctx)));
+  if (std::optional<Scaled> s = matchScaled(root); s && isScores(s->tensor))
+    return ScoreExpr{s->tensor, s->scale, Value(), AffineMap()};
+  auto add = root.def<arith::AddFOp>();
+  if (!add)
+    return std::nullopt;
+  for (auto [lhs, rhs] : {std::pair(add.getLhs(), add.getRhs()),
+                          std::pair(add.getRhs(), add.getLhs())}) {
+    std::optional<Scaled> s = matchScaled(resolve(lhs, root.map));
+    Elem mask = skipCasts(resolve(rhs, root.map));
+    if (s && isScores(s->tensor) && mask.isRead())
+      return ScoreExpr{s->tensor, s->scale, mask.tensor, mask.map};
+  }
+  return std::nullopt;
+}
+
+/// Whether a mask read at `map` (root indices -> mask indices) is one the op
+/// takes after a reshape: indexed by the query and key positions last, in
+/// that order, and by some of the batch dimensions before them, in order;
+/// a size-1 dimension may be read at 0.
+bool isBroadcastMask(AffineMap map, ShapedType type, unsigned rank) {
+  unsigned n = map.getNumResults();
+  if (n < 2 || map.getNumSymbols() != 0)
+    return false;
+  int64_t last = -1;
+  for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      if (c.getValue() != 0 || type.getDimSize(pos) != 1 || pos + 2 >= n)
+        return false;
+      continue;
+    }
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || static_cast<int64_t>(d.getPosition()) <= last)
+      return false;
+    last = d.getPosition();
+  }
+  auto dimAt = [&](unsigned pos) {
+    return cast<AffineDimExpr>(map.getResult(pos)).getPosition();
+  };
+  return isa<AffineDimExpr>(map.getResult(n - 2)) && dimAt(n - 2) == rank - 2 &&
+         dimAt(n - 1) == rank - 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// out[b..., m, n] += sum_k lhs[b..., m, k] * rhs[b..., k, n], or
+/// rhs[b..., n, k] when `rhsTransposed`.
+struct BatchedMatmul {
+  Value lhs, rhs, init;
+  bool rhsTransposed;
+};
+
+/// yield(acc + a * b) over the two inputs, either order, each possibly
+/// extended (how named matmuls of f16 into f32 spell it).
+bool isMulAddBody(Block &body) {
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc   ? add.getRhs()
+                  : add.getRhs() == acc ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return false;
+  auto strip = [](Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext ? ext.getIn() : v;
+  };
+  Value a = strip(mul.getLhs()), b = strip(mul.getRhs());
+  Value x = body.getArgument(0), y = body.getArgument(1);
+  return (a == x && b == y) || (a == y && b == x);
+}
+
+/// Any linalg spelling of a batched matmul of rank 2 to 4 on tensors:
+/// linalg.matmul, linalg.batch_matmul (with or without indexing maps),
+/// linalg.contract, linalg.generic.
+std::optional<BatchedMatmul> matchBatchedMatmul(Operation *operation) {
+  auto op = dyn_cast_or_null<linalg::LinalgOp>(operation);
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 || !op.getBlock())
+    return std::nullopt;
+  OpOperand *init = op.getDpsInitOperand(0);
+  int64_t rank = op.getRank(init);
+  if (rank < 2 || rank > 4 || op.getNumLoops() != rank + 1 ||
+      op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  AffineMap out = op.getMatchingIndexingMap(init);
+  if (!out.isProjectedPermutation() || out.isFunctionOfDim(reductions[0]))
+    return std::nullopt;
+
+  AffineExpr k = getAffineDimExpr(reductions[0], op.getContext());
+  ArrayRef<AffineExpr> o = out.getResults();
+  SmallVector<AffineExpr> lhs(o.drop_back()), rhs(o.drop_back(2)),
+      rhsTransposed(o.drop_back(2));
+  lhs.push_back(k);
+  rhs.append({k, o.back()});
+  rhsTransposed.append({o.back(), k});
+  auto resultsOf = [&](unsigned input) {
+    return op.getMatchingIndexingMap(op.getDpsInputOperand(input))
+        .getResults();
+  };
+  if (resultsOf(0) != ArrayRef(lhs))
+    return std::nullopt;
+  bool transposed = resultsOf(1) == ArrayRef(rhsTransposed);
+  if (!transposed && resultsOf(1) != ArrayRef(rhs))
+    return std::nullopt;
+  if (!isMulAddBody(*op.getBlock()))
+    return std::nullopt;
+  return BatchedMatmul{op.getDpsInputs()[0], op.getDpsInputs()[1],
+                       init->get(), transposed};
+}
+
+/// An init that may be overwritten rather than accumulated into: zero
+/// everywhere, or undefined.
+bool isZeroOrUndef(Value init) {
+  if (init.getDefiningOp<tensor::EmptyOp>())
+    return true;
+  std::optional<APFloat> value = raise::splatFloatValue(init);
+  return value && value->isZero();
+}
+
+SmallVector<int64_t> swapLastTwo(unsigned rank) {
+  SmallVector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  return perm;
+}
+
+/// The tensor that `t` is the transpose of (last two dimensions swapped),
+/// when `t` is made by linalg.transpose or a generic copy that transposes.
+Value transposeSource(Value t) {
+  unsigned rank = cast<ShapedType>(t.getType()).getRank();
+  MLIRContext *ctx = t.getContext();
+  Elem e = elementOf(t, AffineMap::getMultiDimIdentityMap(rank, ctx));
+  SmallVector<unsigned> perm;
+  for (int64_t d : swapLastTwo(rank))
+    perm.push_back(d);
+  if (e.isRead() && e.map == AffineMap::getPermutationMap(perm, ctx))
+    return e.tensor;
+  return Value();
+}
+
+Value transposeLastTwo(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<int64_t> perm = swapLastTwo(type.getRank());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
+  applyPermutationToVector(sizes, perm);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, t, init, perm)->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Grouped-query heads
+//===----------------------------------------------------------------------===//
+
+/// A [B, Hkv, N, D] tensor whose every head a [B, H, N, D] operand repeats
+/// `group` times in a row.
+struct Repeated {
+  Value source;
+  int64_t group;
+};
+
+/// Matches the repeat_interleave over heads that front ends emit for GQA
+/// (`k[:, :, None].expand(B, Hkv, G, N, D).reshape(B, Hkv * G, N, D)`): a
+/// broadcast to [B, Hkv, G, N, D], collapsed over (Hkv, G). Head h then
+/// reads head h / G, which is the op's pairing; a repeat that tiles
+/// (G outer) pairs heads differently and is not matched.
+std::optional<Repeated> unrepeatHeads(Value t) {
+  auto collapse = t.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getSrcType().getRank() != 5 ||
+      collapse.getResultType().getRank() != 4 ||
+      collapse.getReassociationIndices()[1] != ReassociationIndices{1, 2})
+    return std::nullopt;
+  MLIRContext *ctx = t.getContext();
+  Elem e = elementOf(collapse.getSrc(),
+                     AffineMap::getMultiDimIdentityMap(5, ctx));
+  if (!e.isRead())
+    return std::nullopt;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  int64_t group = collapse.getSrcType().getDimSize(2);
+  if (e.map == AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx))
+    return Repeated{e.tensor, group};
+  // The same with the group dimension inserted first as a unit dimension.
+  if (e.map != AffineMap::get(5, 0,
+                              {d(0), d(1), getAffineConstantExpr(0, ctx), d(3),
+                               d(4)},
+                              ctx))
+    return std::nullopt;
+  auto expand = e.tensor.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand || expand.getSrcType().getRank() != 4)
+    return std::nullopt;
+  SmallVector<int64_t> shape(expand.getResultType().getShape());
+  shape.erase(shape.begin() + 2);
+  if (ArrayRef(shape) != expand.getSrcType().getShape())
+    return std::nullopt;
+  return Repeated{expand.getSrc(), group};
+}
+
+//===----------------------------------------------------------------------===//
+// Reshapes to the op's 4-D form
+//===----------------------------------------------------------------------===//
+
+/// A rank-`rank` operand as 4-D with leading unit dimensions: [BH, N, D]
+/// becomes [1, BH, N, D] (one batch of BH heads, so that a mask shared by
+/// all of them stays a broadcast) and [N, D] becomes [1, 1, N, D].
+Value expandLeading(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  unsigned lead = 4 - type.getRank();
+  if (lead == 0)
+    return v;
+  SmallVector<int64_t> shape(lead, 1);
+  llvm::append_range(shape, type.getShape());
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices first;
+  for (unsigned i = 0; i <= lead; ++i)
+    first.push_back(i);
+  groups.push_back(first);
+  for (unsigned i = lead + 1; i < 4; ++i)
+    groups.push_back({i});
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
+}
+
+/// The mask as [B or 1, H or 1, Nq, Nk]: drops the unit dimensions it reads
+/// at 0, then inserts one for each batch dimension it broadcasts over.
+Value maskTo4D(OpBuilder &b, Location loc, Value mask, AffineMap map,
+               unsigned rank) {
+  SmallVector<ReassociationIndices> collapse;
+  ReassociationIndices pending;
+  SmallVector<unsigned> rootDims;
+  for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+    pending.push_back(pos);
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      collapse.push_back(pending);
+      pending.clear();
+      rootDims.push_back(d.getPosition());
+    }
+  }
+  if (collapse.size() != map.getNumResults())
+    mask = tensor::CollapseShapeOp::create(b, loc, mask, collapse);
+  auto type = cast<RankedTensorType>(mask.getType());
+  if (type.getRank() == 4)
+    return mask;
+
+  unsigned lead = 4 - rank;
+  SmallVector<ReassociationIndices> expand;
+  SmallVector<int64_t> shape;
+  unsigned next = 0;
+  for (unsigned t = 0; t < 4; ++t) {
+    pending.push_back(t);
+    if (next < rootDims.size() && rootDims[next] + lead == t) {
+      shape.push_back(type.getDimSize(next++));
+      expand.push_back(pending);
+      pending.clear();
+    } else {
+      shape.push_back(1);
+    }
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), mask,
+      expand);
+}
+
+//===----------------------------------------------------------------------===//
+// Pattern
+//===----------------------------------------------------------------------===//
+
+struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<BatchedMatmul> pv = matchBatchedMatmul(op);
+    if (!pv)
+      return rewriter.notifyMatchFailure(op, "not a batched matmul");
+    unsigned rank = op.getRank(op.getDpsInitOperand(0));
+
+    // P = softmax(X) over the keys.
+    Value probs = pv->lhs, input;
+    MaskedRows masked;
+    if (auto softmax = probs.getDefiningOp<SoftmaxOp>()) {
+      if (softmax.getDimension() != rank - 1)
+        return rewriter.notifyMatchFailure(op, "softmax is not over the last "
+                                               "dimension");
+      if (!softmax.getAccumulatorType().isF32())
+        return rewriter.notifyMatchFailure(op, "softmax does not accumulate "
+                                               "in f32");
+      input = softmax.getInput();
+      masked = softmax.getMasked();
+    } else if (auto softmax = probs.getDefiningOp<linalg::SoftmaxOp>()) {
+      if (!softmax.hasPureTensorSemantics() ||
+          softmax.getDimension() != rank - 1)
+        return rewriter.notifyMatchFailure(op, "softmax is not over the last "
+                                               "dimension");
+      input = softmax.getInput();
+      // exp(-inf - -inf) for a row of -inf, as in Raise.cpp.
+      masked = MaskedRows::NaN;
+    } else {
+      return rewriter.notifyMatchFailure(op, "left operand is not a softmax");
+    }
+    if (!probs.hasOneUse())
+      return rewriter.notifyMatchFailure(op, "probabilities have other users");
+    if (!isAttentionFloat(elementTypeOf(input)))
+      return rewriter.notifyMatchFailure(op, "softmax is not on f16, bf16 or "
+                                             "f32");
+
+    // X = scale * S (+ mask), S = Q K^T written into a zero init.
+    auto isScores = [&](Value s) {
+      std::optional<BatchedMatmul> m = matchBatchedMatmul(s.getDefiningOp());
+      return m && cast<ShapedType>(s.getType()).getRank() == rank &&
+             isZeroOrUndef(m->init);
+    };
+    std::optional<ScoreExpr> expr = matchScoreExpr(input, rank, isScores);
+    if (!expr)
+      return rewriter.notifyMatchFailure(
+          op, "softmax input is not scale * Q K^T (+ mask) with a constant "
+              "scale");
+    std::optional<BatchedMatmul> qk =
+        matchBatchedMatmul(expr->scores.getDefiningOp());
+    if (expr->mask &&
+        !isBroadcastMask(expr->maskMap,
+                         cast<ShapedType>(expr->mask.getType()), rank))
+      return rewriter.notifyMatchFailure(op, "mask is not [B or 1, H or 1, "
+                                             "Nq, Nk] up to unit dimensions");
+    // Every step from S to the softmax is dropped; a step that something
+    // else reads would have to be computed twice.
+    for (Value v = expr->scores; v != input;) {
+      if (!v.hasOneUse())
+        return rewriter.notifyMatchFailure(op, "scores have other users");
+      auto user = dyn_cast<linalg::LinalgOp>(*v.user_begin());
+      if (!user || user->getNumResults() != 1 || !isElementwise(user))
+        return rewriter.notifyMatchFailure(op, "scores have other users");
+      v = user->getResult(0);
+    }
+    if (!input.hasOneUse())
+      return rewriter.notifyMatchFailure(op, "scores have other users");
+
+    // A scale applied to Q folds into the op's.
+    Value query = qk->lhs;
+    double scale = expr->scale;
+    if (std::optional<Scaled> s = matchScaled(elementOf(
+            query, AffineMap::getMultiDimIdentityMap(rank, getContext())));
+        s && s->tensor != query &&
+        elementTypeOf(s->tensor) == elementTypeOf(query)) {
+      query = s->tensor;
+      scale *= s->scale;
+    }
+
+    // K as [.., Nk, D] and V as [.., Nk, Dv]; when the graph holds them the
+    // other way round and no transpose made them so, one is inserted.
+    Value key = qk->rhs, value = pv->rhs;
+    bool transposeKey = false, transposeValue = false;
+    if (!qk->rhsTransposed) {
+      Value source = transposeSource(key);
+      transposeKey = !source;
+      key = source ? source : key;
+    }
+    if (pv->rhsTransposed) {
+      Value source = transposeSource(value);
+      transposeValue = !source;
+      value = source ? source : value;
+    }
+
+    if (rank == 4 && !transposeKey && !transposeValue) {
+      std::optional<Repeated> rk = unrepeatHeads(key),
+                              rv = unrepeatHeads(value);
+      if (rk || rv) {
+        if (!rk || !rv || rk->group != rv->group ||
+            ShapedType::isDynamic(rk->group))
+          return rewriter.notifyMatchFailure(
+              op, "key and value do not repeat their heads alike");
+        key = rk->source;
+        value = rv->source;
+      }
+    }
+
+    Type type = elementTypeOf(query);
+    if (!isAttentionFloat(type))
+      return rewriter.notifyMatchFailure(op, "query is not f16, bf16 or f32");
+    if (elementTypeOf(key) != type || elementTypeOf(value) != type)
+      return rewriter.notifyMatchFailure(op, "query, key and value element "
+                                             "types differ");
+    Type outType = elementTypeOf(op->getResult(0));
+    if (outType != type && !outType.isF32())
+      return rewriter.notifyMatchFailure(op, "output is neither f32 nor the "
+                                             "query element type");
+    if (expr->mask && elementTypeOf(expr->mask) != type &&
+        !elementTypeOf(expr->mask).isF32())
+      return rewriter.notifyMatchFailure(op, "mask is neither f32 nor the "
+                                             "query element type");
+    auto scaleF32 = static_cast<float>(scale);
+    if (!std::isfinite(scaleF32))
+      return rewriter.notifyMatchFailure(op, "scale is not finite in f32");
+
+    Location loc = op.getLoc();
+    if (transposeKey)
+      key = transposeLastTwo(rewriter, loc, key);
+    if (transposeValue)
+      value = transposeLastTwo(rewriter, loc, value);
+    Value mask;
+    if (expr->mask)
+      mask = maskTo4D(rewriter, loc, expr->mask, expr->maskMap, rank);
+
+    // The op writes its output. A matmul into a zero (or undefined) init
+    // computes the same; into anything else, the init is added afterwards.
+    Value init = pv->init, dest = init;
+    bool accumulate = !isZeroOrUndef(init);
+    if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && !accumulate)
+      dest = fill.getOutputs()[0];
+    else if (!init.getDefiningOp<tensor::EmptyOp>())
+      dest = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), outType);
+    Value dest4 = expandLeading(rewriter, loc, dest);
+
+    auto attention = AttentionOp::create(
+        rewriter, loc, TypeRange{dest4.getType()},
+        expandLeading(rewriter, loc, query), expandLeading(rewriter, loc, key),
+        expandLeading(rewriter, loc, value), mask, dest4, /*lse=*/Value(),
+        masked, rewriter.getF32FloatAttr(scaleF32), /*causal=*/false,
+        /*window=*/nullptr);
+    Value result = attention.getOutputResult();
+    if (rank != 4) {
+      SmallVector<ReassociationIndices> groups =
+          cast<tensor::ExpandShapeOp>(dest4.getDefiningOp())
+              .getReassociationIndices();
+      result = tensor::CollapseShapeOp::create(rewriter, loc, init.getType(),
+                                               result, groups);
+    }
+    if (accumulate)
+      result = linalg::AddOp::create(rewriter, loc, ValueRange{result, init},
+                                     ValueRange{init})
+                   ->getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::softmax::populateSoftmaxRaiseAttentionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RaiseAttention>(patterns.getContext());
+}
