@@ -413,6 +413,14 @@ Value expandLeading(OpBuilder &b, Location loc, Value v) {
 /// at 0, then inserts one for each batch dimension it broadcasts over.
 Value maskTo4D(OpBuilder &b, Location loc, Value mask, AffineMap map,
                unsigned rank) {
+  unsigned lead = 4 - rank;
+  bool aligned = llvm::all_of(llvm::enumerate(map.getResults()), [&](auto it) {
+    auto d = dyn_cast<AffineDimExpr>(it.value());
+    return !d || d.getPosition() + lead == it.index();
+  });
+  if (map.getNumResults() == 4 && aligned)
+    return mask;
+
   SmallVector<ReassociationIndices> collapse;
   ReassociationIndices pending;
   SmallVector<unsigned> rootDims;
@@ -430,7 +438,6 @@ Value maskTo4D(OpBuilder &b, Location loc, Value mask, AffineMap map,
   if (type.getRank() == 4)
     return mask;
 
-  unsigned lead = 4 - rank;
   SmallVector<ReassociationIndices> expand;
   SmallVector<int64_t> shape;
   unsigned next = 0;
@@ -501,8 +508,8 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     std::optional<ScoreExpr> expr = matchScoreExpr(input, rank, isScores);
     if (!expr)
       return rewriter.notifyMatchFailure(
-          op, "softmax input is not scale * Q K^T (+ mask) with a constant "
-              "scale");
+          op, "softmax input is not c * S (+ mask) with c constant and "
+              "S = Q K^T a batched matmul into zeros");
     std::optional<BatchedMatmul> qk =
         matchBatchedMatmul(expr->scores.getDefiningOp());
     if (expr->mask &&
