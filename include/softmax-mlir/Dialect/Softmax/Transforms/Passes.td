@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def SoftmaxRaise : Pass<"softmax-raise"> {
-  let summary = "Raise linalg softmax, log-softmax and log-sum-exp to the softmax dialect";
+  let summary = "Raise linalg softmax, log-softmax, log-sum-exp and attention to the softmax dialect";
   let description = [{
     Rewrites `linalg.softmax` and the decomposed forms that front ends emit
     (a max reduction, a broadcast subtraction, `exp`, a sum reduction and a
@@ -18,6 +18,18 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
     of all `-inf` (`-inf - -inf`), so the raised op says `masked(nan)`. Forms
     that differ (no max subtraction, a max over another dimension, an
     intermediate used elsewhere) are left alone.
+
+    Attention graphs become `softmax.attention`: `S = Q K^T` (a batched
+    matmul of rank 2 to 4 into zeros, K transposed by its indexing maps or
+    by a transpose), `c * S` or `S / c` with a constant `c` (or Q scaled
+    before the matmul), an optional additive mask broadcast over batch and
+    heads, a softmax over the last dimension (`linalg.softmax`, or a
+    decomposed form, raised first), and `P V`. 3-D `[B*H, N, D]` forms are
+    rewritten on `[1, B*H, N, D]` views; K and V repeated over heads as
+    PyTorch's `repeat_kv` does become grouped-query operands. A softmax over
+    another dimension, a scale that is not a constant, a mask that does not
+    broadcast to `[B, H, Nq, Nk]`, or an intermediate with other users
+    leaves the graph alone (docs/Passes/softmax-raise.md).
 
     Example: with `%x : tensor<2x16xf32>`,
 
