@@ -69,6 +69,39 @@ func.func @scale_not_constant(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>
 
 // -----
 
+// The constant divided by the scores (c / S) is no scale.
+// CHECK-LABEL: func @constant_over_scores
+// CHECK-NOT: softmax.attention
+// CHECK: = linalg.contract
+// CHECK: = softmax.softmax {{.*}} dimension(3)
+// CHECK: %[[O:.*]] = linalg.contract
+// CHECK-NOT: softmax.attention
+// CHECK: return %[[O]]
+func.func @constant_over_scores(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.25 : f32
+  %es = tensor.empty() : tensor<1x2x8x8xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%es : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %eo = tensor.empty() : tensor<1x2x8x16xf32>
+  %oinit = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %s = linalg.contract indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>,
+      affine_map<(b, h, i, j, d) -> (b, h, i, j)>]
+      ins(%q, %k : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) outs(%sinit : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x2x8x8xf32>) outs(%es : tensor<1x2x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.divf %c, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x8x8xf32>
+  %pr = linalg.softmax dimension(3) ins(%x : tensor<1x2x8x8xf32>) outs(%es : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %out = linalg.contract indexing_maps = [affine_map<(b, h, i, e, j) -> (b, h, i, j)>, affine_map<(b, h, i, e, j) -> (b, h, j, e)>,
+      affine_map<(b, h, i, e, j) -> (b, h, i, e)>]
+      ins(%pr, %v : tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32>) outs(%oinit : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  return %out : tensor<1x2x8x16xf32>
+}
+
+// -----
+
 // The probabilities are returned as well: raising would compute them twice.
 // CHECK-LABEL: func @probabilities_returned
 // CHECK-NOT: softmax.attention

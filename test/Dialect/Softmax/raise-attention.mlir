@@ -419,3 +419,56 @@ func.func @stored_transposed(%q: tensor<1x2x8x16xf32>, %kt: tensor<1x2x16x8xf32>
       ins(%pr, %vt : tensor<1x2x8x8xf32>, tensor<1x2x16x8xf32>) outs(%oinit : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return %out : tensor<1x2x8x16xf32>
 }
+
+// -----
+
+// K and V repeated with the group outer ([B, G, Hkv, N, D], tiling the
+// heads: query head h reads head h mod Hkv) do not pair heads as the op
+// does (h / G): the repeated [B, H, N, D] tensors stay the operands.
+#t5 = affine_map<(b, g, k, n, d) -> (b, k, n, d)>
+#id5 = affine_map<(b, g, k, n, d) -> (b, g, k, n, d)>
+#cq = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#ck = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#cs = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#cp = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#cv = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#co = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+// CHECK-LABEL: func @repeat_tiled_heads
+// CHECK: %[[KR:.*]] = tensor.collapse_shape {{.*}} : tensor<1x4x2x16x32xf32> into tensor<1x8x16x32xf32>
+// CHECK: %[[VR:.*]] = tensor.collapse_shape {{.*}} : tensor<1x4x2x16x32xf32> into tensor<1x8x16x32xf32>
+// CHECK: softmax.attention ins(%{{.*}}, %[[KR]], %[[VR]] : tensor<1x8x4x32xf32>, tensor<1x8x16x32xf32>, tensor<1x8x16x32xf32>) outs(%{{.*}} : tensor<1x8x4x32xf32>) masked(nan) scale(1.250000e-01){{$}}
+func.func @repeat_tiled_heads(%q: tensor<1x8x4x32xf32>, %k: tensor<1x2x16x32xf32>,
+                              %v: tensor<1x2x16x32xf32>) -> tensor<1x8x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.125 : f32
+  %e5 = tensor.empty() : tensor<1x4x2x16x32xf32>
+  %k5 = linalg.generic {indexing_maps = [#t5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%k : tensor<1x2x16x32xf32>) outs(%e5 : tensor<1x4x2x16x32xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x2x16x32xf32>
+  %kr = tensor.collapse_shape %k5 [[0], [1, 2], [3], [4]] : tensor<1x4x2x16x32xf32> into tensor<1x8x16x32xf32>
+  %v5 = linalg.generic {indexing_maps = [#t5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%v : tensor<1x2x16x32xf32>) outs(%e5 : tensor<1x4x2x16x32xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x2x16x32xf32>
+  %vr = tensor.collapse_shape %v5 [[0], [1, 2], [3], [4]] : tensor<1x4x2x16x32xf32> into tensor<1x8x16x32xf32>
+  %es = tensor.empty() : tensor<1x8x4x16xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%es : tensor<1x8x4x16xf32>) -> tensor<1x8x4x16xf32>
+  %s = linalg.contract indexing_maps = [#cq, #ck, #cs]
+      ins(%q, %kr : tensor<1x8x4x32xf32>, tensor<1x8x16x32xf32>) outs(%sinit : tensor<1x8x4x16xf32>) -> tensor<1x8x4x16xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x8x4x16xf32>) outs(%es : tensor<1x8x4x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.mulf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x4x16xf32>
+  %pr = linalg.softmax dimension(3) ins(%x : tensor<1x8x4x16xf32>) outs(%es : tensor<1x8x4x16xf32>) -> tensor<1x8x4x16xf32>
+  %eo = tensor.empty() : tensor<1x8x4x32xf32>
+  %oinit = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32>
+  %out = linalg.contract indexing_maps = [#cp, #cv, #co]
+      ins(%pr, %vr : tensor<1x8x4x16xf32>, tensor<1x8x16x32xf32>) outs(%oinit : tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32>
+  return %out : tensor<1x8x4x32xf32>
+}
