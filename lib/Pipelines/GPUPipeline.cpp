@@ -41,7 +41,8 @@ static void buildGPUPipeline(OpPassManager &pm,
   if (end == GPUEnd::NVVM)
     pipeline += llvm::formatv(
         "nvvm-attach-target{{chip={0} features={1} O=3},"
-        "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+        "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,canonicalize,"
+        "cse,"
         "reconcile-unrealized-casts),",
         chip,
         options.features.empty() ? std::string("+ptx80")

@@ -129,7 +129,8 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
 }

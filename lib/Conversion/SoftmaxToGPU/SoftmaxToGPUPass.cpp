@@ -32,24 +32,19 @@ struct SoftmaxMapToGPUPass
     overrides.cachedVectors = cachedVectors;
     overrides.splits = splits;
     SmallVector<Operation *> ops;
-    bool unsupported = false;
     getOperation()->walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))
         ops.push_back(op);
-      // Reaching the end of the pipeline unlowered would only fail at
-      // translation or at run time; say so here.
-      if (isa<AttentionOp>(op)) {
-        op->emitOpError("has no GPU mapping yet (docs/Attention.md); lower "
-                        "it with softmax-to-cpu");
-        unsupported = true;
-      }
     });
-    if (unsupported)
-      return signalPassFailure();
     IRRewriter rewriter(&getContext());
-    for (Operation *op : ops)
-      if (failed(mapSoftmaxOpToGPU(rewriter, op, *target, overrides)))
+    for (Operation *op : ops) {
+      LogicalResult mapped =
+          isa<AttentionOp>(op)
+              ? mapAttentionOpToGPU(rewriter, cast<AttentionOp>(op), *target)
+              : mapSoftmaxOpToGPU(rewriter, op, *target, overrides);
+      if (failed(mapped))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

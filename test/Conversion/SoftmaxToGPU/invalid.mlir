@@ -88,8 +88,24 @@ func.func @unknown_field(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
 
 // -----
 
-func.func @attention(%q: memref<1x1x4x16xf32>, %k: memref<1x1x8x16xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
-  // expected-error @+1 {{'softmax.attention' op has no GPU mapping yet (docs/Attention.md); lower it with softmax-to-cpu}}
+func.func @attention_f32(%q: memref<1x1x4x16xf32>, %k: memref<1x1x8x16xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs on f16 or bf16 tensor cores, not 'f32' inputs}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
+  return
+}
+
+// -----
+
+func.func @attention_head_dim(%q: memref<1x1x4x24xbf16>, %k: memref<1x1x8x24xbf16>, %v: memref<1x1x8x16xbf16>, %o: memref<1x1x4x16xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, at most 256}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x4x24xbf16>, memref<1x1x8x24xbf16>, memref<1x1x8x16xbf16>) outs(%o : memref<1x1x4x16xbf16>) masked(zero)
+  return
+}
+
+// -----
+
+func.func @attention_mask(%q: memref<1x1x4x16xbf16>, %k: memref<1x1x8x16xbf16>, %v: memref<1x1x8x16xbf16>, %m: memref<1x1x4x8xi1>, %o: memref<1x1x4x16xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping does not take a mask operand yet (causal and window are supported)}}
+  softmax.attention ins(%q, %k, %v, %m : memref<1x1x4x16xbf16>, memref<1x1x8x16xbf16>, memref<1x1x8x16xbf16>, memref<1x1x4x8xi1>) outs(%o : memref<1x1x4x16xbf16>) masked(zero)
   return
 }

@@ -10,6 +10,7 @@
 #define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_SOFTMAXTOGPU_H
 
 #include "mlir/IR/PatternMatch.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include <optional>
 #include <string>
 
@@ -61,6 +62,13 @@ GPUStrategy chooseGPUStrategy(const GPUTarget &target,
 LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
                                 const GPUTarget &target,
                                 const GPUStrategy &overrides);
+
+/// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style
+/// gpu.launch on mma.sync tensor cores (nvgpu; NVIDIA sm_80+, f16/bf16
+/// inputs, static head dimensions that are multiples of 16, no mask
+/// operand yet). Emits a diagnostic and fails on what it cannot honour.
+LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
+                                  const GPUTarget &target);
 
 } // namespace mlir::softmax
 

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Attention on the GPU, one process: ours (softmax.attention through
+softmax-to-nvvm, built ahead of time by bench/gpu/build_attention.py)
+against PyTorch SDPA's flash (FlashAttention-2) and cuDNN backends and,
+with --flex, FlexAttention; bf16, float64-checked.
+
+For every shape: fresh random inputs (N(0,1)); our output poisoned with NaN
+before the checked run; ||o - ref|| / ||ref|| against a float64 reference on
+a subset of (batch, head) pairs (bound 1e-2), and every element written;
+then median times (triton.testing.do_bench) and TFLOP/s = 4 B H N^2 d / t
+(halved when causal). Prints a markdown table last.
+
+Usage (on the GPU machine):
+    python3 bench/gpu/bench_attention.py --lib-dir build-gpu/attention [--flex] [--json F]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+SHAPES = [  # (B, H, Hkv, N, d)
+    (4, 32, 32, 4096, 128),
+    (1, 32, 32, 16384, 128),
+    (16, 16, 16, 2048, 64),
+    (4, 32, 8, 4096, 128),
+]
+CHECK_SHAPES = [(2, 4, 4, 300, 64), (1, 2, 2, 257, 128), (2, 8, 2, 190, 64),
+                (1, 4, 1, 129, 128)]
+
+
+class MemRef4D(ctypes.Structure):
+    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 4),
+                ("strides", ctypes.c_int64 * 4)]
+
+
+def memref(t: torch.Tensor) -> MemRef4D:
+    assert t.is_contiguous()
+    m = MemRef4D()
+    m.allocated = m.aligned = t.data_ptr()
+    m.offset = 0
+    for i in range(4):
+        m.sizes[i] = t.shape[i]
+        m.strides[i] = t.stride(i)
+    return m
+
+
+class Ours:
+    def __init__(self, lib_dir: Path):
+        self.rt = ctypes.CDLL(str(lib_dir / "libsoftmax_cuda_runtime.so"),
+                              mode=ctypes.RTLD_GLOBAL)
+        self.rt.softmaxRuntimeSetStream.argtypes = [ctypes.c_void_p]
+        self.rt.softmaxRuntimeGetLastError.restype = ctypes.c_int
+        self.rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
+        self.lib = ctypes.CDLL(str(lib_dir / "libsoftmax_attention.so"))
+
+    def fn(self, q, k, v, o, causal: bool):
+        name = f"_mlir_ciface_attention_d{q.shape[3]}" + ("_causal" if causal else "")
+        f = getattr(self.lib, name)
+        args = [memref(t) for t in (q, k, v, o)]
+        ptrs = [ctypes.byref(a) for a in args]
+
+        def call():
+            f(*ptrs)
+        self.rt.softmaxRuntimeSetStream(
+            ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
+        return call, args
+
+    def check_error(self):
+        if self.rt.softmaxRuntimeGetLastError():
+            raise RuntimeError(self.rt.softmaxRuntimeGetLastErrorString().decode())
+
+
+def reference(q, k, v, causal, pairs):
+    """float64 attention of the (batch, head) pairs."""
+    h, hkv = q.shape[1], k.shape[1]
+    outs = []
+    for b, hh in pairs:
+        kh = hh // (h // hkv)
+        qd, kd, vd = q[b, hh].double(), k[b, kh].double(), v[b, kh].double()
+        s = (qd @ kd.T) / math.sqrt(q.shape[3])
+        nq, nk = s.shape
+        if causal:
+            i = torch.arange(nq, device=s.device)[:, None] + (nk - nq)
+            j = torch.arange(nk, device=s.device)[None, :]
+            s = s.masked_fill(j > i, float("-inf"))
+        outs.append(torch.softmax(s, dim=-1) @ vd)
+    return torch.stack(outs)
+
+
+def rel_err(o, q, k, v, causal, pairs):
+    ref = reference(q, k, v, causal, pairs)
+    got = torch.stack([o[b, hh] for b, hh in pairs]).double()
+    if torch.isnan(got).any():
+        return float("inf")
+    return float(torch.linalg.norm(got - ref) / torch.linalg.norm(ref))
+
+
+def sdpa(backend):
+    from torch.nn.attention import sdpa_kernel
+
+    def run(q, k, v, causal):
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                  enable_gqa=k.shape[1] != q.shape[1])
+    return run
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib-dir", default="build-gpu/attention")
+    ap.add_argument("--flex", action="store_true")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--only-check", action="store_true")
+    ap.add_argument("--shapes", default=None, help="indices into SHAPES, e.g. 0,2")
+    args = ap.parse_args()
+    import triton.testing
+    from torch.nn.attention import SDPBackend
+
+    torch.manual_seed(0)
+    ours = Ours(Path(args.lib_dir))
+    dev = "cuda"
+    failures = 0
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+
+    # Correctness on small, odd shapes (partial tiles, GQA, MQA, +-1e4-ish
+    # logits), causal and not.
+    for (b, h, hkv, n, d) in CHECK_SHAPES:
+        for causal in (False, True):
+            for scale_q in (1.0, 30.0):
+                q = (torch.randn(b, h, n, d, device=dev) * scale_q).bfloat16()
+                k = torch.randn(b, hkv, n, d, device=dev).bfloat16()
+                v = torch.randn(b, hkv, n, d, device=dev).bfloat16()
+                o = torch.full((b, h, n, d), float("nan"), device=dev, dtype=torch.bfloat16)
+                call, _ = ours.fn(q, k, v, o, causal)
+                call()
+                torch.cuda.synchronize()
+                ours.check_error()
+                pairs = [(bb, hh) for bb in range(b) for hh in range(h)]
+                err = rel_err(o, q, k, v, causal, pairs)
+                ok = err <= 1e-2 and not torch.isnan(o).any()
+                failures += not ok
+                print(f"check B{b} H{h} Hkv{hkv} N{n} d{d} causal={causal} q*{scale_q}: "
+                      f"rel err {err:.2e} {'PASS' if ok else 'FAIL'}")
+    if args.only_check:
+        return 1 if failures else 0
+
+    flops_note = "TFLOP/s = 4 B H N^2 d / t (causal: half)"
+    rows = []
+    results = []
+    shapes = SHAPES if not args.shapes else [SHAPES[int(i)] for i in args.shapes.split(",")]
+    impls = {"flash (FA2)": sdpa(SDPBackend.FLASH_ATTENTION),
+             "cuDNN": sdpa(SDPBackend.CUDNN_ATTENTION)}
+    if args.flex:
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        flex = torch.compile(flex_attention)
+    for (b, h, hkv, n, d) in shapes:
+        for causal in (False, True):
+            q = torch.randn(b, h, n, d, device=dev).bfloat16()
+            k = torch.randn(b, hkv, n, d, device=dev).bfloat16()
+            v = torch.randn(b, hkv, n, d, device=dev).bfloat16()
+            o = torch.full((b, h, n, d), float("nan"), device=dev, dtype=torch.bfloat16)
+            flops = 4 * b * h * n * n * d / (2 if causal else 1)
+            call, _ = ours.fn(q, k, v, o, causal)
+            call()
+            torch.cuda.synchronize()
+            ours.check_error()
+            pairs = [(0, 0), (b - 1, h - 1)]
+            err = rel_err(o, q, k, v, causal, pairs)
+            written = not torch.isnan(o).any().item()
+            ok = err <= 1e-2 and written
+            failures += not ok
+            t_ours = triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")
+            ours.check_error()
+            entry = {"B": b, "H": h, "Hkv": hkv, "N": n, "d": d, "causal": causal,
+                     "ours_ms": t_ours, "ours_tflops": flops / t_ours / 1e9,
+                     "ours_rel_err": err, "ours_all_written": written}
+            line = {"ours": flops / t_ours / 1e9}
+            for name, f in impls.items():
+                try:
+                    ref_o = f(q, k, v, causal)
+                    e = rel_err(ref_o, q, k, v, causal, pairs)
+                    t = triton.testing.do_bench(lambda: f(q, k, v, causal), warmup=25,
+                                                rep=200, return_mode="median")
+                    entry[f"{name}_ms"] = t
+                    entry[f"{name}_tflops"] = flops / t / 1e9
+                    entry[f"{name}_rel_err"] = e
+                    line[name] = flops / t / 1e9
+                except Exception as ex:  # a backend that refuses the shape
+                    entry[f"{name}_error"] = str(ex)[:200]
+                    line[name] = float("nan")
+            if args.flex:
+                try:
+                    mask = None
+                    if causal:
+                        mask = create_block_mask(lambda bb, hh, qi, kv: qi >= kv, b, h, n, n)
+                    fo = flex(q, k, v, block_mask=mask, enable_gqa=hkv != h)
+                    e = rel_err(fo, q, k, v, causal, pairs)
+                    t = triton.testing.do_bench(
+                        lambda: flex(q, k, v, block_mask=mask, enable_gqa=hkv != h),
+                        warmup=25, rep=200, return_mode="median")
+                    entry["flex_ms"], entry["flex_tflops"], entry["flex_rel_err"] = (
+                        t, flops / t / 1e9, e)
+                    line["flex"] = flops / t / 1e9
+                except Exception as ex:
+                    entry["flex_error"] = str(ex)[:200]
+                    line["flex"] = float("nan")
+            results.append(entry)
+            fa2 = line.get("flash (FA2)", float("nan"))
+            rows.append(f"| B{b} H{h} Hkv{hkv} N{n} d{d} | {'yes' if causal else 'no'} | "
+                        f"{line['ours']:.1f} | {fa2:.1f} | {line.get('cuDNN', float('nan')):.1f} | "
+                        + (f"{line.get('flex', float('nan')):.1f} | " if args.flex else "")
+                        + f"{line['ours'] / fa2:.3f} | {err:.2e} {'ok' if ok else 'FAIL'} |")
+            print(rows[-1], flush=True)
+    print(f"\n{flops_note}\n")
+    print("| shape | causal | ours TFLOP/s | FA2 | cuDNN | " + ("Flex | " if args.flex else "")
+          + "ours/FA2 | ours rel err |")
+    print("|---|---|---:|---:|---:|" + ("---:|" if args.flex else "") + "---:|---|")
+    for r in rows:
+        print(r)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

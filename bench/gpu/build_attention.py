@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Builds the attention kernels the H200 benchmark times, ahead of time.
+
+softmax.attention on bf16 memrefs with dynamic batch, heads, kv heads and
+sequence lengths and a static head dimension, causal or not, lowered by
+``softmax-opt --softmax-to-nvvm=format=bin`` (cubins + host code calling the
+runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
+``libsoftmax_cuda_runtime.so``: no LLVM or MLIR at run time.
+
+    void _mlir_ciface_attention_d<D>[_causal](MemRef4D *q, MemRef4D *k,
+                                              MemRef4D *v, MemRef4D *o);
+
+Usage: python3 bench/gpu/build_attention.py [--out-dir build-gpu/attention]
+Also writes kernels.json (registers and spills from ptxas -v).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LLVM = Path("/usr/lib/llvm-22/bin")
+HEAD_DIMS = (64, 128)
+
+
+def function(d: int, causal: bool) -> str:
+    t = f"memref<?x?x?x{d}xbf16>"
+    name = f"attention_d{d}" + ("_causal" if causal else "")
+    return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %o: {t}) "
+            f"attributes {{llvm.emit_c_interface}} {{\n"
+            f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
+            f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
+
+
+def run(cmd: list[str]) -> subprocess.CompletedProcess:
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        sys.stderr.write(r.stderr)
+        raise SystemExit(f"failed: {' '.join(cmd)}")
+    return r
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out-dir", default=str(ROOT / "build-gpu" / "attention"))
+    ap.add_argument("--build-dir", default=str(ROOT / "build"))
+    ap.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    args = ap.parse_args()
+    build = Path(args.build_dir)
+    opt = build / "bin" / "softmax-opt"
+    runtime = build / "lib" / "libsoftmax_cuda_runtime.so"
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    module = out / "attention.mlir"
+    module.write_text("".join(function(d, c) for d in HEAD_DIMS for c in (False, True)))
+
+    isa = run([str(opt), str(module),
+               f"--softmax-to-nvvm=chip=sm_90 format=isa toolkit={args.toolkit}"]).stdout
+    report = {}
+    for m in re.finditer(r'gpu\.binary @(\w+) .*?assembly = "(.*?)"', isa, re.S):
+        ptx = re.sub(r"\\([0-9A-Fa-f]{2})", lambda h: chr(int(h[1], 16)), m[2])
+        path = out / f"{m[1]}.ptx"
+        path.write_text(ptx)
+        info = run([f"{args.toolkit}/bin/ptxas", "-arch=sm_90", "-v", str(path),
+                    "-o", os.devnull]).stderr
+        regs = re.search(r"Used (\d+) registers", info)
+        spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", info)
+        report[m[1]] = {"registers": int(regs[1]) if regs else None,
+                        "spill_store_bytes": int(spill[1]) if spill else None,
+                        "spill_load_bytes": int(spill[2]) if spill else None,
+                        "mma_sync": ptx.count("mma.sync"), "ldmatrix": ptx.count("ldmatrix")}
+    lowered = out / "attention.llvm.mlir"
+    run([str(opt), str(module),
+         f"--softmax-to-nvvm=chip=sm_90 format=bin toolkit={args.toolkit}", "-o", str(lowered)])
+    ir = out / "attention.ll"
+    run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
+    obj = out / "attention.o"
+    run([str(LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir), "-o", str(obj)])
+    run(["cp", str(runtime), str(out / runtime.name)])
+    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj), "-o",
+         str(out / "libsoftmax_attention.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
+         "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
+    (out / "kernels.json").write_text(json.dumps(report, indent=1))
+    for name, r in report.items():
+        print(name, r)
+    print(f"wrote {out / 'libsoftmax_attention.so'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
