@@ -90,11 +90,14 @@ private:
   VectorType vec(ArrayRef<int64_t> shape, Type t) {
     return VectorType::get(shape, t);
   }
-  /// Copies rows [kv0, kv0 + 64) of `src` (one kv head) into `smem`, 16
-  /// bytes per thread and step; rows past Nk repeat the last one (their
-  /// scores are masked, their probabilities 0).
-  void stage(Value src, Value smem, int64_t cols, Value bIdx, Value kvHead,
-             Value kv0);
+  /// Starts copying rows [kv0, kv0 + 64) of `src` (one kv head) into
+  /// `smem`, 16 bytes per thread and step, asynchronously (cp.async); rows
+  /// past Nk repeat the last one (their scores are masked, their
+  /// probabilities 0). Returns the copies' group.
+  Value stage(Value src, Value smem, int64_t cols, Value bIdx, Value kvHead,
+              Value kv0);
+  /// Waits for every copy this thread started.
+  void waitAll(Value group);
   /// A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
   Value loadA(Value memref, Value bIdx, Value hIdx, Value r, Value c);
   /// c + a b on tensor cores (m16n8k16): a vector<4x2xT> and b
@@ -113,21 +116,29 @@ private:
   Value tid, lane, warp, group, quad;
 };
 
-void AttentionKernel::stage(Value src, Value smem, int64_t cols, Value bIdx,
-                            Value kvHead, Value kv0) {
+Value AttentionKernel::stage(Value src, Value smem, int64_t cols, Value bIdx,
+                             Value kvHead, Value kv0) {
   int64_t perRow = cols / 8;
   int64_t steps = kKeysPerTile * perRow / (kWarps * 32);
   Value last = sub(nk, idx(1));
+  SmallVector<Value> tokens;
   for (int64_t s = 0; s < steps; ++s) {
     Value linear = add(tid, idx(s * kWarps * 32));
     Value row = arith::DivUIOp::create(b, loc, linear, idx(perRow));
     Value col = mul(arith::RemUIOp::create(b, loc, linear, idx(perRow)),
                     idx(8));
     Value srcRow = minI(add(kv0, row), last);
-    Value v = vector::LoadOp::create(b, loc, vec({8}, elt), src,
-                                     ValueRange{bIdx, kvHead, srcRow, col});
-    vector::StoreOp::create(b, loc, v, smem, ValueRange{row, col});
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, smem, ValueRange{row, col}, src,
+        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8),
+        /*srcElements=*/Value(), b.getUnitAttr()));
   }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+}
+
+void AttentionKernel::waitAll(Value group) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
 }
 
 Value AttentionKernel::loadA(Value memref, Value bIdx, Value hIdx, Value r,
@@ -233,13 +244,18 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
   float scaleLog2 = scale * static_cast<float>(M_LOG2E);
   Value negInf = f32(-INFINITY);
 
+  // The loads overlap the math: K of the first tile is requested here;
+  // in each iteration V is requested before S and its softmax, and the
+  // next K before P V (cp.async into the one buffer each, FA2's order).
+  Value kGroup = stage(op.getKey(), smemK, d, bIdx, kvHead, kvLo);
   auto loop = scf::ForOp::create(
       b, loc, kvLo, kvHi, idx(kKeysPerTile), init,
       [&](OpBuilder &, Location, Value kv0, ValueRange st) {
+        // K of this tile has landed for every thread, and every warp is
+        // done with the previous tile's V.
+        waitAll(kGroup);
         gpu::BarrierOp::create(b, loc);
-        stage(op.getKey(), smemK, d, bIdx, kvHead, kv0);
-        stage(op.getValue(), smemV, dv, bIdx, kvHead, kv0);
-        gpu::BarrierOp::create(b, loc);
+        Value vGroup = stage(op.getValue(), smemV, dv, bIdx, kvHead, kv0);
 
         // S = Q K^T: 8 accumulators of 16 x 8, two per ldmatrix.x4.
         SmallVector<Value> s(kKeysPerTile / 8, accZero);
@@ -370,6 +386,13 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
         for (int64_t n = 0; n < dv / 8; ++n)
           o.push_back(fmul(st[4 + n], scaleRows));
 
+        // V has landed, and every warp is done with this tile's K: request
+        // the next one (past the end it reloads the last rows; unused).
+        waitAll(vGroup);
+        gpu::BarrierOp::create(b, loc);
+        stage(op.getKey(), smemK, d, bIdx, kvHead,
+              add(kv0, idx(kKeysPerTile)));
+
         // O += P V over 4 steps of 16 keys; P's A fragment is the two
         // accumulators of keys [16k, 16k + 16) in bf16/f16.
         for (int64_t k = 0; k < kKeysPerTile / 16; ++k) {
@@ -413,6 +436,9 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
         next.append(o);
         scf::YieldOp::create(b, loc, next);
       });
+
+  // No copy may still be in flight when the block ends.
+  waitAll(kGroup);
 
   // Final: the quad's sums, O / l, the masked value for rows with l = 0.
   Value out = op.getOutput();
