@@ -2,22 +2,28 @@
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=AMD
 
 // Causal GQA: one block of 4 warps per (64 queries, head, batch); K and V
-// tiles of 64 keys staged in padded workgroup memory (row stride 128 + 8);
+// tiles of 64 keys staged in padded workgroup memory (row stride 128 + 8)
+// by cp.async, V requested before S and the next K before P V;
 // S and P V on mma.sync m16n8k16 with ldmatrix (V transposed); row
 // statistics across the quad by xor shuffles; the mask only on tiles that
 // need it.
 // CHECK-LABEL: func.func @causal_gqa
 // CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME:    workgroup(%[[SK:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>)
+// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]]{{.*}}, 8 {bypassL1}
+// CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for
+// CHECK:           nvgpu.device_async_wait
 // CHECK:           gpu.barrier
-// CHECK:           vector.store {{.*}}, %[[SK]]
-// CHECK:           gpu.barrier
+// CHECK:           nvgpu.device_async_copy {{.*}}, %[[SV]]
 // CHECK:           nvgpu.ldmatrix %[[SK]]{{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK:           nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 // CHECK:           scf.if
 // CHECK:           gpu.shuffle  xor
 // CHECK:           math.exp2
+// CHECK:           nvgpu.device_async_wait
+// CHECK:           gpu.barrier
+// CHECK:           nvgpu.device_async_copy {{.*}}, %[[SK]]
 // CHECK:           nvgpu.ldmatrix %[[SV]]{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           scf.yield
 // CHECK:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<2xbf16>
