@@ -420,6 +420,36 @@ func.func @kv_heads_differ(%q: tensor<1x8x8x16xf32>, %k: tensor<1x2x8x16xf32>, %
 
 // -----
 
+// Flattened heads that do not line up: Q is [4, 2, N, D] merged to [8, N, D],
+// the scores are split back as [2, 4, Nq, Nk].
+// CHECK-LABEL: func @flattened_head_counts_differ
+// CHECK-NOT: softmax.attention
+// CHECK: = linalg.batch_matmul
+// CHECK: = softmax.softmax {{.*}} dimension(3)
+// CHECK: %[[O:.*]] = linalg.batch_matmul
+// CHECK-NOT: softmax.attention
+// CHECK: return %[[O]]
+func.func @flattened_head_counts_differ(%q: tensor<4x2x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %qf = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<4x2x8x16xf32> into tensor<8x8x16xf32>
+  %kf = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<2x4x8x16xf32> into tensor<8x8x16xf32>
+  %es3 = tensor.empty() : tensor<8x8x8xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%es3 : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %s3 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%qf, %kf : tensor<8x8x16xf32>, tensor<8x8x16xf32>) outs(%sinit : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [2, 4, 8, 8] : tensor<8x8x8xf32> into tensor<2x4x8x8xf32>
+  %es = tensor.empty() : tensor<2x4x8x8xf32>
+  %pr = linalg.softmax dimension(3) ins(%s : tensor<2x4x8x8xf32>) outs(%es : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  %pf = tensor.collapse_shape %pr [[0, 1], [2], [3]] : tensor<2x4x8x8xf32> into tensor<8x8x8xf32>
+  %vf = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x4x8x16xf32> into tensor<8x8x16xf32>
+  %eo = tensor.empty() : tensor<8x8x16xf32>
+  %oinit = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
+  %out = linalg.batch_matmul ins(%pf, %vf : tensor<8x8x8xf32>, tensor<8x8x16xf32>) outs(%oinit : tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
+  return %out : tensor<8x8x16xf32>
+}
+
+// -----
+
 // f64 throughout: softmax.softmax takes f64, softmax.attention does not.
 // CHECK-LABEL: func @f64
 // CHECK-NOT: softmax.attention

@@ -472,3 +472,55 @@ func.func @repeat_tiled_heads(%q: tensor<1x8x4x32xf32>, %k: tensor<1x2x16x32xf32
       ins(%pr, %vr : tensor<1x8x4x16xf32>, tensor<1x8x16x32xf32>) outs(%oinit : tensor<1x8x4x32xf32>) -> tensor<1x8x4x32xf32>
   return %out : tensor<1x8x4x32xf32>
 }
+
+// -----
+
+// torch-mlir's form of a 4-D matmul: batch and heads merged around
+// linalg.batch_matmul (collapse_shape to [B*H, N, D] before, expand_shape
+// after), K transposed in 4-D first; the scale and a [B, 1, Nq, Nk] mask
+// applied in 4-D. The op runs on the 4-D tensors; its result is flattened
+// for the expand_shape that follows, and the two reshapes fold away.
+#id = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#m = affine_map<(b, h, i, j) -> (b, 0, i, j)>
+// CHECK-LABEL: func @torch_flattened_heads
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xf32>, %[[K:.*]]: tensor<2x4x64x32xf32>, %[[V:.*]]: tensor<2x4x64x32xf32>, %[[M:.*]]: tensor<2x1x64x64xf32>)
+// CHECK-NOT: linalg.
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4x64x32xf32>
+// CHECK: %[[O:.*]] = softmax.attention ins(%[[Q]], %[[K]], %[[V]], %[[M]] : tensor<2x4x64x32xf32>, tensor<2x4x64x32xf32>, tensor<2x4x64x32xf32>, tensor<2x1x64x64xf32>) outs(%[[E]] : tensor<2x4x64x32xf32>) masked(nan) scale(0.176776692){{$}}
+// CHECK-NOT: linalg.
+// CHECK: return %[[O]]
+func.func @torch_flattened_heads(%q: tensor<2x4x64x32xf32>, %k: tensor<2x4x64x32xf32>,
+                                 %v: tensor<2x4x64x32xf32>, %mask: tensor<2x1x64x64xf32>)
+    -> tensor<2x4x64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %sqrt = arith.constant 5.65685415 : f32
+  %ekt = tensor.empty() : tensor<2x4x32x64xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x64x32xf32>) outs(%ekt : tensor<2x4x32x64xf32>) permutation = [0, 1, 3, 2]
+  %qf = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x4x64x32xf32> into tensor<8x64x32xf32>
+  %ktf = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x4x32x64xf32> into tensor<8x32x64xf32>
+  %es3 = tensor.empty() : tensor<8x64x64xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%es3 : tensor<8x64x64xf32>) -> tensor<8x64x64xf32>
+  %s3 = linalg.batch_matmul ins(%qf, %ktf : tensor<8x64x32xf32>, tensor<8x32x64xf32>) outs(%sinit : tensor<8x64x64xf32>) -> tensor<8x64x64xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [2, 4, 64, 64] : tensor<8x64x64xf32> into tensor<2x4x64x64xf32>
+  %es = tensor.empty() : tensor<2x4x64x64xf32>
+  %sd = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x64x64xf32>) outs(%es : tensor<2x4x64x64xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.divf %a, %sqrt : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x64x64xf32>
+  %x = linalg.generic {indexing_maps = [#id, #m, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sd, %mask : tensor<2x4x64x64xf32>, tensor<2x1x64x64xf32>) outs(%es : tensor<2x4x64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x64x64xf32>
+  %pr = linalg.softmax dimension(3) ins(%x : tensor<2x4x64x64xf32>) outs(%es : tensor<2x4x64x64xf32>) -> tensor<2x4x64x64xf32>
+  %pf = tensor.collapse_shape %pr [[0, 1], [2], [3]] : tensor<2x4x64x64xf32> into tensor<8x64x64xf32>
+  %vf = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x4x64x32xf32> into tensor<8x64x32xf32>
+  %eo = tensor.empty() : tensor<8x64x32xf32>
+  %oinit = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x64x32xf32>) -> tensor<8x64x32xf32>
+  %o3 = linalg.batch_matmul ins(%pf, %vf : tensor<8x64x64xf32>, tensor<8x64x32xf32>) outs(%oinit : tensor<8x64x32xf32>) -> tensor<8x64x32xf32>
+  %out = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 4, 64, 32] : tensor<8x64x32xf32> into tensor<2x4x64x32xf32>
+  return %out : tensor<2x4x64x32xf32>
+}

@@ -457,6 +457,42 @@ Value maskTo4D(OpBuilder &b, Location loc, Value mask, AffineMap map,
 }
 
 //===----------------------------------------------------------------------===//
+// Heads flattened around the matmuls
+//===----------------------------------------------------------------------===//
+
+// torch-mlir lowers a 4-D matmul to linalg.batch_matmul by merging batch and
+// heads around it: tensor.collapse_shape to [B*H, N, D] before, and
+// tensor.expand_shape back to [B, H, Nq, Nk] after. The scale, the mask and
+// the softmax stay 4-D, so the match runs in their frame and looks through
+// those reshapes.
+
+bool mergesBatchAndHeads(ArrayRef<ReassociationIndices> groups) {
+  return groups.size() == 3 && groups[0] == ReassociationIndices{0, 1} &&
+         groups[1] == ReassociationIndices{2} &&
+         groups[2] == ReassociationIndices{3};
+}
+
+/// The [B, H, N, D] tensor that `v` flattens to [B*H, N, D]. Row b*H + h of
+/// the matmul is then head h of batch b only if every operand splits B*H
+/// the same way, which is known when H is static and `heads`.
+Value unflattenHeads(Value v, int64_t heads) {
+  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || !mergesBatchAndHeads(collapse.getReassociationIndices()) ||
+      ShapedType::isDynamic(heads) ||
+      collapse.getSrcType().getDimSize(1) != heads)
+    return Value();
+  return collapse.getSrc();
+}
+
+/// The [B*H, Nq, Nk] tensor that `s` expands to [B, H, Nq, Nk].
+Value flattenedSource(Value s) {
+  auto expand = s.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand || !mergesBatchAndHeads(expand.getReassociationIndices()))
+    return Value();
+  return expand.getSrc();
+}
+
+//===----------------------------------------------------------------------===//
 // Pattern
 //===----------------------------------------------------------------------===//
 
@@ -470,11 +506,21 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, "not a batched matmul");
     unsigned rank = op.getRank(op.getDpsInitOperand(0));
 
-    // P = softmax(X) over the keys.
+    // The rank of P, X and S: the matmul's, or 4 when P V runs on
+    // [B*H, Nq, Nk] flattened from them.
     Value probs = pv->lhs, input;
+    unsigned frame = rank;
+    if (auto collapse = probs.getDefiningOp<tensor::CollapseShapeOp>();
+        collapse && mergesBatchAndHeads(collapse.getReassociationIndices())) {
+      if (!probs.hasOneUse())
+        return rewriter.notifyMatchFailure(op, "probabilities have other "
+                                               "users");
+      probs = collapse.getSrc();
+      frame = 4;
+    }
     MaskedRows masked;
     if (auto softmax = probs.getDefiningOp<SoftmaxOp>()) {
-      if (softmax.getDimension() != rank - 1)
+      if (softmax.getDimension() != frame - 1)
         return rewriter.notifyMatchFailure(op, "softmax is not over the last "
                                                "dimension");
       if (!softmax.getAccumulatorType().isF32())
@@ -484,7 +530,7 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       masked = softmax.getMasked();
     } else if (auto softmax = probs.getDefiningOp<linalg::SoftmaxOp>()) {
       if (!softmax.hasPureTensorSemantics() ||
-          softmax.getDimension() != rank - 1)
+          softmax.getDimension() != frame - 1)
         return rewriter.notifyMatchFailure(op, "softmax is not over the last "
                                                "dimension");
       input = softmax.getInput();
@@ -500,25 +546,29 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
                                              "f32");
 
     // X = scale * S (+ mask), S = Q K^T written into a zero init.
-    auto isScores = [&](Value s) {
-      std::optional<BatchedMatmul> m = matchBatchedMatmul(s.getDefiningOp());
-      return m && cast<ShapedType>(s.getType()).getRank() == rank &&
-             isZeroOrUndef(m->init);
+    auto matmulOf = [&](Value s) -> Value {
+      Value flat = frame == 4 ? flattenedSource(s) : Value();
+      Value t = flat ? flat : s;
+      std::optional<BatchedMatmul> m = matchBatchedMatmul(t.getDefiningOp());
+      return m && isZeroOrUndef(m->init) ? t : Value();
     };
-    std::optional<ScoreExpr> expr = matchScoreExpr(input, rank, isScores);
+    std::optional<ScoreExpr> expr = matchScoreExpr(
+        input, frame, [&](Value s) { return static_cast<bool>(matmulOf(s)); });
     if (!expr)
       return rewriter.notifyMatchFailure(
           op, "softmax input is not c * S (+ mask) with c constant and "
               "S = Q K^T a batched matmul into zeros");
-    std::optional<BatchedMatmul> qk =
-        matchBatchedMatmul(expr->scores.getDefiningOp());
+    Value scores = matmulOf(expr->scores);
+    std::optional<BatchedMatmul> qk = matchBatchedMatmul(scores.getDefiningOp());
     if (expr->mask &&
         !isBroadcastMask(expr->maskMap,
-                         cast<ShapedType>(expr->mask.getType()), rank))
+                         cast<ShapedType>(expr->mask.getType()), frame))
       return rewriter.notifyMatchFailure(op, "mask is not [B or 1, H or 1, "
                                              "Nq, Nk] up to unit dimensions");
     // Every step from S to the softmax is dropped; a step that something
     // else reads would have to be computed twice.
+    if (scores != expr->scores && !scores.hasOneUse())
+      return rewriter.notifyMatchFailure(op, "scores have other users");
     for (Value v = expr->scores; v != input;) {
       if (!v.hasOneUse())
         return rewriter.notifyMatchFailure(op, "scores have other users");
@@ -530,49 +580,69 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!input.hasOneUse())
       return rewriter.notifyMatchFailure(op, "scores have other users");
 
+    // Q, K and V in the frame; K as [.., Nk, D] and V as [.., Nk, Dv]. When
+    // the graph holds K or V the other way round and no transpose made them
+    // so, one is inserted.
+    int64_t heads =
+        frame == 4 ? cast<ShapedType>(input.getType()).getDimSize(1) : 0;
+    auto inFrame = [&](Value v) {
+      return cast<ShapedType>(v.getType()).getRank() == frame
+                 ? v
+                 : unflattenHeads(v, heads);
+    };
+    auto operandInFrame =
+        [&](Value v, bool swapped) -> std::optional<std::pair<Value, bool>> {
+      if (!swapped) {
+        Value f = inFrame(v);
+        return f ? std::optional(std::pair(f, false)) : std::nullopt;
+      }
+      if (Value source = transposeSource(v))
+        if (Value f = inFrame(source))
+          return std::pair(f, false);
+      Value f = inFrame(v);
+      if (!f)
+        return std::nullopt;
+      if (Value source = transposeSource(f))
+        return std::pair(source, false);
+      return std::pair(f, true);
+    };
+    Value query = inFrame(qk->lhs);
+    auto key = operandInFrame(qk->rhs, !qk->rhsTransposed);
+    auto value = operandInFrame(pv->rhs, pv->rhsTransposed);
+    if (!query || !key || !value)
+      return rewriter.notifyMatchFailure(
+          op, "Q, K or V is flattened from other batch and head counts than "
+              "the scores");
+    bool transposeKey = key->second, transposeValue = value->second;
+
     // A scale applied to Q folds into the op's.
-    Value query = qk->lhs;
     double scale = expr->scale;
     if (std::optional<Scaled> s = matchScaled(elementOf(
-            query, AffineMap::getMultiDimIdentityMap(rank, getContext())));
+            query, AffineMap::getMultiDimIdentityMap(frame, getContext())));
         s && s->tensor != query &&
         elementTypeOf(s->tensor) == elementTypeOf(query)) {
       query = s->tensor;
       scale *= s->scale;
     }
 
-    // K as [.., Nk, D] and V as [.., Nk, Dv]; when the graph holds them the
-    // other way round and no transpose made them so, one is inserted.
-    Value key = qk->rhs, value = pv->rhs;
-    bool transposeKey = false, transposeValue = false;
-    if (!qk->rhsTransposed) {
-      Value source = transposeSource(key);
-      transposeKey = !source;
-      key = source ? source : key;
-    }
-    if (pv->rhsTransposed) {
-      Value source = transposeSource(value);
-      transposeValue = !source;
-      value = source ? source : value;
-    }
-
-    if (rank == 4 && !transposeKey && !transposeValue) {
-      std::optional<Repeated> rk = unrepeatHeads(key),
-                              rv = unrepeatHeads(value);
+    if (frame == 4 && !transposeKey && !transposeValue) {
+      std::optional<Repeated> rk = unrepeatHeads(key->first),
+                              rv = unrepeatHeads(value->first);
       if (rk || rv) {
         if (!rk || !rv || rk->group != rv->group ||
             ShapedType::isDynamic(rk->group))
           return rewriter.notifyMatchFailure(
               op, "key and value do not repeat their heads alike");
-        key = rk->source;
-        value = rv->source;
+        key->first = rk->source;
+        value->first = rv->source;
       }
     }
 
     Type type = elementTypeOf(query);
     if (!isAttentionFloat(type))
       return rewriter.notifyMatchFailure(op, "query is not f16, bf16 or f32");
-    if (elementTypeOf(key) != type || elementTypeOf(value) != type)
+    if (elementTypeOf(key->first) != type ||
+        elementTypeOf(value->first) != type)
       return rewriter.notifyMatchFailure(op, "query, key and value element "
                                              "types differ");
     Type outType = elementTypeOf(op->getResult(0));
@@ -588,36 +658,52 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, "scale is not finite in f32");
 
     Location loc = op.getLoc();
+    Value k = key->first, v = value->first;
     if (transposeKey)
-      key = transposeLastTwo(rewriter, loc, key);
+      k = transposeLastTwo(rewriter, loc, k);
     if (transposeValue)
-      value = transposeLastTwo(rewriter, loc, value);
+      v = transposeLastTwo(rewriter, loc, v);
+    Value q4 = expandLeading(rewriter, loc, query);
+    Value k4 = expandLeading(rewriter, loc, k);
+    Value v4 = expandLeading(rewriter, loc, v);
     Value mask;
     if (expr->mask)
-      mask = maskTo4D(rewriter, loc, expr->mask, expr->maskMap, rank);
+      mask = maskTo4D(rewriter, loc, expr->mask, expr->maskMap, frame);
 
     // The op writes its output. A matmul into a zero (or undefined) init
     // computes the same; into anything else, the init is added afterwards.
-    Value init = pv->init, dest = init;
+    Value init = pv->init, dest4;
     bool accumulate = !isZeroOrUndef(init);
-    if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && !accumulate)
-      dest = fill.getOutputs()[0];
-    else if (!init.getDefiningOp<tensor::EmptyOp>())
-      dest = tensor::EmptyOp::create(
-          rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), outType);
-    Value dest4 = expandLeading(rewriter, loc, dest);
+    if (frame != rank) {
+      // [B, H, Nq, Dv]; the flattened init does not say how B*H splits.
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, q4);
+      sizes.back() = tensor::getMixedSizes(rewriter, loc, v4).back();
+      dest4 = tensor::EmptyOp::create(rewriter, loc, sizes, outType);
+    } else {
+      Value dest = init;
+      if (auto fill = init.getDefiningOp<linalg::FillOp>();
+          fill && !accumulate)
+        dest = fill.getOutputs()[0];
+      else if (!init.getDefiningOp<tensor::EmptyOp>())
+        dest = tensor::EmptyOp::create(
+            rewriter, loc, tensor::getMixedSizes(rewriter, loc, init),
+            outType);
+      dest4 = expandLeading(rewriter, loc, dest);
+    }
 
     auto attention = AttentionOp::create(
-        rewriter, loc, TypeRange{dest4.getType()},
-        expandLeading(rewriter, loc, query), expandLeading(rewriter, loc, key),
-        expandLeading(rewriter, loc, value), mask, dest4, /*lse=*/Value(),
-        masked, rewriter.getF32FloatAttr(scaleF32), /*causal=*/false,
-        /*window=*/nullptr);
+        rewriter, loc, TypeRange{dest4.getType()}, q4, k4, v4, mask, dest4,
+        /*lse=*/Value(), masked, rewriter.getF32FloatAttr(scaleF32),
+        /*causal=*/false, /*window=*/nullptr);
     Value result = attention.getOutputResult();
     if (rank != 4) {
-      SmallVector<ReassociationIndices> groups =
-          cast<tensor::ExpandShapeOp>(dest4.getDefiningOp())
-              .getReassociationIndices();
+      // Undoes both the leading unit dimensions of a 2-D or 3-D frame and
+      // the split of B*H.
+      SmallVector<ReassociationIndices> groups(1);
+      for (unsigned i = 0; i <= 4 - rank; ++i)
+        groups[0].push_back(i);
+      for (unsigned i = 5 - rank; i < 4; ++i)
+        groups.push_back({i});
       result = tensor::CollapseShapeOp::create(rewriter, loc, init.getType(),
                                                result, groups);
     }
