@@ -195,8 +195,11 @@ Value AttentionKernel::mma(Value a, Value bf, Value c) {
 }
 
 void AttentionKernel::build(gpu::LaunchOp launch) {
-  Value qTile = launch.getBlockIds().x, hIdx = launch.getBlockIds().y,
-        bIdx = launch.getBlockIds().z;
+  // Blocks start in index order: with causal or window limits the last
+  // query tiles have the most keys, so they take the first block indices
+  // and the short ones fill in at the end.
+  Value qTile = sub(sub(launch.getGridSize().x, idx(1)), launch.getBlockIds().x);
+  Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   tid = launch.getThreadIds().x;
   lane = arith::RemUIOp::create(b, loc, tid, idx(32));
   warp = arith::DivUIOp::create(b, loc, tid, idx(32));
