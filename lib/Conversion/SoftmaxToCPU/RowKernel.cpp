@@ -255,40 +255,57 @@ Value RowKernel::maxOfGroups(Value lo, Value hi) {
               [&](Value a, Value c) { return vm.maxOf(a, c); });
 }
 
-RowKernel::Fold RowKernel::onlineFold() {
-  // Accumulators: one running max shared by `unroll` sums, so a group
-  // costs one rescale, not one per vector.
+RowKernel::Fold RowKernel::runningFold(StateKind kind) {
+  // online (max states) and exp_pair (exponent states) share the fold: per
+  // lane, an offset shared by `unroll` sums, so a group costs one rescale,
+  // not one per vector. online's offset is the max, its rescale an exp;
+  // exp_pair's offset is the largest exponent round(x log2 e), its rescale
+  // an exact power of two (no max pass, no exp spent on rescaling), and
+  // each term exp(x - K ln 2) (at most ~0.35, or ~11 where x log2 e rounds
+  // coarsely near |x| = 3e8; -inf gives exactly 0).
+  bool exponent = kind == StateKind::Exponent;
+  auto offsetOf = [this, exponent](Value v) -> Value {
+    if (!exponent)
+      return v;
+    return math::RoundEvenOp::create(b, loc, vm.mul(v, vm.cst(M_LOG2E)));
+  };
+  auto rescale = [this, exponent](Value diff) {
+    return exponent ? vm.pow2(diff) : vm.exp(diff);
+  };
+  auto term = [this, exponent](Value v, Value offset) {
+    return vm.exp(exponent ? vm.subScaledLn2(v, offset) : vm.sub(v, offset));
+  };
   Fold f;
   f.pad = -INFINITY;
   f.blocked = true;
-  f.blockInit = [&] {
+  f.blockInit = [this] {
     SmallVector<Value> init = {vm.lowest()};
     init.append(s.unroll, vm.cst(0.0));
     return init;
   };
-  f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
+  f.fold = [=](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
     Value mNew = acc[0];
     for (Value v : vs)
-      mNew = vm.maxOf(v, mNew);
-    Value rescale = vm.exp(vm.sub(acc[0], mNew));
+      mNew = vm.maxOf(offsetOf(v), mNew);
+    Value r = rescale(vm.sub(acc[0], mNew));
     SmallVector<Value> out = {mNew};
     for (int64_t u = 0; u < s.unroll; ++u) {
-      Value l = vm.mul(acc[1 + u], rescale);
+      Value l = vm.mul(acc[1 + u], r);
       if (u < static_cast<int64_t>(vs.size()))
-        l = vm.add(l, vm.exp(vm.sub(vs[u], mNew)));
+        l = vm.add(l, term(vs[u], mNew));
       out.push_back(l);
     }
     return out;
   };
-  f.close = [&](ValueRange acc) {
+  f.close = [this](ValueRange acc) {
     SmallVector<Value> sums(acc.drop_front());
     return SmallVector<Value>{
         acc[0], tree(sums, [&](Value a, Value c) { return vm.add(a, c); })};
   };
-  f.merge = [&](ValueRange rowState, ValueRange block) {
+  f.merge = [=](ValueRange rowState, ValueRange block) {
     Value mNew = vm.maxOf(block[0], rowState[0]);
-    Value sRow = vm.exp(vm.sub(rowState[0], mNew));
-    Value sBlock = vm.exp(vm.sub(block[0], mNew));
+    Value sRow = rescale(vm.sub(rowState[0], mNew));
+    Value sBlock = rescale(vm.sub(block[0], mNew));
     auto [sum, comp] = vm.kahanAdd(vm.mul(rowState[1], sRow),
                                    vm.mul(rowState[2], sRow),
                                    vm.mul(block[1], sBlock));
@@ -297,24 +314,28 @@ RowKernel::Fold RowKernel::onlineFold() {
   return f;
 }
 
-std::pair<Value, Value> RowKernel::finishOnline(ArrayRef<Value> st) {
+std::pair<Value, Value> RowKernel::finishRunning(StateKind kind,
+                                                 ArrayRef<Value> st) {
   Value sum = vm.sub(st[1], st[2]);
   if (lanes.across)
     return {st[0], sum};
   Value m = vm.reduceMax(st[0]);
-  return {m, vm.reduceAdd(vm.mul(sum, vm.exp(vm.sub(st[0], vm.splat(m)))))};
+  Value diff = vm.sub(st[0], vm.splat(m));
+  Value scale = kind == StateKind::Exponent ? vm.pow2(diff) : vm.exp(diff);
+  return {m, vm.reduceAdd(vm.mul(sum, scale))};
 }
 
-std::pair<Value, Value> RowKernel::rowOnline() {
-  return finishOnline(
-      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, onlineFold()));
+std::pair<Value, Value> RowKernel::rowRunning(StateKind kind) {
+  return finishRunning(
+      kind, foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)},
+                    runningFold(kind)));
 }
 
 std::pair<Value, Value> RowKernel::rowTiledThreePass() {
   // The online state, but each block's max is found first, by a max pass
   // over the block that brings it into L1: the sums then need no
   // rescaling inside a block, and the row is read from memory once.
-  Fold f = onlineFold();
+  Fold f = runningFold(StateKind::Max);
   f.prologue = [&](Value lo, Value hi) {
     SmallVector<Value> init = {maxOfGroups(lo, hi)};
     init.append(s.unroll, vm.cst(0.0));
@@ -326,62 +347,9 @@ std::pair<Value, Value> RowKernel::rowTiledThreePass() {
       out.push_back(vm.add(acc[1 + u], vm.exp(vm.sub(v, acc[0]))));
     return out;
   };
-  return finishOnline(foldRow(ValueRange{vm.lowest(), vm.cst(0.0),
-                                         vm.cst(0.0)},
-                              f));
-}
-
-std::pair<Value, Value> RowKernel::rowExpPair() {
-  // Per lane: the largest exponent K = round(x log2 e) seen and
-  // S = sum exp(x_i - K ln 2) (= sum a_i 2^(k_i - K) with exp(x_i) = a_i
-  // 2^k_i). A new K rescales S by an exact power of two, so no max pass
-  // is needed and no exp is spent on rescaling. Each term is one exp of
-  // x - K ln 2 (at most ~0.35, or ~11 where x log2 e rounds coarsely, near
-  // |x| = 3e8), with -inf giving exactly 0.
-  Fold f;
-  f.pad = -INFINITY;
-  f.blocked = true;
-  f.blockInit = [&] {
-    SmallVector<Value> init = {vm.lowest()};
-    init.append(s.unroll, vm.cst(0.0));
-    return init;
-  };
-  f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
-    Value kNew = acc[0];
-    for (Value v : vs)
-      kNew = vm.maxOf(
-          math::RoundEvenOp::create(b, loc, vm.mul(v, vm.cst(M_LOG2E))), kNew);
-    Value rescale = vm.pow2(vm.sub(acc[0], kNew));
-    SmallVector<Value> out = {kNew};
-    for (int64_t u = 0; u < s.unroll; ++u) {
-      Value l = vm.mul(acc[1 + u], rescale);
-      if (u < static_cast<int64_t>(vs.size()))
-        l = vm.add(l, vm.exp(vm.subScaledLn2(vs[u], kNew)));
-      out.push_back(l);
-    }
-    return out;
-  };
-  f.close = [&](ValueRange acc) {
-    SmallVector<Value> sums(acc.drop_front());
-    return SmallVector<Value>{
-        acc[0], tree(sums, [&](Value a, Value c) { return vm.add(a, c); })};
-  };
-  f.merge = [&](ValueRange rowState, ValueRange block) {
-    Value kNew = vm.maxOf(block[0], rowState[0]);
-    Value sRow = vm.pow2(vm.sub(rowState[0], kNew));
-    Value sBlock = vm.pow2(vm.sub(block[0], kNew));
-    auto [sum, comp] = vm.kahanAdd(vm.mul(rowState[1], sRow),
-                                   vm.mul(rowState[2], sRow),
-                                   vm.mul(block[1], sBlock));
-    return SmallVector<Value>{kNew, sum, comp};
-  };
-  SmallVector<Value> st =
-      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f);
-  Value sum = vm.sub(st[1], st[2]);
-  if (lanes.across)
-    return {st[0], sum};
-  Value k = vm.reduceMax(st[0]);
-  return {k, vm.reduceAdd(vm.mul(sum, vm.pow2(vm.sub(st[0], vm.splat(k)))))};
+  return finishRunning(
+      StateKind::Max,
+      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f));
 }
 
 void RowKernel::build() {
@@ -395,10 +363,9 @@ void RowKernel::build() {
   } else if (alg == Algorithm::ThreePass) {
     m = rowMax();
     l = rowSumExp(m, reload);
-  } else if (alg == Algorithm::Online) {
-    std::tie(m, l) = rowOnline();
   } else {
-    std::tie(m, l) = rowExpPair();
+    std::tie(m, l) = rowRunning(alg == Algorithm::ExpPair ? StateKind::Exponent
+                                                          : StateKind::Max);
   }
   StateKind kind = exponent ? StateKind::Exponent : StateKind::Max;
   // Scalar formulas along a row, lane-wise ones across rows.

@@ -92,12 +92,13 @@ private:
   std::pair<Value, Value> rowTiledThreePass();
   /// The lane-wise max of the full groups in [lo, hi).
   Value maxOfGroups(Value lo, Value hi);
-  std::pair<Value, Value> rowOnline();
-  /// The fold of online (also the tail of the tiled three_pass), and the
-  /// merge of its lane states into the row's (max, sum).
-  Fold onlineFold();
-  std::pair<Value, Value> finishOnline(ArrayRef<Value> laneState);
-  std::pair<Value, Value> rowExpPair();
+  /// online (max states) or exp_pair (exponent states): the fold (also the
+  /// tail of the tiled three_pass), the merge of the lane states into the
+  /// row's (offset, sum), and the two together.
+  Fold runningFold(StateKind kind);
+  std::pair<Value, Value> finishRunning(StateKind kind,
+                                        ArrayRef<Value> laneState);
+  std::pair<Value, Value> rowRunning(StateKind kind);
 
   OpBuilder &b;
   Location loc;
