@@ -62,10 +62,12 @@ class Ours:
         self.rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
         self.lib = ctypes.CDLL(str(lib_dir / "libsoftmax_attention.so"))
 
-    def fn(self, q, k, v, o, causal: bool):
+    def fn(self, q, k, v, o, causal: bool, mask=None):
         name = f"_mlir_ciface_attention_d{q.shape[3]}" + ("_causal" if causal else "")
+        if mask is not None:
+            name += "_boolmask" if mask.dtype == torch.bool else "_addmask"
         f = getattr(self.lib, name)
-        args = [memref(t) for t in (q, k, v, o)]
+        args = [memref(t) for t in ((q, k, v, o) if mask is None else (q, k, v, mask, o))]
         ptrs = [ctypes.byref(a) for a in args]
 
         def call():
@@ -79,8 +81,8 @@ class Ours:
             raise RuntimeError(self.rt.softmaxRuntimeGetLastErrorString().decode())
 
 
-def reference(q, k, v, causal, pairs):
-    """float64 attention of the (batch, head) pairs."""
+def reference(q, k, v, causal, pairs, mask=None):
+    """float64 attention of the (batch, head) pairs; fully masked rows 0."""
     h, hkv = q.shape[1], k.shape[1]
     outs = []
     for b, hh in pairs:
@@ -92,12 +94,16 @@ def reference(q, k, v, causal, pairs):
             i = torch.arange(nq, device=s.device)[:, None] + (nk - nq)
             j = torch.arange(nk, device=s.device)[None, :]
             s = s.masked_fill(j > i, float("-inf"))
-        outs.append(torch.softmax(s, dim=-1) @ vd)
+        if mask is not None:
+            mm = mask[b, hh]
+            s = s.masked_fill(~mm, float("-inf")) if mm.dtype == torch.bool else s + mm.double()
+        p = torch.softmax(s, dim=-1).nan_to_num(0.0)
+        outs.append(p @ vd)
     return torch.stack(outs)
 
 
-def rel_err(o, q, k, v, causal, pairs):
-    ref = reference(q, k, v, causal, pairs)
+def rel_err(o, q, k, v, causal, pairs, mask=None):
+    ref = reference(q, k, v, causal, pairs, mask)
     got = torch.stack([o[b, hh] for b, hh in pairs]).double()
     if torch.isnan(got).any():
         return float("inf")
@@ -150,6 +156,34 @@ def main() -> int:
                 failures += not ok
                 print(f"check B{b} H{h} Hkv{hkv} N{n} d{d} causal={causal} q*{scale_q}: "
                       f"rel err {err:.2e} {'PASS' if ok else 'FAIL'}")
+    # Mask operands (d 64): additive with -inf entries and a fully masked
+    # row (its output must be 0), and boolean with causal.
+    for kind in ("add", "bool"):
+        b, h, n, d = 2, 4, 200, 64
+        q = torch.randn(b, h, n, d, device=dev).bfloat16()
+        k = torch.randn(b, h, n, d, device=dev).bfloat16()
+        v = torch.randn(b, h, n, d, device=dev).bfloat16()
+        if kind == "add":
+            mask = torch.randn(b, h, n, n, device=dev)
+            mask[torch.rand(b, h, n, n, device=dev) < 0.3] = float("-inf")
+            mask[0, 1, 5, :] = float("-inf")
+        else:
+            mask = torch.rand(b, h, n, n, device=dev) < 0.7
+            mask[1, 2, 7, :] = False
+        causal = kind == "bool"
+        o = torch.full((b, h, n, d), float("nan"), device=dev, dtype=torch.bfloat16)
+        call, _ = ours.fn(q, k, v, o, causal, mask)
+        call()
+        torch.cuda.synchronize()
+        ours.check_error()
+        pairs = [(bb, hh) for bb in range(b) for hh in range(h)]
+        err = rel_err(o, q, k, v, causal, pairs, mask)
+        full_row = o[0, 1, 5] if kind == "add" else o[1, 2, 7]
+        ok = err <= 1e-2 and not torch.isnan(o).any() and bool((full_row == 0).all())
+        failures += not ok
+        print(f"check {kind} mask B{b} H{h} N{n} d{d} causal={causal}: rel err {err:.2e}, "
+              f"fully masked row {'0' if (full_row == 0).all() else 'NOT 0'} "
+              f"{'PASS' if ok else 'FAIL'}")
     if args.only_check:
         return 1 if failures else 0
 

@@ -9,6 +9,8 @@ runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
 
     void _mlir_ciface_attention_d<D>[_causal](MemRef4D *q, MemRef4D *k,
                                               MemRef4D *v, MemRef4D *o);
+    void _mlir_ciface_attention_d64_addmask(q, k, v, MemRef4D *f32 mask, o);
+    void _mlir_ciface_attention_d64_causal_boolmask(q, k, v, MemRef4D *i1 mask, o);
 
 Usage: python3 bench/gpu/build_attention.py [--out-dir build-gpu/attention]
 Also writes kernels.json (registers and spills from ptxas -v).
@@ -29,12 +31,18 @@ LLVM = Path("/usr/lib/llvm-22/bin")
 HEAD_DIMS = (64, 128)
 
 
-def function(d: int, causal: bool) -> str:
+def function(d: int, causal: bool, mask: str | None = None) -> str:
     t = f"memref<?x?x?x{d}xbf16>"
-    name = f"attention_d{d}" + ("_causal" if causal else "")
-    return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %o: {t}) "
+    name = f"attention_d{d}" + ("_causal" if causal else "") + (f"_{mask}mask" if mask else "")
+    if not mask:
+        return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %o: {t}) "
+                f"attributes {{llvm.emit_c_interface}} {{\n"
+                f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
+                f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
+    mt = "memref<?x?x?x?x" + ("f32>" if mask == "add" else "i1>")
+    return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %m: {mt}, %o: {t}) "
             f"attributes {{llvm.emit_c_interface}} {{\n"
-            f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
+            f"  softmax.attention ins(%q, %k, %v, %m : {t}, {t}, {t}, {mt}) outs(%o : {t}) "
             f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
 
 
@@ -59,7 +67,8 @@ def main() -> int:
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     module = out / "attention.mlir"
-    module.write_text("".join(function(d, c) for d in HEAD_DIMS for c in (False, True)))
+    module.write_text("".join(function(d, c) for d in HEAD_DIMS for c in (False, True))
+                      + function(64, False, "add") + function(64, True, "bool"))
 
     isa = run([str(opt), str(module),
                f"--softmax-to-nvvm=chip=sm_90 format=isa toolkit={args.toolkit}"]).stdout

@@ -299,6 +299,34 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
                   vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}),
                   f32(scaleLog2)));
 
+        // The mask operand, on every tile: additive (in log2 units like the
+        // scores) or boolean (false gives -inf). Keys past Nk read the last
+        // column, rows past Nq the last row; both are discarded.
+        if (Value mask = op.getMask()) {
+          auto mType = cast<MemRefType>(mask.getType());
+          Value mb = mType.getDimSize(0) == 1 ? idx(0) : bIdx;
+          Value mh = mType.getDimSize(1) == 1 ? idx(0) : hIdx;
+          Value lastRow = sub(nq, idx(1)), lastKey = sub(nk, idx(1));
+          for (int64_t n = 0; n < kKeysPerTile / 8; ++n)
+            for (int64_t r = 0; r < 2; ++r) {
+              Value row = minI(add(r0, idx(r * 8)), lastRow);
+              for (int64_t e = 0; e < 2; ++e) {
+                Value j = minI(add(add(kv0, idx(n * 8 + e)), mul(quad, idx(2))),
+                               lastKey);
+                Value m = memref::LoadOp::create(b, loc, mask,
+                                                 ValueRange{mb, mh, row, j});
+                Value &x = sc[(n * 2 + r) * 2 + e];
+                if (m.getType().isInteger(1)) {
+                  x = arith::SelectOp::create(b, loc, m, x, negInf);
+                } else {
+                  if (!m.getType().isF32())
+                    m = arith::ExtFOp::create(b, loc, f32T, m);
+                  x = fadd(x, fmul(m, f32(M_LOG2E)));
+                }
+              }
+            }
+        }
+
         // Masking, only on tiles that reach past Nk or cross a limit.
         Value tileEnd = add(kv0, idx(kKeysPerTile));
         Value needs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
@@ -514,9 +542,6 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
       return op->emitOpError(
           "GPU mapping expects contiguous (identity layout) memrefs");
   }
-  if (op.getMask())
-    return op->emitOpError("GPU attention mapping does not take a mask "
-                           "operand yet (causal and window are supported)");
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
   if (!isa<Float16Type, BFloat16Type>(q.getElementType()))

@@ -1,5 +1,5 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
-// RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=AMD
+// RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx942" --split-input-file 2>&1 | FileCheck %s --check-prefix=AMD
 
 // Causal GQA: one block of 4 warps per (64 queries, head, batch); K and V
 // tiles of 64 keys staged in padded workgroup memory (row stride 128 + 8)
@@ -31,5 +31,20 @@
 // AMD: error: 'softmax.attention' op GPU attention mapping needs mma.sync tensor cores (NVIDIA sm_80 or later); no mapping for gfx942 yet
 func.func @causal_gqa(%q: memref<2x32x4096x128xbf16>, %k: memref<2x8x4096x128xbf16>, %v: memref<2x8x4096x128xbf16>, %o: memref<2x32x4096x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<2x32x4096x128xbf16>, memref<2x8x4096x128xbf16>, memref<2x8x4096x128xbf16>) outs(%o : memref<2x32x4096x128xbf16>) masked(zero) causal
+  return
+}
+
+// -----
+
+// A boolean mask broadcast over heads: read per score element (row and key
+// clamped), false gives -inf before the row statistics.
+// CHECK-LABEL: func.func @bool_mask
+// CHECK:       gpu.launch
+// CHECK:         scf.for
+// CHECK:           memref.load %arg3[%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<2x1x100x300xi1>
+// CHECK:           arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK:           gpu.shuffle  xor
+func.func @bool_mask(%q: memref<2x4x100x64xf16>, %k: memref<2x4x300x64xf16>, %v: memref<2x4x300x64xf16>, %m: memref<2x1x100x300xi1>, %o: memref<2x4x100x64xf32>) {
+  softmax.attention ins(%q, %k, %v, %m : memref<2x4x100x64xf16>, memref<2x4x300x64xf16>, memref<2x4x300x64xf16>, memref<2x1x100x300xi1>) outs(%o : memref<2x4x100x64xf32>) masked(zero)
   return
 }

@@ -101,11 +101,3 @@ func.func @attention_head_dim(%q: memref<1x1x4x24xbf16>, %k: memref<1x1x8x24xbf1
   softmax.attention ins(%q, %k, %v : memref<1x1x4x24xbf16>, memref<1x1x8x24xbf16>, memref<1x1x8x16xbf16>) outs(%o : memref<1x1x4x16xbf16>) masked(zero)
   return
 }
-
-// -----
-
-func.func @attention_mask(%q: memref<1x1x4x16xbf16>, %k: memref<1x1x8x16xbf16>, %v: memref<1x1x8x16xbf16>, %m: memref<1x1x4x8xi1>, %o: memref<1x1x4x16xbf16>) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping does not take a mask operand yet (causal and window are supported)}}
-  softmax.attention ins(%q, %k, %v, %m : memref<1x1x4x16xbf16>, memref<1x1x8x16xbf16>, memref<1x1x8x16xbf16>, memref<1x1x4x8xi1>) outs(%o : memref<1x1x4x16xbf16>) masked(zero)
-  return
-}
