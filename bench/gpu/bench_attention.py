@@ -184,6 +184,18 @@ def main() -> int:
         print(f"check {kind} mask B{b} H{h} N{n} d{d} causal={causal}: rel err {err:.2e}, "
               f"fully masked row {'0' if (full_row == 0).all() else 'NOT 0'} "
               f"{'PASS' if ok else 'FAIL'}")
+    # No keys at all: every row is fully masked, so the output is 0
+    # (masked(zero)), and no key or value byte may be read.
+    q = torch.randn(1, 2, 70, 64, device=dev).bfloat16()
+    k = torch.empty(1, 2, 0, 64, device=dev, dtype=torch.bfloat16)
+    o = torch.full((1, 2, 70, 64), float("nan"), device=dev, dtype=torch.bfloat16)
+    call, _ = ours.fn(q, k, k, o, False)
+    call()
+    torch.cuda.synchronize()
+    ours.check_error()
+    ok = bool((o == 0).all())
+    failures += not ok
+    print(f"check Nk=0: output {'all 0' if ok else 'NOT 0'} {'PASS' if ok else 'FAIL'}")
     if args.only_check:
         return 1 if failures else 0
 

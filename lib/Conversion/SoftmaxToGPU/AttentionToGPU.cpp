@@ -127,11 +127,17 @@ Value AttentionKernel::stage(Value src, Value smem, int64_t cols, Value bIdx,
     Value row = arith::DivUIOp::create(b, loc, linear, idx(perRow));
     Value col = mul(arith::RemUIOp::create(b, loc, linear, idx(perRow)),
                     idx(8));
-    Value srcRow = minI(add(kv0, row), last);
+    Value srcRow = maxI(minI(add(kv0, row), last), idx(0));
+    // With no key at all (Nk = 0) nothing is read: a source size of 0
+    // zero-fills the destination without touching the source address.
+    Value srcElements = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, nk, idx(0)),
+        idx(8), idx(0));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{row, col}, src,
-        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8),
-        /*srcElements=*/Value(), b.getUnitAttr()));
+        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8), srcElements,
+        b.getUnitAttr()));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
