@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @causal_gqa
 // CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME:    workgroup(%[[SK:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>)
-// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]]{{.*}}, 8 {bypassL1}
+// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]]{{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for
 // CHECK:           nvgpu.device_async_wait
