@@ -100,11 +100,12 @@ private:
   void waitAll(Value group);
   /// A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
   Value loadA(Value memref, Value bIdx, Value hIdx, Value r, Value c);
-  /// c + a b on tensor cores (m16n8k16): a vector<4x2xT> and b
-  /// vector<2x2xT> in mma.sync's fragment layouts, c vector<2x2xf32>.
+  /// c + a b on tensor cores (m16n8k16): a vector<4x2xT> and c
+  /// vector<2x2xf32> in mma.sync's fragment layouts, b rows `first` and
+  /// `first + 1` of an ldmatrix.x4 result (two B fragments side by side).
   /// nvvm.mma.sync directly: upstream's nvgpu.mma.sync lowering deduces no
   /// PTX type for bf16 operands.
-  Value mma(Value a, Value bf, Value c);
+  Value mma(Value a, Value bRows, int64_t first, Value c);
 
   OpBuilder &b;
   Location loc;
@@ -165,7 +166,7 @@ Value AttentionKernel::loadA(Value memref, Value bIdx, Value hIdx, Value r,
   return frag;
 }
 
-Value AttentionKernel::mma(Value a, Value bf, Value c) {
+Value AttentionKernel::mma(Value a, Value bRows, int64_t first, Value c) {
   bool isBf16 = elt.isBF16();
   auto operand = [&](Value frag, int64_t i) -> Value {
     Value pair = vector::ExtractOp::create(b, loc, frag, i);
@@ -180,7 +181,7 @@ Value AttentionKernel::mma(Value a, Value bf, Value c) {
   for (int64_t i = 0; i < 4; ++i)
     ops.push_back(operand(a, i));
   for (int64_t i = 0; i < 2; ++i)
-    opsB.push_back(operand(bf, i));
+    opsB.push_back(operand(bRows, first + i));
   for (int64_t r = 0; r < 2; ++r)
     for (int64_t e = 0; e < 2; ++e)
       opsC.push_back(
@@ -284,16 +285,8 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
             Value frags = nvgpu::LdMatrixOp::create(
                 b, loc, vec({4, 2}, elt), smemK, ValueRange{row, col},
                 /*transpose=*/false, /*numTiles=*/4);
-            for (int64_t h = 0; h < 2; ++h) {
-              Value bf = arith::ConstantOp::create(
-                  b, loc,
-                  DenseElementsAttr::get(vec({2, 2}, elt), b.getZeroAttr(elt)));
-              for (int64_t i = 0; i < 2; ++i)
-                bf = vector::InsertOp::create(
-                    b, loc,
-                    vector::ExtractOp::create(b, loc, frags, 2 * h + i), bf, i);
-              s[n + h] = mma(qFrags[k], bf, s[n + h]);
-            }
+            for (int64_t h = 0; h < 2; ++h)
+              s[n + h] = mma(qFrags[k], frags, 2 * h, s[n + h]);
           }
 
         // Scores in log2 units, as scalars [tile][row half][column].
@@ -458,16 +451,8 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
             Value frags = nvgpu::LdMatrixOp::create(
                 b, loc, vec({4, 2}, elt), smemV, ValueRange{row, col},
                 /*transpose=*/true, /*numTiles=*/4);
-            for (int64_t h = 0; h < 2; ++h) {
-              Value bf = arith::ConstantOp::create(
-                  b, loc,
-                  DenseElementsAttr::get(vec({2, 2}, elt), b.getZeroAttr(elt)));
-              for (int64_t i = 0; i < 2; ++i)
-                bf = vector::InsertOp::create(
-                    b, loc,
-                    vector::ExtractOp::create(b, loc, frags, 2 * h + i), bf, i);
-              o[n + h] = mma(a, bf, o[n + h]);
-            }
+            for (int64_t h = 0; h < 2; ++h)
+              o[n + h] = mma(a, frags, 2 * h, o[n + h]);
           }
         }
         next.append(o);
