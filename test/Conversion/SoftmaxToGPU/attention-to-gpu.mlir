@@ -1,14 +1,15 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx942" --split-input-file 2>&1 | FileCheck %s --check-prefix=AMD
 
-// Causal GQA: one block of 4 warps per (64 queries, head, batch); K and V
+// Causal GQA at d 128: one block of 8 warps per (128 queries, head, batch)
+// (4 warps and 64 queries otherwise, as in @bool_mask); K and V
 // tiles of 64 keys staged in padded workgroup memory (row stride 128 + 8)
 // by cp.async, V requested before S and the next K before P V;
 // S and P V on mma.sync m16n8k16 with ldmatrix (V transposed); row
 // statistics across the quad by xor shuffles; the mask only on tiles that
 // need it.
 // CHECK-LABEL: func.func @causal_gqa
-// CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME:    workgroup(%[[SK:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>)
 // CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]]{{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK:         nvgpu.device_async_create_group
@@ -27,7 +28,7 @@
 // CHECK:           nvgpu.ldmatrix %[[SV]]{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           scf.yield
 // CHECK:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<2xbf16>
-// CHECK:       } {softmax.strategy = {keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 64 : i64}}
+// CHECK:       } {softmax.strategy = {keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 128 : i64}}
 // AMD: error: 'softmax.attention' op GPU attention mapping needs mma.sync tensor cores (NVIDIA sm_80 or later); no mapping for gfx942 yet
 func.func @causal_gqa(%q: memref<2x32x4096x128xbf16>, %k: memref<2x8x4096x128xbf16>, %v: memref<2x8x4096x128xbf16>, %o: memref<2x32x4096x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<2x32x4096x128xbf16>, memref<2x8x4096x128xbf16>, memref<2x8x4096x128xbf16>) outs(%o : memref<2x32x4096x128xbf16>) masked(zero) causal
@@ -39,7 +40,7 @@ func.func @causal_gqa(%q: memref<2x32x4096x128xbf16>, %k: memref<2x8x4096x128xbf
 // A boolean mask broadcast over heads: read per score element (row and key
 // clamped), false gives -inf before the row statistics.
 // CHECK-LABEL: func.func @bool_mask
-// CHECK:       gpu.launch
+// CHECK:       gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128,
 // CHECK:         scf.for
 // CHECK:           memref.load %arg3[%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<2x1x100x300xi1>
 // CHECK:           arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
