@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -234,21 +235,9 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
 } // namespace
 
 std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
-  SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue(),
-                                 op.getOutput()};
-  if (op.getMask())
-    operands.push_back(op.getMask());
-  if (op.getLse())
-    operands.push_back(op.getLse());
-  for (Value v : operands) {
-    auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type)
-      return std::string(
-          "CPU mapping expects memrefs; run one-shot-bufferize first");
-    if (!type.getLayout().isIdentity())
-      return std::string(
-          "CPU mapping expects contiguous (identity layout) memrefs");
-  }
+  // Every operand is a buffer: query, key, value, mask, output, lse.
+  if (auto why = whyNotContiguousBuffers(op->getOperands(), "CPU mapping"))
+    return why;
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
   if (q.isDynamicDim(3) || v.isDynamicDim(3))

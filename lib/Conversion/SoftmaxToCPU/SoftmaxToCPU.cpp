@@ -70,29 +70,10 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
   std::optional<Request> req = requestOf(op);
   if (!req)
     return std::string("is not a softmax, log_softmax or logsumexp op");
-  auto inType = cast<ShapedType>(req->input.getType());
-  auto outType = cast<ShapedType>(req->output.getType());
-  if (requireBuffers && (!isa<MemRefType>(inType) || !isa<MemRefType>(outType)))
-    return std::string(
-        "CPU mapping expects memrefs; run one-shot-bufferize first");
-  std::string why;
-  llvm::raw_string_ostream os(why);
-  for (Type t : {inType, outType})
-    if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
-      return std::string(
-          "CPU mapping expects contiguous (identity layout) memrefs");
-  for (Type t : {inType.getElementType(), outType.getElementType()})
-    if (!isa<Float16Type, BFloat16Type, Float32Type>(t)) {
-      os << "CPU mapping supports f16, bf16 and f32, not '" << t << "'";
-      return why;
-    }
-  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
-    if (!accType.getValue().isF32()) {
-      os << "CPU mapping accumulates in f32; acc_type '" << accType.getValue()
-         << "' is not supported";
-      return why;
-    }
-  return std::nullopt;
+  if (auto why = whyNotContiguousBuffers({req->input, req->output},
+                                         "CPU mapping", requireBuffers))
+    return why;
+  return whyNotF32Accumulated(op, *req, "CPU mapping");
 }
 
 static StringRef variantName(ThreePassVariant v) {

@@ -9,7 +9,7 @@
 //   S = Q K^T            mma.sync m16n8k16, K fragments by ldmatrix
 //   s2 = S scale log2(e) (exp2 below; masking only on tiles that need it)
 //   m' = max(m, rowmax s2)   (quad shuffles)
-//   P = exp2(s2 - m'), a = exp2(m - m'), l = l a + rowsum P, O = O a
+//   P = sm.exp2(s2 - m'), a = sm.exp2(m - m'), l = l a + rowsum P, O = O a
 //   O += P V             P reused from S's accumulator registers as A
 //                        fragments, V fragments by ldmatrix.trans
 //
@@ -33,6 +33,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
 #include <cmath>
 
 using namespace mlir;
@@ -58,7 +60,8 @@ public:
   AttentionKernel(OpBuilder &b, Location loc, AttentionOp op, float scale,
                   int64_t warps, Value nq, Value nk, Value heads,
                   Value kvHeads)
-      : b(b), loc(loc), op(op), scale(scale), warps(warps),
+      : b(b), loc(loc), sm(b, loc, b.getF32Type()), op(op), scale(scale),
+        warps(warps),
         rowsPerBlock(kRowsPerWarp * warps), nq(nq), nk(nk), heads(heads),
         kvHeads(kvHeads) {
     auto q = cast<MemRefType>(op.getQuery().getType());
@@ -71,20 +74,11 @@ public:
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value f32(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value maxF(Value x, Value y) {
-    return arith::MaximumFOp::create(b, loc, x, y);
-  }
-  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
   Value xorShuffle(Value v, int32_t offset) {
     return gpu::ShuffleOp::create(b, loc, v, offset, 32,
                                   gpu::ShuffleMode::XOR)
@@ -94,7 +88,7 @@ private:
   Value quadReduce(Value v, bool isMax) {
     for (int32_t o : {1, 2}) {
       Value w = xorShuffle(v, o);
-      v = isMax ? maxF(v, w) : fadd(v, w);
+      v = isMax ? sm.max(v, w) : sm.add(v, w);
     }
     return v;
   }
@@ -120,6 +114,8 @@ private:
 
   OpBuilder &b;
   Location loc;
+  /// Scalar f32 arithmetic of the row statistics.
+  StateMath sm;
   AttentionOp op;
   float scale;
   int64_t warps, rowsPerBlock;
@@ -257,14 +253,14 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
              idx(kKeysPerTile));
 
   Type f32T = b.getF32Type();
-  Value lowest = f32(-3.4028234663852886e38);
+  Value lowest = sm.lowest();
   Value accZero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(vec({2, 2}, f32T), b.getF32FloatAttr(0)));
-  SmallVector<Value> init = {lowest, lowest, f32(0), f32(0)};
+  SmallVector<Value> init = {lowest, lowest, sm.cst(0), sm.cst(0)};
   for (int64_t n = 0; n < dv / 8; ++n)
     init.push_back(accZero);
   float scaleLog2 = scale * static_cast<float>(M_LOG2E);
-  Value negInf = f32(-INFINITY);
+  Value negInf = sm.negInf();
 
   // The loads overlap the math: K of the first tile is requested here;
   // in each iteration V is requested before S and its softmax, and the
@@ -306,9 +302,9 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
         for (Value acc : s)
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t e = 0; e < 2; ++e)
-              sc.push_back(fmul(
+              sc.push_back(sm.mul(
                   vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}),
-                  f32(scaleLog2)));
+                  sm.cst(scaleLog2)));
 
         // The mask operand, on every tile: additive (in log2 units like the
         // scores) or boolean (false gives -inf). Keys past Nk read the last
@@ -332,7 +328,7 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
                 } else {
                   if (!m.getType().isF32())
                     m = arith::ExtFOp::create(b, loc, f32T, m);
-                  x = fadd(x, fmul(m, f32(M_LOG2E)));
+                  x = sm.add(x, sm.mul(m, sm.cst(M_LOG2E)));
                 }
               }
             }
@@ -405,19 +401,19 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
           Value mx = st[r];
           for (int64_t n = 0; n < kKeysPerTile / 8; ++n)
             for (int64_t e = 0; e < 2; ++e)
-              mx = maxF(mx, sc[(n * 2 + r) * 2 + e]);
+              mx = sm.max(mx, sc[(n * 2 + r) * 2 + e]);
           mNew[r] = quadReduce(mx, /*isMax=*/true);
-          alpha[r] = exp2(arith::SubFOp::create(b, loc, st[r], mNew[r]));
+          alpha[r] = sm.exp2(sm.sub(st[r], mNew[r]));
         }
         SmallVector<Value> p(sc.size());
-        SmallVector<Value> rowSum = {fmul(st[2], alpha[0]),
-                                     fmul(st[3], alpha[1])};
+        SmallVector<Value> rowSum = {sm.mul(st[2], alpha[0]),
+                                     sm.mul(st[3], alpha[1])};
         for (int64_t n = 0; n < kKeysPerTile / 8; ++n)
           for (int64_t r = 0; r < 2; ++r)
             for (int64_t e = 0; e < 2; ++e) {
               int64_t i = (n * 2 + r) * 2 + e;
-              p[i] = exp2(arith::SubFOp::create(b, loc, sc[i], mNew[r]));
-              rowSum[r] = fadd(rowSum[r], p[i]);
+              p[i] = sm.exp2(sm.sub(sc[i], mNew[r]));
+              rowSum[r] = sm.add(rowSum[r], p[i]);
             }
         next = {mNew[0], mNew[1], rowSum[0], rowSum[1]};
 
@@ -426,7 +422,7 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
             ValueRange{alpha[0], alpha[0], alpha[1], alpha[1]});
         SmallVector<Value> o;
         for (int64_t n = 0; n < dv / 8; ++n)
-          o.push_back(fmul(st[4 + n], scaleRows));
+          o.push_back(sm.mul(st[4 + n], scaleRows));
 
         // V has landed, and every warp is done with this tile's K: request
         // the next one (past the end it reloads the last rows; unused).
@@ -477,15 +473,14 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
   // Final: the quad's sums, O / l, the masked value for rows with l = 0.
   Value out = op.getOutput();
   Type outElt = cast<MemRefType>(out.getType()).getElementType();
-  bool nanRows = op.getMasked() == MaskedRows::NaN;
-  Value fillO = f32(nanRows ? NAN : 0.0);
-  Value fillL = f32(nanRows ? NAN : -INFINITY);
+  Value fillO = sm.maskedValue(op.getMasked(), /*probability=*/true);
+  Value fillL = sm.maskedValue(op.getMasked(), /*probability=*/false);
   for (int64_t r = 0; r < 2; ++r) {
     Value row = add(r0, idx(r * 8));
     Value l = quadReduce(loop.getResult(2 + r), /*isMax=*/false);
     Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l,
-                                        f32(0));
-    Value inv = arith::DivFOp::create(b, loc, f32(1), l);
+                                        sm.cst(0));
+    Value inv = arith::DivFOp::create(b, loc, sm.cst(1), l);
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                          row, nq);
     auto ifRow = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
@@ -494,7 +489,7 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
     for (int64_t n = 0; n < dv / 8; ++n) {
       SmallVector<Value> pair;
       for (int64_t e = 0; e < 2; ++e) {
-        Value v = fmul(vector::ExtractOp::create(b, loc, loop.getResult(4 + n),
+        Value v = sm.mul(vector::ExtractOp::create(b, loc, loop.getResult(4 + n),
                                                  ArrayRef<int64_t>{r, e}),
                        inv);
         v = arith::SelectOp::create(b, loc, empty, fillO, v);
@@ -513,8 +508,8 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
                                           quad, idx(0));
       auto ifFirst = scf::IfOp::create(b, loc, first, false);
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-      Value v = fmul(fadd(loop.getResult(r), math::Log2Op::create(b, loc, l)),
-                     f32(M_LN2));
+      Value v = sm.mul(sm.add(loop.getResult(r), math::Log2Op::create(b, loc, l)),
+                     sm.cst(M_LN2));
       v = arith::SelectOp::create(b, loc, empty, fillL, v);
       memref::StoreOp::create(b, loc, v, lse, ValueRange{bIdx, hIdx, row});
     }
@@ -532,19 +527,9 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
                                 "cores (NVIDIA sm_80 or later); no mapping "
                                 "for "
                              << target.chip << " yet";
-  SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue(),
-                                 op.getOutput()};
-  if (op.getLse())
-    operands.push_back(op.getLse());
-  for (Value v : operands) {
-    auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type)
-      return op->emitOpError(
-          "GPU mapping expects memrefs; run one-shot-bufferize first");
-    if (!type.getLayout().isIdentity())
-      return op->emitOpError(
-          "GPU mapping expects contiguous (identity layout) memrefs");
-  }
+  // Every operand is a buffer: query, key, value, mask, output, lse.
+  if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
+    return op->emitOpError(*why);
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
   if (!isa<Float16Type, BFloat16Type>(q.getElementType()))

@@ -30,15 +30,6 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
-namespace {
-
-bool isContiguous(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  return type.getLayout().isIdentity();
-}
-
-} // namespace
-
 LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                                Operation *op,
                                                const GPUTarget &target,
@@ -47,27 +38,18 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   if (!maybeReq)
     return op->emitOpError("is not a softmax, log_softmax or logsumexp op");
   Request req = *maybeReq;
-  auto inType = dyn_cast<MemRefType>(req.input.getType());
-  auto outType = dyn_cast<MemRefType>(req.output.getType());
-  if (!inType || !outType)
-    return op->emitOpError("GPU mapping expects memrefs; run one-shot-bufferize "
-                           "first");
+  if (auto why = whyNotContiguousBuffers({req.input, req.output},
+                                         "GPU mapping"))
+    return op->emitOpError(*why);
+  auto inType = cast<MemRefType>(req.input.getType());
+  auto outType = cast<MemRefType>(req.output.getType());
   int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
   if (dim != inType.getRank() - 1)
     return op->emitOpError() << "GPU mapping reduces the innermost dimension "
                                 "only, not dimension "
                              << dim << " of rank " << inType.getRank();
-  if (!isContiguous(req.input) || !isContiguous(req.output))
-    return op->emitOpError("GPU mapping expects contiguous (identity layout) "
-                           "memrefs");
-  for (Type t : {inType.getElementType(), outType.getElementType()})
-    if (!isa<Float16Type, BFloat16Type, Float32Type>(t))
-      return op->emitOpError() << "GPU mapping supports f16, bf16 and f32, not "
-                               << t;
-  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
-    if (!accType.getValue().isF32())
-      return op->emitOpError() << "GPU mapping accumulates in f32; acc_type "
-                               << accType.getValue() << " is not supported";
+  if (auto why = whyNotF32Accumulated(op, req, "GPU mapping"))
+    return op->emitOpError(*why);
   if (req.algorithm == Algorithm::Auto)
     req.algorithm = Algorithm::Online;
 

@@ -21,6 +21,40 @@ std::optional<Request> mlir::softmax::requestOf(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<std::string>
+mlir::softmax::whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
+                                       bool requireBuffers) {
+  for (Value v : buffers) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type && requireBuffers)
+      return (mapping + " expects memrefs; run one-shot-bufferize first").str();
+    if (type && !type.getLayout().isIdentity())
+      return (mapping + " expects contiguous (identity layout) memrefs").str();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string>
+mlir::softmax::whyNotF32Accumulated(Operation *op, const Request &req,
+                                    StringRef mapping) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  for (Value v : {req.input, req.output}) {
+    Type t = cast<ShapedType>(v.getType()).getElementType();
+    if (!isa<Float16Type, BFloat16Type, Float32Type>(t)) {
+      os << mapping << " supports f16, bf16 and f32, not '" << t << "'";
+      return why;
+    }
+  }
+  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
+    if (!accType.getValue().isF32()) {
+      os << mapping << " accumulates in f32; acc_type '" << accType.getValue()
+         << "' is not supported";
+      return why;
+    }
+  return std::nullopt;
+}
+
 Value mlir::softmax::collapseToRank(OpBuilder &b, Location loc, Value memref,
                                     int64_t rank) {
   auto type = cast<MemRefType>(memref.getType());

@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include <optional>
+#include <string>
 
 namespace mlir::softmax {
 
@@ -27,6 +28,20 @@ struct Request {
 /// The request of a softmax, log_softmax or logsumexp op; nullopt for any
 /// other op.
 std::optional<Request> requestOf(Operation *op);
+
+/// Why a mapping (named `mapping` in the message, e.g. "CPU mapping") cannot
+/// index `buffers` as contiguous memrefs, or nullopt when it can. Tensors
+/// pass when `requireBuffers` is false (the question asked before
+/// bufferization).
+std::optional<std::string> whyNotContiguousBuffers(ValueRange buffers,
+                                                   StringRef mapping,
+                                                   bool requireBuffers = true);
+
+/// Why the semantic op of `req` is not f16/bf16/f32 data accumulated in
+/// f32, which the CPU and GPU mappings compute, or nullopt when it is.
+std::optional<std::string> whyNotF32Accumulated(Operation *op,
+                                                const Request &req,
+                                                StringRef mapping);
 
 /// `memref` (identity layout) reshaped to rank `rank`: leading dimensions
 /// collapsed into one, or a unit leading dimension added to a single row.
