@@ -3,6 +3,7 @@
 #ifndef SOFTMAX_MLIR_CONVERSION_PASSES_H
 #define SOFTMAX_MLIR_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -127,7 +127,8 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "Blocks per row">
   ];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -64,9 +64,10 @@ LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
                                 const GPUStrategy &overrides);
 
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style
-/// gpu.launch on mma.sync tensor cores (nvgpu; NVIDIA sm_80+, f16/bf16
-/// inputs, static head dimensions that are multiples of 16, no mask
-/// operand yet). Emits a diagnostic and fails on what it cannot honour.
+/// gpu.launch on the target's matrix units: mma.sync with ldmatrix and
+/// cp.async on NVIDIA sm_80+, 16x16x16 MFMA on CDNA (gfx90a, gfx942).
+/// Needs f16/bf16 inputs and static head dimensions that are multiples of
+/// 16 (at most 256). Emits a diagnostic and fails on what it cannot honour.
 LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                   const GPUTarget &target);
 

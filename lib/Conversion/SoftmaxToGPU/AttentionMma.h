@@ -1,0 +1,120 @@
+//===- AttentionMma.h - what the attention kernel asks of tensor cores ----===//
+//
+// The attention kernel (AttentionToGPU.cpp) is one algorithm: bound the key
+// tiles a block may see, stage each tile, S = Q K^T, mask, online softmax,
+// O = O a + P V, normalize. Only the matrix units differ between vendors:
+// how many lanes a warp has, which query rows and keys a lane's accumulator
+// elements hold, how a tile reaches shared memory and how it is multiplied.
+// AttentionMma is that difference; NVIDIA mma.sync (AttentionMmaNVVM.cpp)
+// and CDNA MFMA (AttentionMmaROCDL.cpp) implement it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
+#define LIB_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include <memory>
+
+namespace mlir::softmax::detail {
+
+/// Keys per staged K/V tile, and query rows per warp, on every target.
+constexpr int64_t kKeysPerTile = 64, kRowsPerWarp = 16;
+
+/// One warp's share of the attention kernel on a family of matrix units.
+/// A lane holds accumulator elements of `slots()` query rows; a tile's
+/// scores come back as scalars, element i of row slot `slotOf(i)` and key
+/// `keyOf(i)` of the tile. Set up with `begin` inside the launch.
+class AttentionMma {
+public:
+  AttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps)
+      : b(b), loc(loc), op(op), warps(warps) {
+    auto q = cast<MemRefType>(op.getQuery().getType());
+    elt = q.getElementType();
+    d = q.getDimSize(3);
+    dv = cast<MemRefType>(op.getValue().getType()).getDimSize(3);
+  }
+  virtual ~AttentionMma() = default;
+
+  /// Lanes per warp (wavefront).
+  virtual int64_t lanes() const = 0;
+  /// Query rows whose accumulator elements a lane holds.
+  virtual int64_t slots() const = 0;
+  /// The shared-memory tiles of K and of V, in this order.
+  virtual SmallVector<MemRefType> tileBuffers(Attribute workgroup) const = 0;
+
+  /// Lane bookkeeping for thread `tid`; K and V tiles live in `smemK` and
+  /// `smemV`; rows [0, nq) and keys [0, nk) exist.
+  virtual void begin(Value tid, Value smemK, Value smemV, Value nq,
+                     Value nk) = 0;
+  /// The query row of `slot`, relative to the warp's first row.
+  virtual Value slotRow(int64_t slot) = 0;
+  /// Loads rows [warpRow, warpRow + 16) of the queries into registers.
+  virtual void loadQuery(Value bIdx, Value hIdx, Value warpRow) = 0;
+  /// Starts copying rows [kv0, kv0 + 64) of K (`value` false) or V of one
+  /// kv head into their tile. Rows past Nk repeat the last one (their
+  /// scores are masked, their probabilities 0). Returns what `wait` waits
+  /// for, or null where the copy is complete when this returns.
+  virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0) = 0;
+  virtual void wait(Value token) = 0;
+
+  /// S = Q K^T of the staged K tile, unscaled.
+  virtual SmallVector<Value> scores() = 0;
+  virtual int64_t slotOf(int64_t i) const = 0;
+  /// Key of element i, relative to the tile's first key.
+  virtual Value keyOf(int64_t i) = 0;
+  /// Max or sum over the lanes that hold the same query row.
+  virtual Value rowReduce(Value v, bool isMax) = 0;
+  /// The lane that writes per-row results (lse).
+  virtual Value isRowLeader() = 0;
+
+  /// O accumulators: zero, scaled by a factor per slot, O + P V with P in
+  /// the order of `scores`, and the store of one slot's row of O with
+  /// `finish` applied to each element (f32 in, output element type out).
+  virtual SmallVector<Value> zeroAccumulators() = 0;
+  virtual Value scale(Value acc, ArrayRef<Value> perSlot) = 0;
+  virtual SmallVector<Value> accumulate(ArrayRef<Value> p,
+                                        ArrayRef<Value> acc) = 0;
+  virtual void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
+                        Value hIdx, Value row,
+                        function_ref<Value(Value)> finish) = 0;
+
+protected:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, idx(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, idx(y));
+  }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value xorShuffle(Value v, int32_t offset);
+
+  OpBuilder &b;
+  Location loc;
+  AttentionOp op;
+  int64_t warps;
+  Type elt;
+  int64_t d, dv;
+};
+
+/// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+).
+std::unique_ptr<AttentionMma> makeNVVMAttentionMma(OpBuilder &b, Location loc,
+                                                   AttentionOp op,
+                                                   int64_t warps);
+/// MFMA 16x16x16 on 64-lane wavefronts (CDNA gfx90a, gfx942).
+std::unique_ptr<AttentionMma> makeROCDLAttentionMma(OpBuilder &b, Location loc,
+                                                    AttentionOp op,
+                                                    int64_t warps);
+
+} // namespace mlir::softmax::detail
+
+#endif // LIB_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H

@@ -1,0 +1,286 @@
+//===- AttentionMmaNVVM.cpp - attention tiles on mma.sync tensor cores ----===//
+//
+// NVIDIA sm_80+: a warp's 16 query rows are m16n8k16 A fragments held in
+// registers (lane: rows group and group + 8, group = lane / 4); K and V
+// tiles are copied by cp.async into shared memory padded to a row stride of
+// D + 8 elements, so that ldmatrix reads them without bank conflicts; K
+// fragments come from ldmatrix.x4, V fragments from ldmatrix.x4.trans; P is
+// reused from S's accumulator registers as A fragments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionMma.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+namespace {
+
+constexpr int64_t kPad = 8;
+
+class NVVMAttentionMma : public AttentionMma {
+public:
+  using AttentionMma::AttentionMma;
+
+  int64_t lanes() const override { return 32; }
+  int64_t slots() const override { return 2; }
+  SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
+    auto tile = [&](int64_t cols) {
+      return MemRefType::get({kKeysPerTile, cols + kPad}, elt,
+                             MemRefLayoutAttrInterface(), workgroup);
+    };
+    return {tile(d), tile(dv)};
+  }
+
+  void begin(Value tid, Value smemK, Value smemV, Value nq,
+             Value nk) override {
+    this->tid = tid;
+    this->smemK = smemK;
+    this->smemV = smemV;
+    this->nq = nq;
+    this->nk = nk;
+    lane = rem(tid, 32);
+    group = div(lane, 4);
+    quad = rem(lane, 4);
+    matrix = div(lane, 8);
+    matrixRow = rem(lane, 8);
+  }
+  Value slotRow(int64_t slot) override { return add(group, idx(8 * slot)); }
+  void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
+  Value stage(bool value, Value bIdx, Value kvHead, Value kv0) override;
+  void wait(Value token) override {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
+  }
+
+  SmallVector<Value> scores() override;
+  // Scores are [8-key tile n][row half r][column e]: element i is row half
+  // (i / 2) % 2, key 8 (i / 4) + 2 quad + i % 2.
+  int64_t slotOf(int64_t i) const override { return (i / 2) % 2; }
+  Value keyOf(int64_t i) override {
+    return add(idx((i / 4) * 8 + i % 2), mul(quad, idx(2)));
+  }
+  Value rowReduce(Value v, bool isMax) override {
+    // The quad: 4 lanes share a row.
+    for (int32_t o : {1, 2}) {
+      Value w = xorShuffle(v, o);
+      v = isMax ? Value(arith::MaximumFOp::create(b, loc, v, w))
+                : Value(arith::AddFOp::create(b, loc, v, w));
+    }
+    return v;
+  }
+  Value isRowLeader() override {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quad,
+                                 idx(0));
+  }
+
+  SmallVector<Value> zeroAccumulators() override {
+    return SmallVector<Value>(dv / 8, accZero());
+  }
+  Value scale(Value acc, ArrayRef<Value> perSlot) override {
+    Value rows = vector::FromElementsOp::create(
+        b, loc, accType(),
+        ValueRange{perSlot[0], perSlot[0], perSlot[1], perSlot[1]});
+    return arith::MulFOp::create(b, loc, acc, rows);
+  }
+  SmallVector<Value> accumulate(ArrayRef<Value> p,
+                                ArrayRef<Value> acc) override;
+  void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx, Value hIdx,
+                Value row, function_ref<Value(Value)> finish) override;
+
+private:
+  VectorType vec(ArrayRef<int64_t> shape, Type t) {
+    return VectorType::get(shape, t);
+  }
+  VectorType accType() { return vec({2, 2}, b.getF32Type()); }
+  Value accZero() {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(accType(), b.getF32FloatAttr(0)));
+  }
+  /// c + a b (m16n8k16): a vector<4x2xT> and c vector<2x2xf32> in
+  /// mma.sync's fragment layouts, b rows `first` and `first + 1` of an
+  /// ldmatrix.x4 result (two B fragments side by side). nvvm.mma.sync
+  /// directly: upstream's nvgpu.mma.sync lowering deduces no PTX type for
+  /// bf16 operands.
+  Value mma(Value a, Value bRows, int64_t first, Value c);
+
+  Value tid, smemK, smemV, nq, nk;
+  Value lane, group, quad, matrix, matrixRow;
+  SmallVector<Value> qFrags;
+};
+
+} // namespace
+
+void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
+  // A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
+  Value last = sub(nq, idx(1));
+  Value r = add(warpRow, group);
+  Value r0 = minI(r, last), r1 = minI(add(r, idx(8)), last);
+  for (int64_t k = 0; k < d / 16; ++k) {
+    Value c = add(idx(k * 16), mul(quad, idx(2)));
+    Value c1 = add(c, idx(8));
+    Value frag = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec({4, 2}, elt), b.getZeroAttr(elt)));
+    Value rows[4] = {r0, r1, r0, r1};
+    Value cols[4] = {c, c, c1, c1};
+    for (int64_t i = 0; i < 4; ++i) {
+      Value pair = vector::LoadOp::create(
+          b, loc, vec({2}, elt), op.getQuery(),
+          ValueRange{bIdx, hIdx, rows[i], cols[i]});
+      frag = vector::InsertOp::create(b, loc, pair, frag, i);
+    }
+    qFrags.push_back(frag);
+  }
+}
+
+Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
+                              Value kv0) {
+  Value src = value ? op.getValue() : op.getKey();
+  Value smem = value ? smemV : smemK;
+  int64_t perRow = (value ? dv : d) / 8;
+  int64_t steps = kKeysPerTile * perRow / (warps * 32);
+  Value last = sub(nk, idx(1));
+  // With no key at all (Nk = 0) nothing is read: a source size of 0
+  // zero-fills the destination without touching the source address.
+  Value srcElements = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, nk, idx(0)),
+      idx(8), idx(0));
+  SmallVector<Value> tokens;
+  for (int64_t s = 0; s < steps; ++s) {
+    Value linear = add(tid, idx(s * warps * 32));
+    Value row = div(linear, perRow);
+    Value col = mul(rem(linear, perRow), idx(8));
+    Value srcRow = maxI(minI(add(kv0, row), last), idx(0));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, smem, ValueRange{row, col}, src,
+        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8), srcElements,
+        b.getUnitAttr()));
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+}
+
+Value NVVMAttentionMma::mma(Value a, Value bRows, int64_t first, Value c) {
+  bool isBf16 = elt.isBF16();
+  auto operand = [&](Value frag, int64_t i) -> Value {
+    Value pair = vector::ExtractOp::create(b, loc, frag, i);
+    if (!isBf16)
+      return pair;
+    // bf16 pairs travel as 32-bit registers.
+    Value word = vector::BitCastOp::create(b, loc, vec({1}, b.getI32Type()),
+                                           pair);
+    return vector::ExtractOp::create(b, loc, word, int64_t(0));
+  };
+  SmallVector<Value> opsA, opsB, opsC;
+  for (int64_t i = 0; i < 4; ++i)
+    opsA.push_back(operand(a, i));
+  for (int64_t i = 0; i < 2; ++i)
+    opsB.push_back(operand(bRows, first + i));
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < 2; ++e)
+      opsC.push_back(
+          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
+  Type f32T = b.getF32Type();
+  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  {f32T, f32T, f32T, f32T});
+  NVVM::MMATypes t = isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  Value res = NVVM::MmaOp::create(
+      b, loc, resType, opsA, opsB, opsC, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{t, t},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
+  return vector::FromElementsOp::create(b, loc, accType(), out);
+}
+
+SmallVector<Value> NVVMAttentionMma::scores() {
+  // 8 accumulators of 16 x 8, two per ldmatrix.x4.
+  SmallVector<Value> s(kKeysPerTile / 8, accZero());
+  for (int64_t k = 0; k < d / 16; ++k)
+    for (int64_t n = 0; n < kKeysPerTile / 8; n += 2) {
+      // Lanes 8i..8i+7 address matrix i: keys n*8 + (i/2)*8 + r, columns
+      // k*16 + (i%2)*8.
+      Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
+      Value col = add(idx(k * 16), mul(rem(matrix, 2), idx(8)));
+      Value frags = nvgpu::LdMatrixOp::create(
+          b, loc, vec({4, 2}, elt), smemK, ValueRange{row, col},
+          /*transpose=*/false, /*numTiles=*/4);
+      for (int64_t h = 0; h < 2; ++h)
+        s[n + h] = mma(qFrags[k], frags, 2 * h, s[n + h]);
+    }
+  SmallVector<Value> out;
+  for (Value acc : s)
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t e = 0; e < 2; ++e)
+        out.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
+  return out;
+}
+
+SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
+                                                ArrayRef<Value> acc) {
+  SmallVector<Value> o(acc);
+  // 4 steps of 16 keys; P's A fragment is the two accumulators of keys
+  // [16k, 16k + 16) in bf16/f16.
+  for (int64_t k = 0; k < kKeysPerTile / 16; ++k) {
+    SmallVector<Value> aElems;
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t e = 0; e < 2; ++e)
+          aElems.push_back(arith::TruncFOp::create(
+              b, loc, elt, p[((2 * k + half) * 2 + r) * 2 + e]));
+    // Order: (row g, keys lo), (row g+8, keys lo), (row g, keys hi),
+    // (row g+8, keys hi).
+    Value a = vector::FromElementsOp::create(
+        b, loc, vec({4, 2}, elt),
+        ValueRange{aElems[0], aElems[1], aElems[2], aElems[3], aElems[4],
+                   aElems[5], aElems[6], aElems[7]});
+    for (int64_t n = 0; n < dv / 8; n += 2) {
+      // Lanes 8i..8i+7 address matrix i: keys 16k + (i%2)*8 + r, value
+      // columns n*8 + (i/2)*8; transposed on load.
+      Value row = add(add(idx(k * 16), mul(rem(matrix, 2), idx(8))),
+                      matrixRow);
+      Value col = add(idx(n * 8), mul(div(matrix, 2), idx(8)));
+      Value frags = nvgpu::LdMatrixOp::create(
+          b, loc, vec({4, 2}, elt), smemV, ValueRange{row, col},
+          /*transpose=*/true, /*numTiles=*/4);
+      for (int64_t h = 0; h < 2; ++h)
+        o[n + h] = mma(a, frags, 2 * h, o[n + h]);
+    }
+  }
+  return o;
+}
+
+void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
+                                Value hIdx, Value row,
+                                function_ref<Value(Value)> finish) {
+  Value out = op.getOutput();
+  Type outElt = cast<MemRefType>(out.getType()).getElementType();
+  for (int64_t n = 0; n < dv / 8; ++n) {
+    SmallVector<Value> pair;
+    for (int64_t e = 0; e < 2; ++e)
+      pair.push_back(finish(vector::ExtractOp::create(
+          b, loc, acc[n], ArrayRef<int64_t>{slot, e})));
+    Value pv = vector::FromElementsOp::create(b, loc, vec({2}, outElt), pair);
+    vector::StoreOp::create(
+        b, loc, pv, out,
+        ValueRange{bIdx, hIdx, row, add(idx(n * 8), mul(quad, idx(2)))});
+  }
+}
+
+std::unique_ptr<AttentionMma>
+mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
+                                            AttentionOp op, int64_t warps) {
+  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps);
+}
