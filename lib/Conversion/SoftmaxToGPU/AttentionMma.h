@@ -31,8 +31,9 @@ constexpr int64_t kKeysPerTile = 64, kRowsPerWarp = 16;
 /// `keyOf(i)` of the tile. Set up with `begin` inside the launch.
 class AttentionMma {
 public:
-  AttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps)
-      : b(b), loc(loc), op(op), warps(warps) {
+  AttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
+               int64_t buffers)
+      : b(b), loc(loc), op(op), warps(warps), buffers(buffers) {
     auto q = cast<MemRefType>(op.getQuery().getType());
     elt = q.getElementType();
     d = q.getDimSize(3);
@@ -44,7 +45,11 @@ public:
   virtual int64_t lanes() const = 0;
   /// Query rows whose accumulator elements a lane holds.
   virtual int64_t slots() const = 0;
-  /// The shared-memory tiles of K and of V, in this order.
+  /// Shared-memory buffers per tile: 2 (the next tile is copied while the
+  /// current one is used; needs asynchronous copies) or 1.
+  int64_t stages() const { return buffers; }
+  /// The shared-memory tiles of K and of V, in this order, each with a
+  /// leading dimension of `stages()` buffers.
   virtual SmallVector<MemRefType> tileBuffers(Attribute workgroup) const = 0;
 
   /// Lane bookkeeping for thread `tid`; K and V tiles live in `smemK` and
@@ -56,14 +61,15 @@ public:
   /// Loads rows [warpRow, warpRow + 16) of the queries into registers.
   virtual void loadQuery(Value bIdx, Value hIdx, Value warpRow) = 0;
   /// Starts copying rows [kv0, kv0 + 64) of K (`value` false) or V of one
-  /// kv head into their tile. Rows past Nk repeat the last one (their
+  /// kv head into buffer `buf` of their tile. Rows past Nk repeat the last one (their
   /// scores are masked, their probabilities 0). Returns what `wait` waits
   /// for, or null where the copy is complete when this returns.
-  virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0) = 0;
+  virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
+                      Value buf) = 0;
   virtual void wait(Value token) = 0;
 
-  /// S = Q K^T of the staged K tile, unscaled.
-  virtual SmallVector<Value> scores() = 0;
+  /// S = Q K^T of the K tile in buffer `buf`, unscaled.
+  virtual SmallVector<Value> scores(Value buf) = 0;
   virtual int64_t slotOf(int64_t i) const = 0;
   /// Key of element i, relative to the tile's first key.
   virtual Value keyOf(int64_t i) = 0;
@@ -73,12 +79,12 @@ public:
   virtual Value isRowLeader() = 0;
 
   /// O accumulators: zero, scaled by a factor per slot, O + P V with P in
-  /// the order of `scores`, and the store of one slot's row of O with
+  /// the order of `scores` and V in buffer `buf`, and the store of one slot's row of O with
   /// `finish` applied to each element (f32 in, output element type out).
   virtual SmallVector<Value> zeroAccumulators() = 0;
   virtual Value scale(Value acc, ArrayRef<Value> perSlot) = 0;
-  virtual SmallVector<Value> accumulate(ArrayRef<Value> p,
-                                        ArrayRef<Value> acc) = 0;
+  virtual SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
+                                        Value buf) = 0;
   virtual void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
                         Value hIdx, Value row,
                         function_ref<Value(Value)> finish) = 0;
@@ -101,16 +107,18 @@ protected:
   OpBuilder &b;
   Location loc;
   AttentionOp op;
-  int64_t warps;
+  int64_t warps, buffers;
   Type elt;
   int64_t d, dv;
 };
 
-/// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+).
+/// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+), with 1
+/// or 2 buffers per tile.
 std::unique_ptr<AttentionMma> makeNVVMAttentionMma(OpBuilder &b, Location loc,
                                                    AttentionOp op,
-                                                   int64_t warps);
-/// MFMA 16x16x16 on 64-lane wavefronts (CDNA gfx90a, gfx942).
+                                                   int64_t warps,
+                                                   int64_t buffers);
+/// MFMA 16x16x16 on 64-lane wavefronts (CDNA gfx90a, gfx942), 1 buffer.
 std::unique_ptr<AttentionMma> makeROCDLAttentionMma(OpBuilder &b, Location loc,
                                                     AttentionOp op,
                                                     int64_t warps);

@@ -2,8 +2,9 @@
 //
 // NVIDIA sm_80+: a warp's 16 query rows are m16n8k16 A fragments held in
 // registers (lane: rows group and group + 8, group = lane / 4); K and V
-// tiles are copied by cp.async into shared memory padded to a row stride of
-// D + 8 elements, so that ldmatrix reads them without bank conflicts; K
+// tiles are copied by cp.async into one or two buffers each (with two, the
+// next tile lands while the current one is used), padded to a row stride of D + 8
+// elements, so that ldmatrix reads them without bank conflicts; K
 // fragments come from ldmatrix.x4, V fragments from ldmatrix.x4.trans; P is
 // reused from S's accumulator registers as A fragments.
 //
@@ -34,7 +35,7 @@ public:
   int64_t slots() const override { return 2; }
   SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
     auto tile = [&](int64_t cols) {
-      return MemRefType::get({kKeysPerTile, cols + kPad}, elt,
+      return MemRefType::get({stages(), kKeysPerTile, cols + kPad}, elt,
                              MemRefLayoutAttrInterface(), workgroup);
     };
     return {tile(d), tile(dv)};
@@ -55,12 +56,13 @@ public:
   }
   Value slotRow(int64_t slot) override { return add(group, idx(8 * slot)); }
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
-  Value stage(bool value, Value bIdx, Value kvHead, Value kv0) override;
+  Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
+              Value buf) override;
   void wait(Value token) override {
     nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
   }
 
-  SmallVector<Value> scores() override;
+  SmallVector<Value> scores(Value buf) override;
   // Scores are [8-key tile n][row half r][column e]: element i is row half
   // (i / 2) % 2, key 8 (i / 4) + 2 quad + i % 2.
   int64_t slotOf(int64_t i) const override { return (i / 2) % 2; }
@@ -90,8 +92,8 @@ public:
         ValueRange{perSlot[0], perSlot[0], perSlot[1], perSlot[1]});
     return arith::MulFOp::create(b, loc, acc, rows);
   }
-  SmallVector<Value> accumulate(ArrayRef<Value> p,
-                                ArrayRef<Value> acc) override;
+  SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
+                                Value buf) override;
   void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx, Value hIdx,
                 Value row, function_ref<Value(Value)> finish) override;
 
@@ -142,7 +144,7 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
 }
 
 Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
-                              Value kv0) {
+                              Value kv0, Value buf) {
   Value src = value ? op.getValue() : op.getKey();
   Value smem = value ? smemV : smemK;
   int64_t perRow = (value ? dv : d) / 8;
@@ -161,7 +163,7 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value col = mul(rem(linear, perRow), idx(8));
     Value srcRow = maxI(minI(add(kv0, row), last), idx(0));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, smem, ValueRange{row, col}, src,
+        b, loc, smem, ValueRange{buf, row, col}, src,
         ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8), srcElements,
         b.getUnitAttr()));
   }
@@ -204,7 +206,7 @@ Value NVVMAttentionMma::mma(Value a, Value bRows, int64_t first, Value c) {
   return vector::FromElementsOp::create(b, loc, accType(), out);
 }
 
-SmallVector<Value> NVVMAttentionMma::scores() {
+SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
   // 8 accumulators of 16 x 8, two per ldmatrix.x4.
   SmallVector<Value> s(kKeysPerTile / 8, accZero());
   for (int64_t k = 0; k < d / 16; ++k)
@@ -214,7 +216,7 @@ SmallVector<Value> NVVMAttentionMma::scores() {
       Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
       Value col = add(idx(k * 16), mul(rem(matrix, 2), idx(8)));
       Value frags = nvgpu::LdMatrixOp::create(
-          b, loc, vec({4, 2}, elt), smemK, ValueRange{row, col},
+          b, loc, vec({4, 2}, elt), smemK, ValueRange{buf, row, col},
           /*transpose=*/false, /*numTiles=*/4);
       for (int64_t h = 0; h < 2; ++h)
         s[n + h] = mma(qFrags[k], frags, 2 * h, s[n + h]);
@@ -229,7 +231,7 @@ SmallVector<Value> NVVMAttentionMma::scores() {
 }
 
 SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
-                                                ArrayRef<Value> acc) {
+                                                ArrayRef<Value> acc, Value buf) {
   SmallVector<Value> o(acc);
   // 4 steps of 16 keys; P's A fragment is the two accumulators of keys
   // [16k, 16k + 16) in bf16/f16.
@@ -253,7 +255,7 @@ SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
                       matrixRow);
       Value col = add(idx(n * 8), mul(div(matrix, 2), idx(8)));
       Value frags = nvgpu::LdMatrixOp::create(
-          b, loc, vec({4, 2}, elt), smemV, ValueRange{row, col},
+          b, loc, vec({4, 2}, elt), smemV, ValueRange{buf, row, col},
           /*transpose=*/true, /*numTiles=*/4);
       for (int64_t h = 0; h < 2; ++h)
         o[n + h] = mma(a, frags, 2 * h, o[n + h]);
@@ -281,6 +283,7 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
 
 std::unique_ptr<AttentionMma>
 mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
-                                            AttentionOp op, int64_t warps) {
-  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps);
+                                            AttentionOp op, int64_t warps,
+                                            int64_t buffers) {
+  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers);
 }

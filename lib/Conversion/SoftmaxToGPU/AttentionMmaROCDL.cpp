@@ -15,9 +15,10 @@
 //  - O^T's accumulator holds value columns 4 (l / 16) + i of query l % 16:
 //    one row per lane, stored 4 elements at a time.
 // A query row is spread over lanes l, l + 16, l + 32, l + 48 (xor 16, 32).
-// Staging is synchronous: global loads of 16 bytes into registers, stores
-// into LDS (CDNA before gfx950 has no asynchronous global-to-LDS copy of
-// 16 bytes per lane, nor a transposing LDS read).
+// Staging is synchronous, into one buffer per tile: global loads of 16
+// bytes into registers, stores into LDS (CDNA before gfx950 has no
+// asynchronous global-to-LDS copy of 16 bytes per lane, nor a transposing
+// LDS read; and two buffers of d = 128 would pass the 64 KiB of LDS).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +48,7 @@ public:
   int64_t slots() const override { return 1; }
   SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
     auto tile = [&](int64_t rows, int64_t cols) {
-      return MemRefType::get({rows, cols + kPad}, elt,
+      return MemRefType::get({stages(), rows, cols + kPad}, elt,
                              MemRefLayoutAttrInterface(), workgroup);
     };
     // K as keys x d; V transposed, value columns x keys.
@@ -67,10 +68,11 @@ public:
   }
   Value slotRow(int64_t) override { return column; }
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
-  Value stage(bool value, Value bIdx, Value kvHead, Value kv0) override;
+  Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
+              Value buf) override;
   void wait(Value) override {}
 
-  SmallVector<Value> scores() override;
+  SmallVector<Value> scores(Value buf) override;
   int64_t slotOf(int64_t) const override { return 0; }
   // Element i is key 16 (i / 4) + 4 (lane / 16) + i % 4.
   Value keyOf(int64_t i) override {
@@ -96,8 +98,8 @@ public:
     Value s = vector::BroadcastOp::create(b, loc, accType(), perSlot[0]);
     return arith::MulFOp::create(b, loc, acc, s);
   }
-  SmallVector<Value> accumulate(ArrayRef<Value> p,
-                                ArrayRef<Value> acc) override;
+  SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
+                                Value buf) override;
   void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx, Value hIdx,
                 Value row, function_ref<Value(Value)> finish) override;
 
@@ -130,7 +132,7 @@ void ROCDLAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
 }
 
 Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
-                               Value kv0) {
+                               Value kv0, Value buf) {
   Value src = value ? op.getValue() : op.getKey();
   Value smem = value ? smemV : smemK;
   int64_t perRow = (value ? dv : d) / 8;
@@ -162,25 +164,25 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value chunk = vector::LoadOp::create(b, loc, vec(8, elt), src,
                                          ValueRange{bIdx, kvHead, srcRow, col});
     if (!value) {
-      vector::StoreOp::create(b, loc, chunk, smem, ValueRange{row, col});
+      vector::StoreOp::create(b, loc, chunk, smem, ValueRange{buf, row, col});
       continue;
     }
     for (int64_t e = 0; e < 8; ++e)
       memref::StoreOp::create(b, loc,
                               vector::ExtractOp::create(b, loc, chunk, e),
-                              smem, ValueRange{add(col, idx(e)), row});
+                              smem, ValueRange{buf, add(col, idx(e)), row});
   }
   return Value();
 }
 
-SmallVector<Value> ROCDLAttentionMma::scores() {
+SmallVector<Value> ROCDLAttentionMma::scores(Value buf) {
   // S^T in 4 accumulators of 16 keys x 16 queries.
   SmallVector<Value> s(kKeysPerTile / 16, accZero());
   for (int64_t m = 0; m < kKeysPerTile / 16; ++m)
     for (int64_t k = 0; k < d / 16; ++k) {
       Value a = vector::LoadOp::create(
           b, loc, vec(4, elt), smemK,
-          ValueRange{add(idx(m * 16), column), add(idx(k * 16), kGroup)});
+          ValueRange{buf, add(idx(m * 16), column), add(idx(k * 16), kGroup)});
       s[m] = mfma(a, qFrags[k], s[m]);
     }
   SmallVector<Value> out;
@@ -191,7 +193,7 @@ SmallVector<Value> ROCDLAttentionMma::scores() {
 }
 
 SmallVector<Value> ROCDLAttentionMma::accumulate(ArrayRef<Value> p,
-                                                 ArrayRef<Value> acc) {
+                                                 ArrayRef<Value> acc, Value buf) {
   SmallVector<Value> o(acc);
   for (int64_t k = 0; k < kKeysPerTile / 16; ++k) {
     // P^T's B fragment: keys 16k + 4 (l / 16) + i of query l % 16, which
@@ -203,7 +205,7 @@ SmallVector<Value> ROCDLAttentionMma::accumulate(ArrayRef<Value> p,
     for (int64_t m = 0; m < dv / 16; ++m) {
       Value a = vector::LoadOp::create(
           b, loc, vec(4, elt), smemV,
-          ValueRange{add(idx(m * 16), column), add(idx(k * 16), kGroup)});
+          ValueRange{buf, add(idx(m * 16), column), add(idx(k * 16), kGroup)});
       o[m] = mfma(a, pFrag, o[m]);
     }
   }
@@ -230,5 +232,6 @@ void ROCDLAttentionMma::storeRow(int64_t, ArrayRef<Value> acc, Value bIdx,
 std::unique_ptr<AttentionMma>
 mlir::softmax::detail::makeROCDLAttentionMma(OpBuilder &b, Location loc,
                                              AttentionOp op, int64_t warps) {
-  return std::make_unique<ROCDLAttentionMma>(b, loc, op, warps);
+  return std::make_unique<ROCDLAttentionMma>(b, loc, op, warps,
+                                             /*buffers=*/1);
 }

@@ -54,6 +54,14 @@ int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia) {
   return nvidia && op.getCausal() && d >= 128 && d % 32 == 0 ? 8 : 4;
 }
 
+/// Buffers per K/V tile on NVIDIA. Measured on the H200 against one buffer
+/// (bench/results/history-gpu_attention.md, "double buffering"): without
+/// a causal limit two buffers run 0.5-2.5% faster (one barrier per tile
+/// instead of two, the whole next tile in flight during this one); causal
+/// runs 5% (d 64) to 14% (d 128, 8 warps) slower, so it keeps FA2's one
+/// buffer with V requested before S and the next K before P V.
+int64_t nvidiaBuffersFor(AttentionOp op) { return op.getCausal() ? 1 : 2; }
+
 class AttentionKernel {
 public:
   AttentionKernel(OpBuilder &b, Location loc, AttentionOp op, float scale,
@@ -63,7 +71,9 @@ public:
         mma(mma), rowsPerBlock(kRowsPerWarp * warps), nq(nq), nk(nk),
         heads(heads), kvHeads(kvHeads) {}
 
-  void build(gpu::LaunchOp launch);
+  /// The kernel's body in `launch`, with the K and V tiles in `smemK` and
+  /// `smemV`.
+  void build(gpu::LaunchOp launch, Value smemK, Value smemV);
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -171,7 +181,8 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
     sc[i] = masked.getResult(i);
 }
 
-void AttentionKernel::build(gpu::LaunchOp launch) {
+void AttentionKernel::build(gpu::LaunchOp launch, Value smemK,
+                            Value smemV) {
   // Blocks start in index order: with causal or window limits the last
   // query tiles have the most keys, so they take the first block indices
   // and the short ones fill in at the end.
@@ -179,8 +190,7 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   Value tid = launch.getThreadIds().x;
   Value warp = arith::DivUIOp::create(b, loc, tid, idx(mma.lanes()));
-  mma.begin(tid, launch.getWorkgroupAttributions()[0],
-            launch.getWorkgroupAttributions()[1], nq, nk);
+  mma.begin(tid, smemK, smemV, nq, nk);
   Value kvHead = arith::DivUIOp::create(
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
 
@@ -217,21 +227,42 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
   init.append(mma.zeroAccumulators());
   float scaleLog2 = scale * static_cast<float>(M_LOG2E);
 
-  // The loads overlap the math: K of the first tile is requested here;
-  // in each iteration V is requested before S and its softmax, and the
-  // next K before P V (into the one buffer each, FA2's order).
-  Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo);
+  // The loads overlap the math. With two buffers per tile, tile j + 1 is
+  // requested as tile j starts (one barrier per tile). With one, K of the
+  // first tile is requested here; in each iteration V is requested before
+  // S and its softmax, and the next K before P V (FA2's order).
+  bool twoBuffers = mma.stages() == 2;
+  Value zeroBuf = idx(0);
+  Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
+  if (twoBuffers)
+    mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
   auto loop = scf::ForOp::create(
       b, loc, kvLo, kvHi, idx(kKeysPerTile), init,
       [&](OpBuilder &, Location, Value kv0, ValueRange st) {
-        // K of this tile has landed for every thread, and every warp is
-        // done with the previous tile's V.
+        // Tile kv0 has landed for every thread, and every warp is done
+        // with the buffer about to be refilled.
         mma.wait(kGroup);
         gpu::BarrierOp::create(b, loc);
-        Value vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0);
+        Value buf = zeroBuf, vGroup;
+        if (twoBuffers) {
+          Value tile = arith::DivUIOp::create(b, loc, sub(kv0, kvLo),
+                                              idx(kKeysPerTile));
+          buf = arith::RemUIOp::create(b, loc, tile, idx(2));
+          Value next = add(kv0, idx(kKeysPerTile));
+          auto more = scf::IfOp::create(
+              b, loc, cmp(arith::CmpIPredicate::slt, next, kvHi),
+              /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&more.getThenRegion().front());
+          Value other = sub(idx(1), buf);
+          mma.stage(/*value=*/false, bIdx, kvHead, next, other);
+          mma.stage(/*value=*/true, bIdx, kvHead, next, other);
+        } else {
+          vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+        }
 
         // Scores in log2 units.
-        SmallVector<Value> sc = mma.scores();
+        SmallVector<Value> sc = mma.scores(buf);
         for (Value &x : sc)
           x = sm.mul(x, sm.cst(scaleLog2));
         if (op.getMask())
@@ -261,13 +292,16 @@ void AttentionKernel::build(gpu::LaunchOp launch) {
         for (Value acc : st.drop_front(2 * slots))
           o.push_back(mma.scale(acc, alpha));
 
-        // V has landed, and every warp is done with this tile's K: request
-        // the next one (past the end it reloads the last rows; unused).
-        mma.wait(vGroup);
-        gpu::BarrierOp::create(b, loc);
-        mma.stage(/*value=*/false, bIdx, kvHead, add(kv0, idx(kKeysPerTile)));
-
-        next.append(mma.accumulate(p, o));
+        if (!twoBuffers) {
+          // V has landed, and every warp is done with this tile's K:
+          // request the next one (past the end it reloads the last rows;
+          // unused).
+          mma.wait(vGroup);
+          gpu::BarrierOp::create(b, loc);
+          mma.stage(/*value=*/false, bIdx, kvHead,
+                    add(kv0, idx(kKeysPerTile)), buf);
+        }
+        next.append(mma.accumulate(p, o, buf));
         scf::YieldOp::create(b, loc, next);
       });
 
@@ -342,7 +376,8 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
   };
   int64_t warps = warpsFor(op, q.getDimSize(3), nvidia);
   std::unique_ptr<AttentionMma> mma =
-      nvidia ? makeNVVMAttentionMma(rewriter, loc, op, warps)
+      nvidia ? makeNVVMAttentionMma(rewriter, loc, op, warps,
+                                    nvidiaBuffersFor(op))
              : makeROCDLAttentionMma(rewriter, loc, op, warps);
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
@@ -350,14 +385,30 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
                                            cIdx(kRowsPerWarp * warps));
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
-  SmallVector<Type> buffers;
-  for (MemRefType t : mma->tileBuffers(workgroup))
-    buffers.push_back(t);
+  SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
+  int64_t bytes = 0;
+  for (MemRefType t : tileTypes)
+    bytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+  if (bytes > target.maxSharedMemoryPerBlock)
+    return op->emitOpError() << "GPU attention mapping needs " << bytes
+                             << " bytes of shared memory per block for "
+                                "these head dimensions; "
+                             << target.chip << " has "
+                             << target.maxSharedMemoryPerBlock;
+  // Above 48 KiB a kernel's shared memory must be dynamic (the launch opts
+  // in); below, static buffers keep the kernel self-contained.
+  bool dynamic = bytes > 48 * 1024;
   Value one = cIdx(1);
+  SmallVector<Type> attributions;
+  if (!dynamic)
+    attributions.assign(tileTypes.begin(), tileTypes.end());
+  Value dynamicBytes;
+  if (dynamic)
+    dynamicBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, tiles, heads, dim(op.getQuery(), 0),
-      cIdx(warps * mma->lanes()), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, Type(), ValueRange{}, buffers);
+      cIdx(warps * mma->lanes()), one, one, dynamicBytes, Type(),
+      ValueRange{}, attributions);
   launch->setAttr(
       "softmax.strategy",
       rewriter.getDictionaryAttr(
@@ -367,15 +418,31 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
                                                             warps)),
            rewriter.getNamedAttr("keys_per_tile",
                                  rewriter.getI64IntegerAttr(kKeysPerTile)),
+           rewriter.getNamedAttr("buffers",
+                                 rewriter.getI64IntegerAttr(mma->stages())),
            rewriter.getNamedAttr(
                "mma", rewriter.getStringAttr(nvidia ? "m16n8k16"
                                                     : "mfma16x16x16"))}));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
+    SmallVector<Value> smem(launch.getWorkgroupAttributions());
+    if (dynamic) {
+      // Both tiles as views of the dynamic pool, V after K.
+      Value pool = gpu::DynamicSharedMemoryOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      int64_t offset = 0;
+      for (MemRefType t : tileTypes) {
+        smem.push_back(memref::ViewOp::create(rewriter, loc, t, pool,
+                                              cIdx(offset), ValueRange{}));
+        offset += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+      }
+    }
     AttentionKernel(rewriter, loc, op, *scale, *mma, warps, nq, nk, heads,
                     kvHeads)
-        .build(launch);
+        .build(launch, smem[0], smem[1]);
     gpu::TerminatorOp::create(rewriter, loc);
   }
   rewriter.eraseOp(op);

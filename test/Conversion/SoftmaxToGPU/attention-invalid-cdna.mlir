@@ -23,3 +23,13 @@ func.func @attention_strided(%q: memref<1x1x4x16xbf16, strided<[128, 128, 32, 1]
   softmax.attention ins(%q, %k, %v : memref<1x1x4x16xbf16, strided<[128, 128, 32, 1]>>, memref<1x1x8x16xbf16>, memref<1x1x8x16xbf16>) outs(%o : memref<1x1x4x16xbf16>) masked(zero)
   return
 }
+
+// -----
+
+// d = dv = 256: the K tile (64 x 260) and the transposed V tile (256 x 68)
+// need 68096 bytes of LDS, more than a CDNA workgroup has.
+func.func @attention_lds(%q: memref<1x1x64x256xbf16>, %k: memref<1x1x64x256xbf16>, %v: memref<1x1x64x256xbf16>, %o: memref<1x1x64x256xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs 68096 bytes of shared memory per block for these head dimensions; gfx942 has 65536}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x64x256xbf16>, memref<1x1x64x256xbf16>, memref<1x1x64x256xbf16>) outs(%o : memref<1x1x64x256xbf16>) masked(zero)
+  return
+}

@@ -3,14 +3,14 @@
 
 // Causal GQA at d 128: one block of 8 warps per (128 queries, head, batch)
 // (4 warps and 64 queries otherwise, as in @bool_mask); K and V
-// tiles of 64 keys staged in padded workgroup memory (row stride 128 + 8)
+// tiles of 64 keys staged in one padded buffer each (row stride 128 + 8)
 // by cp.async, V requested before S and the next K before P V;
 // S and P V on mma.sync m16n8k16 with ldmatrix (V transposed); row
 // statistics across the quad by xor shuffles; the mask only on tiles that
 // need it.
 // CHECK-LABEL: func.func @causal_gqa
 // CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-SAME:    workgroup(%[[SK:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<64x136xbf16, #gpu.address_space<workgroup>>)
+// CHECK-SAME:    workgroup(%[[SK:.*]] : memref<1x64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<1x64x136xbf16, #gpu.address_space<workgroup>>)
 // CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]]{{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for
@@ -28,7 +28,7 @@
 // CHECK:           nvgpu.ldmatrix %[[SV]]{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           scf.yield
 // CHECK:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<2xbf16>
-// CHECK:       } {softmax.strategy = {keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 128 : i64}}
+// CHECK:       } {softmax.strategy = {buffers = 1 : i64, keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 128 : i64}}
 
 // The same kernel on CDNA: 4 wavefronts of 64 lanes (64 queries), K staged
 // as keys x 128 and V transposed (value columns x keys), both padded by 4;
@@ -37,7 +37,7 @@
 // each lane stores 4 contiguous outputs of its row.
 // AMD-LABEL: func.func @causal_gqa
 // AMD:       gpu.launch {{.*}} in (%{{.*}} = %c64, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
-// AMD-SAME:    workgroup(%[[SK:.*]] : memref<64x132xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<128x68xbf16, #gpu.address_space<workgroup>>)
+// AMD-SAME:    workgroup(%[[SK:.*]] : memref<1x64x132xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<1x128x68xbf16, #gpu.address_space<workgroup>>)
 // AMD:         vector.load %arg0{{.*}} : memref<2x32x4096x128xbf16>, vector<4xbf16>
 // AMD:         vector.store %{{.*}}, %[[SK]]{{.*}} vector<8xbf16>
 // AMD:         scf.for
@@ -55,7 +55,7 @@
 // AMD:           amdgpu.mfma 16x16x16
 // AMD:           scf.yield
 // AMD:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<4xbf16>
-// AMD:       } {softmax.strategy = {keys_per_tile = 64 : i64, mma = "mfma16x16x16", op = "attention", rows_per_block = 64 : i64}}
+// AMD:       } {softmax.strategy = {buffers = 1 : i64, keys_per_tile = 64 : i64, mma = "mfma16x16x16", op = "attention", rows_per_block = 64 : i64}}
 func.func @causal_gqa(%q: memref<2x32x4096x128xbf16>, %k: memref<2x8x4096x128xbf16>, %v: memref<2x8x4096x128xbf16>, %o: memref<2x32x4096x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<2x32x4096x128xbf16>, memref<2x8x4096x128xbf16>, memref<2x8x4096x128xbf16>) outs(%o : memref<2x32x4096x128xbf16>) masked(zero) causal
   return
@@ -78,5 +78,37 @@ func.func @causal_gqa(%q: memref<2x32x4096x128xbf16>, %k: memref<2x8x4096x128xbf
 // AMD:         vector.store {{.*}} : memref<2x4x100x64xf32>, vector<4xf32>
 func.func @bool_mask(%q: memref<2x4x100x64xf16>, %k: memref<2x4x300x64xf16>, %v: memref<2x4x300x64xf16>, %m: memref<2x1x100x300xi1>, %o: memref<2x4x100x64xf32>) {
   softmax.attention ins(%q, %k, %v, %m : memref<2x4x100x64xf16>, memref<2x4x300x64xf16>, memref<2x4x300x64xf16>, memref<2x1x100x300xi1>) outs(%o : memref<2x4x100x64xf32>) masked(zero)
+  return
+}
+
+// -----
+
+// Without a causal limit, two buffers per tile: tile j + 1 (K and V) is
+// requested as tile j starts, into the other buffer, so each tile costs one
+// barrier. At d 128 the four buffers (69632 bytes) pass the 48 KiB of
+// static shared memory: they are views of the launch's dynamic shared
+// memory.
+// CHECK-LABEL: func.func @double_buffered
+// CHECK:       gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c69632_i32
+// CHECK:         %[[POOL:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:         %[[SK:.*]] = memref.view %[[POOL]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SV:.*]] = memref.view %[[POOL]][%c34816][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]][%c0,
+// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SV]][%c0,
+// CHECK:         scf.for %[[KV:.*]] = %c0 to %c4096 step %c64
+// CHECK:           nvgpu.device_async_wait
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           %[[BUF:.*]] = arith.remui %{{.*}}, %c2 : index
+// CHECK:           scf.if
+// CHECK:             %[[OTHER:.*]] = arith.subi %c1, %[[BUF]] : index
+// CHECK:             nvgpu.device_async_copy {{.*}}, %[[SK]][%[[OTHER]],
+// CHECK:             nvgpu.device_async_copy {{.*}}, %[[SV]][%[[OTHER]],
+// CHECK:           nvgpu.ldmatrix %[[SK]][%[[BUF]],
+// CHECK-NOT:       gpu.barrier
+// CHECK:           nvgpu.ldmatrix %[[SV]][%[[BUF]],
+// CHECK:           scf.yield
+// CHECK:       } {softmax.strategy = {buffers = 2 : i64, keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 64 : i64}}
+func.func @double_buffered(%q: memref<4x32x4096x128xbf16>, %k: memref<4x32x4096x128xbf16>, %v: memref<4x32x4096x128xbf16>, %o: memref<4x32x4096x128xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>) outs(%o : memref<4x32x4096x128xbf16>) masked(zero)
   return
 }

@@ -28,6 +28,8 @@ struct GPUTarget {
   /// LLVM synchronization scope of the whole device, for the fences between
   /// the blocks of a split row: "device" on NVPTX, "agent" on AMDGPU.
   std::string deviceSyncScope = "device";
+  /// Shared memory (LDS) one block may use, opt-in limit included.
+  int64_t maxSharedMemoryPerBlock = 48 * 1024;
 };
 
 /// Looks up sm_80, sm_90, gfx90a or gfx942.
