@@ -89,6 +89,11 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     (16-byte loads and stores), `memref`, `scf`, `arith` and `math`. The
     NVVM and ROCDL pipelines lower the same kernels.
 
+    `softmax.attention` becomes one FlashAttention-2-style launch on the
+    chip's matrix units, the same algorithm over two ends: `nvgpu`
+    (cp.async, ldmatrix) and `nvvm.mma.sync` on sm_80/sm_90,
+    `amdgpu.mfma` 16x16x16 on gfx90a/gfx942 (docs/Attention.md).
+
     The strategy (threads per row, rows per block, vector width, vectors
     kept in registers, blocks per row) comes from a heuristic over the
     target and the shape (docs/Passes/softmax-map-to-gpu.md) and is
