@@ -54,8 +54,14 @@ public:
 
   /// Lane bookkeeping for thread `tid`; K and V tiles live in `smemK` and
   /// `smemV`; rows [0, nq) and keys [0, nk) exist.
-  virtual void begin(Value tid, Value smemK, Value smemV, Value nq,
-                     Value nk) = 0;
+  void begin(Value tid, Value smemK, Value smemV, Value nq, Value nk) {
+    this->tid = tid;
+    this->smemK = smemK;
+    this->smemV = smemV;
+    this->nq = nq;
+    this->nk = nk;
+    beginLanes();
+  }
   /// The query row of `slot`, relative to the warp's first row.
   virtual Value slotRow(int64_t slot) = 0;
   /// Loads rows [warpRow, warpRow + 16) of the queries into registers.
@@ -74,7 +80,7 @@ public:
   /// Key of element i, relative to the tile's first key.
   virtual Value keyOf(int64_t i) = 0;
   /// Max or sum over the lanes that hold the same query row.
-  virtual Value rowReduce(Value v, bool isMax) = 0;
+  Value rowReduce(Value v, bool isMax);
   /// The lane that writes per-row results (lse).
   virtual Value isRowLeader() = 0;
 
@@ -102,7 +108,10 @@ protected:
   }
   Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value xorShuffle(Value v, int32_t offset);
+  /// Derives the lane's coordinates from `tid`.
+  virtual void beginLanes() = 0;
+  /// The xor distances between the lanes of one query row.
+  virtual ArrayRef<int32_t> rowLaneXors() const = 0;
 
   OpBuilder &b;
   Location loc;
@@ -110,6 +119,7 @@ protected:
   int64_t warps, buffers;
   Type elt;
   int64_t d, dv;
+  Value tid, smemK, smemV, nq, nk;
 };
 
 /// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+), with 1

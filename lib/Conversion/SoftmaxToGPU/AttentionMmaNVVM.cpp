@@ -41,13 +41,7 @@ public:
     return {tile(d), tile(dv)};
   }
 
-  void begin(Value tid, Value smemK, Value smemV, Value nq,
-             Value nk) override {
-    this->tid = tid;
-    this->smemK = smemK;
-    this->smemV = smemV;
-    this->nq = nq;
-    this->nk = nk;
+  void beginLanes() override {
     lane = rem(tid, 32);
     group = div(lane, 4);
     quad = rem(lane, 4);
@@ -69,14 +63,10 @@ public:
   Value keyOf(int64_t i) override {
     return add(idx((i / 4) * 8 + i % 2), mul(quad, idx(2)));
   }
-  Value rowReduce(Value v, bool isMax) override {
+  ArrayRef<int32_t> rowLaneXors() const override {
     // The quad: 4 lanes share a row.
-    for (int32_t o : {1, 2}) {
-      Value w = xorShuffle(v, o);
-      v = isMax ? Value(arith::MaximumFOp::create(b, loc, v, w))
-                : Value(arith::AddFOp::create(b, loc, v, w));
-    }
-    return v;
+    static constexpr int32_t xors[] = {1, 2};
+    return xors;
   }
   Value isRowLeader() override {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quad,
@@ -114,7 +104,6 @@ private:
   /// bf16 operands.
   Value mma(Value a, Value bRows, int64_t first, Value c);
 
-  Value tid, smemK, smemV, nq, nk;
   Value lane, group, quad, matrix, matrixRow;
   SmallVector<Value> qFrags;
 };

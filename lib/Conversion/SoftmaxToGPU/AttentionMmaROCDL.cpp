@@ -55,13 +55,7 @@ public:
     return {tile(kKeysPerTile, d), tile(dv, kKeysPerTile)};
   }
 
-  void begin(Value tid, Value smemK, Value smemV, Value nq,
-             Value nk) override {
-    this->tid = tid;
-    this->smemK = smemK;
-    this->smemV = smemV;
-    this->nq = nq;
-    this->nk = nk;
+  void beginLanes() override {
     Value lane = rem(tid, 64);
     column = rem(lane, 16);
     kGroup = mul(div(lane, 16), idx(4));
@@ -78,13 +72,9 @@ public:
   Value keyOf(int64_t i) override {
     return add(kGroup, idx((i / 4) * 16 + i % 4));
   }
-  Value rowReduce(Value v, bool isMax) override {
-    for (int32_t o : {16, 32}) {
-      Value w = xorShuffle(v, o);
-      v = isMax ? Value(arith::MaximumFOp::create(b, loc, v, w))
-                : Value(arith::AddFOp::create(b, loc, v, w));
-    }
-    return v;
+  ArrayRef<int32_t> rowLaneXors() const override {
+    static constexpr int32_t xors[] = {16, 32};
+    return xors;
   }
   Value isRowLeader() override {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kGroup,
@@ -115,7 +105,6 @@ private:
                                   c);
   }
 
-  Value tid, smemK, smemV, nq, nk;
   /// Lane l: l % 16 and 4 (l / 16).
   Value column, kGroup;
   SmallVector<Value> qFrags;

@@ -36,10 +36,15 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
-Value AttentionMma::xorShuffle(Value v, int32_t offset) {
-  return gpu::ShuffleOp::create(b, loc, v, offset, lanes(),
-                                gpu::ShuffleMode::XOR)
-      .getShuffleResult();
+Value AttentionMma::rowReduce(Value v, bool isMax) {
+  for (int32_t offset : rowLaneXors()) {
+    Value w = gpu::ShuffleOp::create(b, loc, v, offset, lanes(),
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult();
+    v = isMax ? Value(arith::MaximumFOp::create(b, loc, v, w))
+              : Value(arith::AddFOp::create(b, loc, v, w));
+  }
+  return v;
 }
 
 namespace {
