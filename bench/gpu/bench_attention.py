@@ -196,6 +196,14 @@ def main() -> int:
     ok = bool((o == 0).all())
     failures += not ok
     print(f"check Nk=0: output {'all 0' if ok else 'NOT 0'} {'PASS' if ok else 'FAIL'}")
+    # No queries (an empty grid): nothing to write, no launch error.
+    q0 = torch.empty(1, 2, 0, 64, device=dev, dtype=torch.bfloat16)
+    o0 = torch.empty(1, 2, 0, 64, device=dev, dtype=torch.bfloat16)
+    call, _ = ours.fn(q0, q, q, o0, False)
+    call()
+    torch.cuda.synchronize()
+    ours.check_error()
+    print("check Nq=0: no launch error PASS")
     if args.only_check:
         return 1 if failures else 0
 
