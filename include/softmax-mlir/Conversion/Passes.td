@@ -129,7 +129,13 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     Option<"cachedVectors", "cached-vectors", "int64_t", "0",
            "Vectors per thread kept in registers">,
     Option<"splits", "splits", "int64_t", "0",
-           "Blocks per row">
+           "Blocks per row">,
+    Option<"attentionRowsPerWarp", "attention-rows-per-warp", "int64_t", "0",
+           "softmax.attention: query rows per warp (16 or 32; 32 on NVIDIA "
+           "only)">,
+    Option<"attentionBuffers", "attention-buffers", "int64_t", "0",
+           "softmax.attention: shared-memory buffers per K/V tile (1, or 2 "
+           "on NVIDIA)">
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",

@@ -22,8 +22,8 @@
 
 namespace mlir::softmax::detail {
 
-/// Keys per staged K/V tile, and query rows per warp, on every target.
-constexpr int64_t kKeysPerTile = 64, kRowsPerWarp = 16;
+/// Keys per staged K/V tile on every target.
+constexpr int64_t kKeysPerTile = 64;
 
 /// One warp's share of the attention kernel on a family of matrix units.
 /// A lane holds accumulator elements of `slots()` query rows; a tile's
@@ -43,28 +43,34 @@ public:
 
   /// Lanes per warp (wavefront).
   virtual int64_t lanes() const = 0;
+  /// Query rows per warp (a multiple of 16).
+  virtual int64_t rowsPerWarp() const = 0;
   /// Query rows whose accumulator elements a lane holds.
   virtual int64_t slots() const = 0;
   /// Shared-memory buffers per tile: 2 (the next tile is copied while the
   /// current one is used; needs asynchronous copies) or 1.
   int64_t stages() const { return buffers; }
   /// The shared-memory tiles of K and of V, in this order, each with a
-  /// leading dimension of `stages()` buffers.
+  /// leading dimension of `stages()` buffers, then any the end needs for
+  /// itself (such as the block's queries).
   virtual SmallVector<MemRefType> tileBuffers(Attribute workgroup) const = 0;
 
-  /// Lane bookkeeping for thread `tid`; K and V tiles live in `smemK` and
-  /// `smemV`; rows [0, nq) and keys [0, nk) exist.
-  void begin(Value tid, Value smemK, Value smemV, Value nq, Value nk) {
+  /// Lane bookkeeping for thread `tid`; `smem` holds the buffers of
+  /// `tileBuffers`; rows [0, nq) and keys [0, nk) exist.
+  void begin(Value tid, ArrayRef<Value> smem, Value nq, Value nk) {
     this->tid = tid;
-    this->smemK = smemK;
-    this->smemV = smemV;
+    this->smem.assign(smem.begin(), smem.end());
+    smemK = smem[0];
+    smemV = smem[1];
     this->nq = nq;
     this->nk = nk;
     beginLanes();
   }
   /// The query row of `slot`, relative to the warp's first row.
   virtual Value slotRow(int64_t slot) = 0;
-  /// Loads rows [warpRow, warpRow + 16) of the queries into registers.
+  /// Loads rows [warpRow, warpRow + rowsPerWarp()) of the queries into
+  /// registers, or starts copying them into shared memory (complete by the
+  /// first `wait` and barrier).
   virtual void loadQuery(Value bIdx, Value hIdx, Value warpRow) = 0;
   /// Starts copying rows [kv0, kv0 + 64) of K (`value` false) or V of one
   /// kv head into buffer `buf` of their tile. Rows past Nk repeat the last one (their
@@ -81,6 +87,9 @@ public:
   virtual Value keyOf(int64_t i) = 0;
   /// Max or sum over the lanes that hold the same query row.
   Value rowReduce(Value v, bool isMax);
+  /// 2^x of the row statistics and probabilities: math.exp2 unless the
+  /// end has a faster exact-enough instruction.
+  virtual Value exp2(Value x);
   /// The lane that writes per-row results (lse).
   virtual Value isRowLeader() = 0;
 
@@ -88,7 +97,8 @@ public:
   /// the order of `scores` and V in buffer `buf`, and the store of one slot's row of O with
   /// `finish` applied to each element (f32 in, output element type out).
   virtual SmallVector<Value> zeroAccumulators() = 0;
-  virtual Value scale(Value acc, ArrayRef<Value> perSlot) = 0;
+  virtual SmallVector<Value> scale(ArrayRef<Value> acc,
+                                   ArrayRef<Value> perSlot) = 0;
   virtual SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
                                         Value buf) = 0;
   virtual void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
@@ -120,14 +130,15 @@ protected:
   Type elt;
   int64_t d, dv;
   Value tid, smemK, smemV, nq, nk;
+  SmallVector<Value> smem;
 };
 
 /// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+), with 1
-/// or 2 buffers per tile.
-std::unique_ptr<AttentionMma> makeNVVMAttentionMma(OpBuilder &b, Location loc,
-                                                   AttentionOp op,
-                                                   int64_t warps,
-                                                   int64_t buffers);
+/// or 2 buffers per tile, 16 or 32 query rows per warp, the queries held
+/// in registers or read from shared memory per tile.
+std::unique_ptr<AttentionMma>
+makeNVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
+                     int64_t buffers, int64_t rowsPerWarp, bool queriesInSmem);
 /// MFMA 16x16x16 on 64-lane wavefronts (CDNA gfx90a, gfx942), 1 buffer.
 std::unique_ptr<AttentionMma> makeROCDLAttentionMma(OpBuilder &b, Location loc,
                                                     AttentionOp op,

@@ -29,16 +29,25 @@ constexpr int64_t kPad = 8;
 
 class NVVMAttentionMma : public AttentionMma {
 public:
-  using AttentionMma::AttentionMma;
+  NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
+                   int64_t buffers, int64_t mTiles, bool queriesInSmem)
+      : AttentionMma(b, loc, op, warps, buffers), mTiles(mTiles),
+        queriesInSmem(queriesInSmem) {}
 
   int64_t lanes() const override { return 32; }
-  int64_t slots() const override { return 2; }
+  int64_t rowsPerWarp() const override { return 16 * mTiles; }
+  int64_t slots() const override { return 2 * mTiles; }
   SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
-    auto tile = [&](int64_t cols) {
-      return MemRefType::get({stages(), kKeysPerTile, cols + kPad}, elt,
-                             MemRefLayoutAttrInterface(), workgroup);
+    auto tile = [&](ArrayRef<int64_t> shape) {
+      return MemRefType::get(shape, elt, MemRefLayoutAttrInterface(),
+                             workgroup);
     };
-    return {tile(d), tile(dv)};
+    SmallVector<MemRefType> t = {
+        tile({stages(), kKeysPerTile, d + kPad}),
+        tile({stages(), kKeysPerTile, dv + kPad})};
+    if (queriesInSmem)
+      t.push_back(tile({warps * rowsPerWarp(), d + kPad}));
+    return t;
   }
 
   void beginLanes() override {
@@ -47,6 +56,7 @@ public:
     quad = rem(lane, 4);
     matrix = div(lane, 8);
     matrixRow = rem(lane, 8);
+    warpInBlock = div(tid, 32);
   }
   Value slotRow(int64_t slot) override { return add(group, idx(8 * slot)); }
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
@@ -57,30 +67,51 @@ public:
   }
 
   SmallVector<Value> scores(Value buf) override;
-  // Scores are [8-key tile n][row half r][column e]: element i is row half
-  // (i / 2) % 2, key 8 (i / 4) + 2 quad + i % 2.
-  int64_t slotOf(int64_t i) const override { return (i / 2) % 2; }
+  // Scores are [16-row tile m][8-key tile n][row half r][column e]:
+  // element i is slot 2 (i / 32) + (i / 2) % 2 (row group + 8 slot), key
+  // 8 ((i / 4) % 8) + 2 quad + i % 2.
+  int64_t slotOf(int64_t i) const override {
+    return 2 * (i / 32) + (i / 2) % 2;
+  }
   Value keyOf(int64_t i) override {
-    return add(idx((i / 4) * 8 + i % 2), mul(quad, idx(2)));
+    return add(idx(((i / 4) % 8) * 8 + i % 2), mul(quad, idx(2)));
   }
   ArrayRef<int32_t> rowLaneXors() const override {
     // The quad: 4 lanes share a row.
     static constexpr int32_t xors[] = {1, 2};
     return xors;
   }
+  // ex2.approx.ftz: without ftz (what math.exp2 becomes) ptxas adds a
+  // denormal range fix-up around each MUFU.EX2; measured 4-7% of the
+  // kernel's time on the H200 (history run 6). Flushed results are below
+  // 2^-126 of the row's largest term, which contributes 1 to the sum.
+  Value exp2(Value x) override {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getF32Type(),
+               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{x})
+        .getResult(0);
+  }
   Value isRowLeader() override {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quad,
                                  idx(0));
   }
 
+  // O accumulators are [16-row tile m][8 value columns n].
   SmallVector<Value> zeroAccumulators() override {
-    return SmallVector<Value>(dv / 8, accZero());
+    return SmallVector<Value>(mTiles * dv / 8, accZero());
   }
-  Value scale(Value acc, ArrayRef<Value> perSlot) override {
-    Value rows = vector::FromElementsOp::create(
-        b, loc, accType(),
-        ValueRange{perSlot[0], perSlot[0], perSlot[1], perSlot[1]});
-    return arith::MulFOp::create(b, loc, acc, rows);
+  SmallVector<Value> scale(ArrayRef<Value> acc,
+                           ArrayRef<Value> perSlot) override {
+    SmallVector<Value> out;
+    for (int64_t m = 0; m < mTiles; ++m) {
+      Value lo = perSlot[2 * m], hi = perSlot[2 * m + 1];
+      Value rows = vector::FromElementsOp::create(b, loc, accType(),
+                                                  ValueRange{lo, lo, hi, hi});
+      for (int64_t n = 0; n < dv / 8; ++n)
+        out.push_back(
+            arith::MulFOp::create(b, loc, acc[m * (dv / 8) + n], rows));
+    }
+    return out;
   }
   SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
                                 Value buf) override;
@@ -103,33 +134,82 @@ private:
   /// directly: upstream's nvgpu.mma.sync lowering deduces no PTX type for
   /// bf16 operands.
   Value mma(Value a, Value bRows, int64_t first, Value c);
+  /// The A fragment of queries [16m, 16m + 16) x [16k, 16k + 16) of the
+  /// warp, from registers or by ldmatrix.x4 from shared memory.
+  Value queryFragment(int64_t m, int64_t k);
 
-  Value lane, group, quad, matrix, matrixRow;
-  SmallVector<Value> qFrags;
+  /// 16-row tiles per warp (1 or 2: with 2, each K or V fragment read from
+  /// shared memory feeds two mma).
+  int64_t mTiles;
+  /// The warp's queries are read from shared memory per tile instead of
+  /// being held in registers (where registers would not hold them).
+  bool queriesInSmem;
+
+  Value lane, group, quad, matrix, matrixRow, warpInBlock;
+  /// [m][k] A fragments, when held in registers.
+  SmallVector<SmallVector<Value>> qFrags;
 };
 
 } // namespace
 
 void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
-  // A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
   Value last = sub(nq, idx(1));
-  Value r = add(warpRow, group);
-  Value r0 = minI(r, last), r1 = minI(add(r, idx(8)), last);
-  for (int64_t k = 0; k < d / 16; ++k) {
-    Value c = add(idx(k * 16), mul(quad, idx(2)));
-    Value c1 = add(c, idx(8));
-    Value frag = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vec({4, 2}, elt), b.getZeroAttr(elt)));
-    Value rows[4] = {r0, r1, r0, r1};
-    Value cols[4] = {c, c, c1, c1};
-    for (int64_t i = 0; i < 4; ++i) {
-      Value pair = vector::LoadOp::create(
-          b, loc, vec({2}, elt), op.getQuery(),
-          ValueRange{bIdx, hIdx, rows[i], cols[i]});
-      frag = vector::InsertOp::create(b, loc, pair, frag, i);
+  if (queriesInSmem) {
+    // The warp copies its own rows (clamped to Nq - 1), 16 bytes a copy;
+    // the loop's first wait and barrier make them visible.
+    Value smemQ = smem[2];
+    int64_t perRow = d / 8, rows = rowsPerWarp();
+    Value base = mul(warpInBlock, idx(rows));
+    SmallVector<Value> tokens;
+    for (int64_t s = 0; s < rows * perRow / 32; ++s) {
+      Value linear = add(lane, idx(s * 32));
+      Value row = div(linear, perRow);
+      Value col = mul(rem(linear, perRow), idx(8));
+      Value srcRow = minI(add(warpRow, row), last);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, smemQ, ValueRange{add(base, row), col}, op.getQuery(),
+          ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(8),
+          /*srcElements=*/Value(), b.getUnitAttr()));
     }
-    qFrags.push_back(frag);
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+    return;
   }
+  // A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
+  for (int64_t m = 0; m < mTiles; ++m) {
+    Value r = add(add(warpRow, idx(16 * m)), group);
+    Value r0 = minI(r, last), r1 = minI(add(r, idx(8)), last);
+    qFrags.emplace_back();
+    for (int64_t k = 0; k < d / 16; ++k) {
+      Value c = add(idx(k * 16), mul(quad, idx(2)));
+      Value c1 = add(c, idx(8));
+      Value frag = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(vec({4, 2}, elt), b.getZeroAttr(elt)));
+      Value rows[4] = {r0, r1, r0, r1};
+      Value cols[4] = {c, c, c1, c1};
+      for (int64_t i = 0; i < 4; ++i) {
+        Value pair = vector::LoadOp::create(
+            b, loc, vec({2}, elt), op.getQuery(),
+            ValueRange{bIdx, hIdx, rows[i], cols[i]});
+        frag = vector::InsertOp::create(b, loc, pair, frag, i);
+      }
+      qFrags.back().push_back(frag);
+    }
+  }
+}
+
+Value NVVMAttentionMma::queryFragment(int64_t m, int64_t k) {
+  if (!queriesInSmem)
+    return qFrags[m][k];
+  // Lanes 8i..8i+7 address matrix i: rows 16m + (i%2)*8 + r, columns
+  // 16k + (i/2)*8, the A fragment's register order.
+  Value row = add(add(mul(warpInBlock, idx(rowsPerWarp())), idx(16 * m)),
+                  add(mul(rem(matrix, 2), idx(8)), matrixRow));
+  Value col = add(idx(16 * k), mul(div(matrix, 2), idx(8)));
+  return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, elt), smem[2],
+                                   ValueRange{row, col},
+                                   /*transpose=*/false, /*numTiles=*/4);
 }
 
 Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
@@ -196,10 +276,15 @@ Value NVVMAttentionMma::mma(Value a, Value bRows, int64_t first, Value c) {
 }
 
 SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
-  // 8 accumulators of 16 x 8, two per ldmatrix.x4.
-  SmallVector<Value> s(kKeysPerTile / 8, accZero());
-  for (int64_t k = 0; k < d / 16; ++k)
-    for (int64_t n = 0; n < kKeysPerTile / 8; n += 2) {
+  // [m][n] accumulators of 16 x 8; each ldmatrix.x4 of K gives two B
+  // fragments, each used by every m tile.
+  int64_t nTiles = kKeysPerTile / 8;
+  SmallVector<Value> s(mTiles * nTiles, accZero());
+  for (int64_t k = 0; k < d / 16; ++k) {
+    SmallVector<Value> a;
+    for (int64_t m = 0; m < mTiles; ++m)
+      a.push_back(queryFragment(m, k));
+    for (int64_t n = 0; n < nTiles; n += 2) {
       // Lanes 8i..8i+7 address matrix i: keys n*8 + (i/2)*8 + r, columns
       // k*16 + (i%2)*8.
       Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
@@ -208,8 +293,11 @@ SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
           b, loc, vec({4, 2}, elt), smemK, ValueRange{buf, row, col},
           /*transpose=*/false, /*numTiles=*/4);
       for (int64_t h = 0; h < 2; ++h)
-        s[n + h] = mma(qFrags[k], frags, 2 * h, s[n + h]);
+        for (int64_t m = 0; m < mTiles; ++m)
+          s[m * nTiles + n + h] =
+              mma(a[m], frags, 2 * h, s[m * nTiles + n + h]);
     }
+  }
   SmallVector<Value> out;
   for (Value acc : s)
     for (int64_t r = 0; r < 2; ++r)
@@ -220,24 +308,28 @@ SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
 }
 
 SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
-                                                ArrayRef<Value> acc, Value buf) {
+                                                ArrayRef<Value> acc,
+                                                Value buf) {
   SmallVector<Value> o(acc);
-  // 4 steps of 16 keys; P's A fragment is the two accumulators of keys
-  // [16k, 16k + 16) in bf16/f16.
+  int64_t nTiles = dv / 8;
+  // 4 steps of 16 keys; P's A fragment of row tile m is the two score
+  // accumulators of keys [16k, 16k + 16) in bf16/f16.
   for (int64_t k = 0; k < kKeysPerTile / 16; ++k) {
-    SmallVector<Value> aElems;
-    for (int64_t half = 0; half < 2; ++half)
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t e = 0; e < 2; ++e)
-          aElems.push_back(arith::TruncFOp::create(
-              b, loc, elt, p[((2 * k + half) * 2 + r) * 2 + e]));
-    // Order: (row g, keys lo), (row g+8, keys lo), (row g, keys hi),
-    // (row g+8, keys hi).
-    Value a = vector::FromElementsOp::create(
-        b, loc, vec({4, 2}, elt),
-        ValueRange{aElems[0], aElems[1], aElems[2], aElems[3], aElems[4],
-                   aElems[5], aElems[6], aElems[7]});
-    for (int64_t n = 0; n < dv / 8; n += 2) {
+    SmallVector<Value> a;
+    for (int64_t m = 0; m < mTiles; ++m) {
+      SmallVector<Value> elems;
+      for (int64_t half = 0; half < 2; ++half)
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t e = 0; e < 2; ++e)
+            elems.push_back(arith::TruncFOp::create(
+                b, loc, elt,
+                p[((m * (kKeysPerTile / 8) + 2 * k + half) * 2 + r) * 2 + e]));
+      // Order: (row g, keys lo), (row g+8, keys lo), (row g, keys hi),
+      // (row g+8, keys hi).
+      a.push_back(vector::FromElementsOp::create(b, loc, vec({4, 2}, elt),
+                                                 elems));
+    }
+    for (int64_t n = 0; n < nTiles; n += 2) {
       // Lanes 8i..8i+7 address matrix i: keys 16k + (i%2)*8 + r, value
       // columns n*8 + (i/2)*8; transposed on load.
       Value row = add(add(idx(k * 16), mul(rem(matrix, 2), idx(8))),
@@ -247,7 +339,8 @@ SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
           b, loc, vec({4, 2}, elt), smemV, ValueRange{buf, row, col},
           /*transpose=*/true, /*numTiles=*/4);
       for (int64_t h = 0; h < 2; ++h)
-        o[n + h] = mma(a, frags, 2 * h, o[n + h]);
+        for (int64_t m = 0; m < mTiles; ++m)
+          o[m * nTiles + n + h] = mma(a[m], frags, 2 * h, o[m * nTiles + n + h]);
     }
   }
   return o;
@@ -258,11 +351,12 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
                                 function_ref<Value(Value)> finish) {
   Value out = op.getOutput();
   Type outElt = cast<MemRefType>(out.getType()).getElementType();
+  int64_t m = slot / 2, r = slot % 2;
   for (int64_t n = 0; n < dv / 8; ++n) {
     SmallVector<Value> pair;
     for (int64_t e = 0; e < 2; ++e)
       pair.push_back(finish(vector::ExtractOp::create(
-          b, loc, acc[n], ArrayRef<int64_t>{slot, e})));
+          b, loc, acc[m * (dv / 8) + n], ArrayRef<int64_t>{r, e})));
     Value pv = vector::FromElementsOp::create(b, loc, vec({2}, outElt), pair);
     vector::StoreOp::create(
         b, loc, pv, out,
@@ -273,6 +367,8 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
 std::unique_ptr<AttentionMma>
 mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
                                             AttentionOp op, int64_t warps,
-                                            int64_t buffers) {
-  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers);
+                                            int64_t buffers, int64_t rows,
+                                            bool queriesInSmem) {
+  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers,
+                                            rows / 16, queriesInSmem);
 }

@@ -45,6 +45,7 @@ public:
   using AttentionMma::AttentionMma;
 
   int64_t lanes() const override { return 64; }
+  int64_t rowsPerWarp() const override { return 16; }
   int64_t slots() const override { return 1; }
   SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
     auto tile = [&](int64_t rows, int64_t cols) {
@@ -84,9 +85,13 @@ public:
   SmallVector<Value> zeroAccumulators() override {
     return SmallVector<Value>(dv / 16, accZero());
   }
-  Value scale(Value acc, ArrayRef<Value> perSlot) override {
+  SmallVector<Value> scale(ArrayRef<Value> acc,
+                           ArrayRef<Value> perSlot) override {
     Value s = vector::BroadcastOp::create(b, loc, accType(), perSlot[0]);
-    return arith::MulFOp::create(b, loc, acc, s);
+    SmallVector<Value> out;
+    for (Value a : acc)
+      out.push_back(arith::MulFOp::create(b, loc, a, s));
+    return out;
   }
   SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
                                 Value buf) override;

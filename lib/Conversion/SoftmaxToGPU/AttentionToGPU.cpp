@@ -36,6 +36,8 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
+Value AttentionMma::exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+
 Value AttentionMma::rowReduce(Value v, bool isMax) {
   for (int32_t offset : rowLaneXors()) {
     Value w = gpu::ShuffleOp::create(b, loc, v, offset, lanes(),
@@ -49,23 +51,46 @@ Value AttentionMma::rowReduce(Value v, bool isMax) {
 
 namespace {
 
-/// Warps per block (16 query rows each). Measured on the H200
-/// (bench/results/gpu_attention.md): causal d >= 128 runs 1.3x faster with
-/// 8 warps (128 rows: each staged tile serves twice the queries, and the
-/// diagonal tiles are fewer), everything else 1.1-1.3x slower (one block of
-/// 8 warps per SM waits longer at each barrier than two blocks of 4). The
-/// 8-warp staging needs d % 32 == 0. CDNA runs 4 wavefronts of 64 lanes.
-int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia) {
+/// Warps per block. With 32 query rows per warp (the NVIDIA default), 4:
+/// 128 rows per block, FA2's shape. With 16 (CDNA, or asked for): measured
+/// on the H200 (history run 3), causal d >= 128 runs 1.3x faster with 8
+/// warps (each staged tile serves twice the queries, and the diagonal tiles
+/// are fewer), everything else 1.1-1.3x slower (one block of 8 warps per
+/// SM waits longer at each barrier than two blocks of 4); the 8-warp
+/// staging needs d % 32 == 0.
+int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows) {
+  if (rows == 32)
+    return 4;
   return nvidia && op.getCausal() && d >= 128 && d % 32 == 0 ? 8 : 4;
 }
 
-/// Buffers per K/V tile on NVIDIA. Measured on the H200 against one buffer
-/// (bench/results/history-gpu_attention.md, "double buffering"): without
-/// a causal limit two buffers run 0.5-2.5% faster (one barrier per tile
-/// instead of two, the whole next tile in flight during this one); causal
-/// runs 5% (d 64) to 14% (d 128, 8 warps) slower, so it keeps FA2's one
-/// buffer with V requested before S and the next K before P V.
-int64_t nvidiaBuffersFor(AttentionOp op) { return op.getCausal() ? 1 : 2; }
+/// Fills in the fields `overrides` leaves at 0, or explains why a given one
+/// cannot be honoured. Defaults, measured on the H200 (history runs 4 and
+/// 6): 32 rows per warp on NVIDIA (0.93-0.97x FA2 against 0.72-0.92x with
+/// 16: each ldmatrix fragment feeds two mma, so the kernel reads about a
+/// third less shared memory per mma), the queries then read from shared
+/// memory per tile (registers hold the O and S accumulators of 32 rows,
+/// not also the queries); one buffer per tile (two measured 0-2% slower
+/// with 32 rows per warp, and 5-14% slower on causal with 16).
+FailureOr<AttentionGPUStrategy>
+chooseAttentionStrategy(AttentionOp op, bool nvidia,
+                        const AttentionGPUStrategy &overrides) {
+  AttentionGPUStrategy s;
+  s.rowsPerWarp = overrides.rowsPerWarp ? overrides.rowsPerWarp
+                                        : (nvidia ? 32 : 16);
+  s.buffers = overrides.buffers ? overrides.buffers : 1;
+  if (s.rowsPerWarp != 16 && (s.rowsPerWarp != 32 || !nvidia))
+    return op->emitOpError()
+           << "attention-rows-per-warp must be 16"
+           << (nvidia ? " or 32" : " on CDNA (32 is NVIDIA only)")
+           << ", not " << s.rowsPerWarp;
+  if (s.buffers != 1 && (s.buffers != 2 || !nvidia))
+    return op->emitOpError()
+           << "attention-buffers must be 1"
+           << (nvidia ? " or 2" : " on CDNA (2 needs asynchronous copies)")
+           << ", not " << s.buffers;
+  return s;
+}
 
 class AttentionKernel {
 public:
@@ -73,12 +98,12 @@ public:
                   AttentionMma &mma, int64_t warps, Value nq, Value nk,
                   Value heads, Value kvHeads)
       : b(b), loc(loc), sm(b, loc, b.getF32Type()), op(op), scale(scale),
-        mma(mma), rowsPerBlock(kRowsPerWarp * warps), nq(nq), nk(nk),
+        mma(mma), rowsPerBlock(mma.rowsPerWarp() * warps), nq(nq), nk(nk),
         heads(heads), kvHeads(kvHeads) {}
 
-  /// The kernel's body in `launch`, with the K and V tiles in `smemK` and
-  /// `smemV`.
-  void build(gpu::LaunchOp launch, Value smemK, Value smemV);
+  /// The kernel's body in `launch`, with the buffers of the matrix unit's
+  /// `tileBuffers` in `smem`.
+  void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -186,8 +211,7 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
     sc[i] = masked.getResult(i);
 }
 
-void AttentionKernel::build(gpu::LaunchOp launch, Value smemK,
-                            Value smemV) {
+void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Blocks start in index order: with causal or window limits the last
   // query tiles have the most keys, so they take the first block indices
   // and the short ones fill in at the end.
@@ -195,12 +219,12 @@ void AttentionKernel::build(gpu::LaunchOp launch, Value smemK,
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   Value tid = launch.getThreadIds().x;
   Value warp = arith::DivUIOp::create(b, loc, tid, idx(mma.lanes()));
-  mma.begin(tid, smemK, smemV, nq, nk);
+  mma.begin(tid, smem, nq, nk);
   Value kvHead = arith::DivUIOp::create(
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
 
   Value blockRow = mul(qTile, idx(rowsPerBlock));
-  Value warpRow = add(blockRow, mul(warp, idx(kRowsPerWarp)));
+  Value warpRow = add(blockRow, mul(warp, idx(mma.rowsPerWarp())));
   SmallVector<Value> rows;
   for (int64_t s = 0; s < mma.slots(); ++s)
     rows.push_back(add(warpRow, mma.slotRow(s)));
@@ -282,20 +306,19 @@ void AttentionKernel::build(gpu::LaunchOp launch, Value smemK,
           mNew[mma.slotOf(i)] = sm.max(mNew[mma.slotOf(i)], sc[i]);
         for (int64_t r = 0; r < slots; ++r) {
           mNew[r] = mma.rowReduce(mNew[r], /*isMax=*/true);
-          alpha[r] = sm.exp2(sm.sub(st[r], mNew[r]));
+          alpha[r] = mma.exp2(sm.sub(st[r], mNew[r]));
           rowSum[r] = sm.mul(st[slots + r], alpha[r]);
         }
         SmallVector<Value> p(sc.size());
         for (size_t i = 0; i < sc.size(); ++i) {
           int64_t r = mma.slotOf(i);
-          p[i] = sm.exp2(sm.sub(sc[i], mNew[r]));
+          p[i] = mma.exp2(sm.sub(sc[i], mNew[r]));
           rowSum[r] = sm.add(rowSum[r], p[i]);
         }
         SmallVector<Value> next(mNew);
         next.append(rowSum);
-        SmallVector<Value> o;
-        for (Value acc : st.drop_front(2 * slots))
-          o.push_back(mma.scale(acc, alpha));
+        SmallVector<Value> o = mma.scale(
+            SmallVector<Value>(st.drop_front(2 * slots)), alpha);
 
         if (!twoBuffers) {
           // V has landed, and every warp is done with this tile's K:
@@ -349,7 +372,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, Value smemK,
 
 LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
                                                  AttentionOp op,
-                                                 const GPUTarget &target) {
+                                                 const GPUTarget &target,
+                                                 const AttentionGPUStrategy &overrides) {
   // lookupGPUTarget knows sm_80 and sm_90 (mma.sync) and gfx90a and
   // gfx942 (MFMA); nothing else reaches here.
   bool nvidia = target.chip.rfind("sm_", 0) == 0;
@@ -379,15 +403,21 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
   auto cIdx = [&](int64_t val) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, val);
   };
-  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia);
+  FailureOr<AttentionGPUStrategy> strategy =
+      chooseAttentionStrategy(op, nvidia, overrides);
+  if (failed(strategy))
+    return failure();
+  int64_t rowsPerWarp = strategy->rowsPerWarp, buffers = strategy->buffers;
+  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp);
   std::unique_ptr<AttentionMma> mma =
-      nvidia ? makeNVVMAttentionMma(rewriter, loc, op, warps,
-                                    nvidiaBuffersFor(op))
+      nvidia ? makeNVVMAttentionMma(rewriter, loc, op, warps, buffers,
+                                    rowsPerWarp,
+                                    /*queriesInSmem=*/rowsPerWarp == 32)
              : makeROCDLAttentionMma(rewriter, loc, op, warps);
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
   Value tiles = arith::CeilDivUIOp::create(rewriter, loc, nq,
-                                           cIdx(kRowsPerWarp * warps));
+                                           cIdx(mma->rowsPerWarp() * warps));
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
@@ -419,8 +449,8 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
       rewriter.getDictionaryAttr(
           {rewriter.getNamedAttr("op", rewriter.getStringAttr("attention")),
            rewriter.getNamedAttr("rows_per_block",
-                                 rewriter.getI64IntegerAttr(kRowsPerWarp *
-                                                            warps)),
+                                 rewriter.getI64IntegerAttr(
+                                     mma->rowsPerWarp() * warps)),
            rewriter.getNamedAttr("keys_per_tile",
                                  rewriter.getI64IntegerAttr(kKeysPerTile)),
            rewriter.getNamedAttr("buffers",
@@ -447,7 +477,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
     }
     AttentionKernel(rewriter, loc, op, *scale, *mma, warps, nq, nk, heads,
                     kvHeads)
-        .build(launch, smem[0], smem[1]);
+        .build(launch, smem);
     gpu::TerminatorOp::create(rewriter, loc);
   }
   rewriter.eraseOp(op);

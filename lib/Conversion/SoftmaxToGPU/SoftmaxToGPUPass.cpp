@@ -31,6 +31,9 @@ struct SoftmaxMapToGPUPass
     overrides.vectorWidth = vectorWidth;
     overrides.cachedVectors = cachedVectors;
     overrides.splits = splits;
+    AttentionGPUStrategy attention;
+    attention.rowsPerWarp = attentionRowsPerWarp;
+    attention.buffers = attentionBuffers;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))
@@ -40,7 +43,8 @@ struct SoftmaxMapToGPUPass
     for (Operation *op : ops) {
       LogicalResult mapped =
           isa<AttentionOp>(op)
-              ? mapAttentionOpToGPU(rewriter, cast<AttentionOp>(op), *target)
+              ? mapAttentionOpToGPU(rewriter, cast<AttentionOp>(op), *target,
+                                    attention)
               : mapSoftmaxOpToGPU(rewriter, op, *target, overrides);
       if (failed(mapped))
         return signalPassFailure();

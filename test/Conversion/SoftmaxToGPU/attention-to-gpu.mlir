@@ -1,27 +1,38 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" --canonicalize --split-input-file | FileCheck %s --check-prefix=AMD
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-rows-per-warp=16" --canonicalize --split-input-file | FileCheck %s --check-prefix=ROWS16
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-buffers=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=TWO
 
-// Causal GQA at d 128: one block of 8 warps per (128 queries, head, batch)
-// (4 warps and 64 queries otherwise, as in @bool_mask); K and V
-// tiles of 64 keys staged in one padded buffer each (row stride 128 + 8)
-// by cp.async, V requested before S and the next K before P V;
-// S and P V on mma.sync m16n8k16 with ldmatrix (V transposed); row
-// statistics across the quad by xor shuffles; the mask only on tiles that
-// need it.
+// Causal GQA at d 128 on NVIDIA, the default strategy: one block of 4
+// warps per (128 queries, head, batch), 32 rows per warp (two 16-row mma
+// tiles, so each K and V fragment read from shared memory feeds two mma);
+// the block's queries are copied once into shared memory and read per tile
+// by ldmatrix; K and V tiles of 64 keys in one padded buffer each (row
+// stride 128 + 8) by cp.async, V requested before S and the next K before
+// P V; 69632 bytes in all, views of dynamic shared memory; S and P V on
+// mma.sync m16n8k16 with ldmatrix (V transposed); exp2 as
+// ex2.approx.ftz; row statistics across the quad by xor shuffles; the
+// mask only on tiles that need it.
 // CHECK-LABEL: func.func @causal_gqa
-// CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK-SAME:    workgroup(%[[SK:.*]] : memref<1x64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<1x64x136xbf16, #gpu.address_space<workgroup>>)
+// CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c69632_i32
+// CHECK:         %[[POOL:.*]] = gpu.dynamic_shared_memory
+// CHECK:         %[[SK:.*]] = memref.view %[[POOL]][%c0][] {{.*}} to memref<1x64x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SV:.*]] = memref.view %[[POOL]][%c17408][] {{.*}} to memref<1x64x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SQ:.*]] = memref.view %[[POOL]][%c34816][] {{.*}} to memref<128x136xbf16, #gpu.address_space<workgroup>>
+// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, %[[SQ]]
 // CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]]{{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for
 // CHECK:           nvgpu.device_async_wait
 // CHECK:           gpu.barrier
 // CHECK:           nvgpu.device_async_copy {{.*}}, %[[SV]]
+// CHECK:           nvgpu.ldmatrix %[[SQ]]{{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK:           nvgpu.ldmatrix %[[SK]]{{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK:           nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// CHECK:           nvvm.mma.sync
 // CHECK:           scf.if
 // CHECK:           gpu.shuffle  xor
-// CHECK:           math.exp2
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK:           nvgpu.device_async_wait
 // CHECK:           gpu.barrier
 // CHECK:           nvgpu.device_async_copy {{.*}}, %[[SK]]
@@ -29,6 +40,17 @@
 // CHECK:           scf.yield
 // CHECK:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<2xbf16>
 // CHECK:       } {softmax.strategy = {buffers = 1 : i64, keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 128 : i64}}
+
+// With 16 rows per warp (attention-rows-per-warp=16) the queries stay in
+// registers as A fragments, and causal d 128 takes 8 warps.
+// ROWS16-LABEL: func.func @causal_gqa
+// ROWS16:       gpu.launch {{.*}} in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c2) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// ROWS16-SAME:    workgroup(%[[SK:.*]] : memref<1x64x136xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<1x64x136xbf16, #gpu.address_space<workgroup>>)
+// ROWS16:         vector.load %arg0{{.*}} : memref<2x32x4096x128xbf16>, vector<2xbf16>
+// ROWS16:         scf.for
+// ROWS16-NOT:       nvgpu.ldmatrix %{{.*}} transpose = false}
+// ROWS16:           nvgpu.ldmatrix %[[SK]]
+// ROWS16:       } {softmax.strategy = {buffers = 1 : i64, keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 128 : i64}}
 
 // The same kernel on CDNA: 4 wavefronts of 64 lanes (64 queries), K staged
 // as keys x 128 and V transposed (value columns x keys), both padded by 4;
@@ -83,31 +105,30 @@ func.func @bool_mask(%q: memref<2x4x100x64xf16>, %k: memref<2x4x300x64xf16>, %v:
 
 // -----
 
-// Without a causal limit, two buffers per tile: tile j + 1 (K and V) is
+// Two buffers per tile (attention-buffers=2): tile j + 1 (K and V) is
 // requested as tile j starts, into the other buffer, so each tile costs one
-// barrier. At d 128 the four buffers (69632 bytes) pass the 48 KiB of
-// static shared memory: they are views of the launch's dynamic shared
-// memory.
-// CHECK-LABEL: func.func @double_buffered
-// CHECK:       gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c69632_i32
-// CHECK:         %[[POOL:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// CHECK:         %[[SK:.*]] = memref.view %[[POOL]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x136xbf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[SV:.*]] = memref.view %[[POOL]][%c34816][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x136xbf16, #gpu.address_space<workgroup>>
-// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SK]][%c0,
-// CHECK:         nvgpu.device_async_copy {{.*}}, %[[SV]][%c0,
-// CHECK:         scf.for %[[KV:.*]] = %c0 to %c4096 step %c64
-// CHECK:           nvgpu.device_async_wait
-// CHECK-NEXT:      gpu.barrier
-// CHECK:           %[[BUF:.*]] = arith.remui %{{.*}}, %c2 : index
-// CHECK:           scf.if
-// CHECK:             %[[OTHER:.*]] = arith.subi %c1, %[[BUF]] : index
-// CHECK:             nvgpu.device_async_copy {{.*}}, %[[SK]][%[[OTHER]],
-// CHECK:             nvgpu.device_async_copy {{.*}}, %[[SV]][%[[OTHER]],
-// CHECK:           nvgpu.ldmatrix %[[SK]][%[[BUF]],
-// CHECK-NOT:       gpu.barrier
-// CHECK:           nvgpu.ldmatrix %[[SV]][%[[BUF]],
-// CHECK:           scf.yield
-// CHECK:       } {softmax.strategy = {buffers = 2 : i64, keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 64 : i64}}
+// barrier. At d 128 the buffers and the queries (104448 bytes) are views of
+// the launch's dynamic shared memory.
+// TWO-LABEL: func.func @double_buffered
+// TWO:       gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c104448_i32
+// TWO:         %[[POOL:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// TWO:         %[[SK:.*]] = memref.view %[[POOL]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x136xbf16, #gpu.address_space<workgroup>>
+// TWO:         %[[SV:.*]] = memref.view %[[POOL]][%c34816][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x136xbf16, #gpu.address_space<workgroup>>
+// TWO:         nvgpu.device_async_copy {{.*}}, %[[SK]][%c0,
+// TWO:         nvgpu.device_async_copy {{.*}}, %[[SV]][%c0,
+// TWO:         scf.for %[[KV:.*]] = %c0 to %c4096 step %c64
+// TWO:           nvgpu.device_async_wait
+// TWO-NEXT:      gpu.barrier
+// TWO:           %[[BUF:.*]] = arith.remui %{{.*}}, %c2 : index
+// TWO:           scf.if
+// TWO:             %[[OTHER:.*]] = arith.subi %c1, %[[BUF]] : index
+// TWO:             nvgpu.device_async_copy {{.*}}, %[[SK]][%[[OTHER]],
+// TWO:             nvgpu.device_async_copy {{.*}}, %[[SV]][%[[OTHER]],
+// TWO:           nvgpu.ldmatrix %[[SK]][%[[BUF]],
+// TWO-NOT:       gpu.barrier
+// TWO:           nvgpu.ldmatrix %[[SV]][%[[BUF]],
+// TWO:           scf.yield
+// TWO:       } {softmax.strategy = {buffers = 2 : i64, keys_per_tile = 64 : i64, mma = "m16n8k16", op = "attention", rows_per_block = 128 : i64}}
 func.func @double_buffered(%q: memref<4x32x4096x128xbf16>, %k: memref<4x32x4096x128xbf16>, %v: memref<4x32x4096x128xbf16>, %o: memref<4x32x4096x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>) outs(%o : memref<4x32x4096x128xbf16>) masked(zero)
   return

@@ -65,13 +65,25 @@ LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
                                 const GPUTarget &target,
                                 const GPUStrategy &overrides);
 
+/// How softmax.attention is spread over the GPU; 0 leaves a field to the
+/// mapping's measured choice (docs/Attention.md, "GPU lowering").
+struct AttentionGPUStrategy {
+  /// Query rows per warp: 16 or 32 (NVIDIA; each K and V fragment read
+  /// from shared memory then feeds two mma), 16 on CDNA.
+  int64_t rowsPerWarp = 0;
+  /// Shared-memory buffers per K/V tile: 1, or 2 (NVIDIA only: the next
+  /// tile is copied while the current one is used).
+  int64_t buffers = 0;
+};
+
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style
 /// gpu.launch on the target's matrix units: mma.sync with ldmatrix and
 /// cp.async on NVIDIA sm_80+, 16x16x16 MFMA on CDNA (gfx90a, gfx942).
 /// Needs f16/bf16 inputs and static head dimensions that are multiples of
 /// 16 (at most 256). Emits a diagnostic and fails on what it cannot honour.
 LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
-                                  const GPUTarget &target);
+                                  const GPUTarget &target,
+                                  const AttentionGPUStrategy &overrides = {});
 
 } // namespace mlir::softmax
 
