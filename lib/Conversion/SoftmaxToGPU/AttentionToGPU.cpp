@@ -290,29 +290,48 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
         }
 
-        // Scores in log2 units.
+        // Scores in log2 units: s c with c = scale log2(e). Without a mask
+        // operand and with c > 0 the product can be folded into the
+        // exponent, exp2(fma(s, c, -m')), with the row max taken on s
+        // (max(s) c = max(s c)): one instruction per score instead of two.
+        // Measured on the H200 (history run 7): 1.8-2.6% faster at d 64,
+        // 1.5-4.5% slower at d 128, where the longer-lived raw scores push
+        // ptxas (already at 255 registers) into spills; so d <= 64 only. A
+        // mask operand is added in log2 units, so it needs the product.
+        int64_t headDim = cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
+        bool folded = !op.getMask() && scaleLog2 > 0 && headDim <= 64;
+        Value c = sm.cst(scaleLog2);
         SmallVector<Value> sc = mma.scores(buf);
-        for (Value &x : sc)
-          x = sm.mul(x, sm.cst(scaleLog2));
+        if (!folded)
+          for (Value &x : sc)
+            x = sm.mul(x, c);
         if (op.getMask())
           applyMaskOperand(sc, kv0, bIdx, hIdx, rows);
         applyLimits(sc, kv0, rows, blockFirst, blockLast, offset);
 
         // Online update per slot.
         SmallVector<Value> mNew(slots), alpha(slots), rowSum(slots);
-        for (int64_t r = 0; r < slots; ++r)
-          mNew[r] = st[r];
+        // Unfolded, the running max starts at m; folded, at -inf and m
+        // joins after the product.
+        SmallVector<Value> tileMax(st.take_front(slots));
+        if (folded)
+          tileMax.assign(slots, sm.negInf());
         for (size_t i = 0; i < sc.size(); ++i)
-          mNew[mma.slotOf(i)] = sm.max(mNew[mma.slotOf(i)], sc[i]);
+          tileMax[mma.slotOf(i)] = sm.max(tileMax[mma.slotOf(i)], sc[i]);
         for (int64_t r = 0; r < slots; ++r) {
-          mNew[r] = mma.rowReduce(mNew[r], /*isMax=*/true);
+          Value local =
+              folded ? sm.max(st[r], sm.mul(tileMax[r], c)) : tileMax[r];
+          mNew[r] = mma.rowReduce(local, /*isMax=*/true);
           alpha[r] = mma.exp2(sm.sub(st[r], mNew[r]));
           rowSum[r] = sm.mul(st[slots + r], alpha[r]);
         }
         SmallVector<Value> p(sc.size());
         for (size_t i = 0; i < sc.size(); ++i) {
           int64_t r = mma.slotOf(i);
-          p[i] = mma.exp2(sm.sub(sc[i], mNew[r]));
+          Value arg = folded ? Value(math::FmaOp::create(
+                                   b, loc, sc[i], c, sm.sub(sm.cst(0), mNew[r])))
+                             : sm.sub(sc[i], mNew[r]);
+          p[i] = mma.exp2(arg);
           rowSum[r] = sm.add(rowSum[r], p[i]);
         }
         SmallVector<Value> next(mNew);
