@@ -133,3 +133,19 @@ func.func @double_buffered(%q: memref<4x32x4096x128xbf16>, %k: memref<4x32x4096x
   softmax.attention ins(%q, %k, %v : memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>) outs(%o : memref<4x32x4096x128xbf16>) masked(zero)
   return
 }
+
+// -----
+
+// d 64 without a mask operand: the scale is folded into the exponent's
+// argument, exp2(fma(s, scale log2 e, -m)), and the row max is taken on
+// the raw scores (then scaled once per row).
+// CHECK-LABEL: func.func @folded_scale
+// CHECK:         scf.for
+// CHECK:           arith.maximumf
+// CHECK:           %[[M:.*]] = arith.mulf %{{.*}}, %[[C:.*]] : f32
+// CHECK:           math.fma %{{.*}}, %[[C]], %{{.*}} : f32
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+func.func @folded_scale(%q: memref<2x4x256x64xf16>, %k: memref<2x4x256x64xf16>, %v: memref<2x4x256x64xf16>, %o: memref<2x4x256x64xf16>) {
+  softmax.attention ins(%q, %k, %v : memref<2x4x256x64xf16>, memref<2x4x256x64xf16>, memref<2x4x256x64xf16>) outs(%o : memref<2x4x256x64xf16>) masked(zero) scale(0.125)
+  return
+}
