@@ -191,7 +191,8 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
       for (int64_t i = 0; i < 4; ++i) {
         Value pair = vector::LoadOp::create(
             b, loc, vec({2}, elt), op.getQuery(),
-            ValueRange{bIdx, hIdx, rows[i], cols[i]});
+            ValueRange{bIdx, hIdx, rows[i], cols[i]}, /*nontemporal=*/false,
+            llvm::Align(2 * elt.getIntOrFloatBitWidth() / 8));
         frag = vector::InsertOp::create(b, loc, pair, frag, i);
       }
       qFrags.back().push_back(frag);
@@ -358,9 +359,14 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
       pair.push_back(finish(vector::ExtractOp::create(
           b, loc, acc[m * (dv / 8) + n], ArrayRef<int64_t>{r, e})));
     Value pv = vector::FromElementsOp::create(b, loc, vec({2}, outElt), pair);
+    // Pairs start at even columns of rows of dv (a multiple of 16)
+    // elements, in buffers the cp.async copies already need 16-byte
+    // aligned: saying so lets the pair go out as one store, not two.
     vector::StoreOp::create(
         b, loc, pv, out,
-        ValueRange{bIdx, hIdx, row, add(idx(n * 8), mul(quad, idx(2)))});
+        ValueRange{bIdx, hIdx, row, add(idx(n * 8), mul(quad, idx(2)))},
+        /*nontemporal=*/false,
+        llvm::Align(2 * outElt.getIntOrFloatBitWidth() / 8));
   }
 }
 
