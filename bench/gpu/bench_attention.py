@@ -156,6 +156,25 @@ def main() -> int:
                 failures += not ok
                 print(f"check B{b} H{h} Hkv{hkv} N{n} d{d} causal={causal} q*{scale_q}: "
                       f"rel err {err:.2e} {'PASS' if ok else 'FAIL'}")
+    # Nq != Nk: decode-like (few queries, many keys), and more queries than
+    # keys, where causal (bottom-right) leaves the first Nq - Nk rows with
+    # no key at all (their output must be 0); a single query row.
+    for (nq, nk, d) in ((70, 300, 128), (300, 70, 64), (1, 257, 128), (129, 1, 64)):
+        for causal in (False, True):
+            q = torch.randn(2, 4, nq, d, device=dev).bfloat16()
+            k = torch.randn(2, 2, nk, d, device=dev).bfloat16()
+            v = torch.randn(2, 2, nk, d, device=dev).bfloat16()
+            o = torch.full((2, 4, nq, d), float("nan"), device=dev, dtype=torch.bfloat16)
+            call, _ = ours.fn(q, k, v, o, causal)
+            call()
+            torch.cuda.synchronize()
+            ours.check_error()
+            pairs = [(bb, hh) for bb in range(2) for hh in range(4)]
+            err = rel_err(o, q, k, v, causal, pairs)
+            ok = err <= 1e-2 and not torch.isnan(o).any()
+            failures += not ok
+            print(f"check Nq{nq} Nk{nk} d{d} causal={causal}: rel err {err:.2e} "
+                  f"{'PASS' if ok else 'FAIL'}")
     # Mask operands (d 64): additive with -inf entries and a fully masked
     # row (its output must be 0), and boolean with causal.
     for kind in ("add", "bool"):
