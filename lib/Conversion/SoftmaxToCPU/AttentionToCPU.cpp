@@ -174,7 +174,10 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
     q.push_back(vm.mul(load(op.getQuery(), {bIdx, hIdx, qIdx, index(c * lanes)},
                             chunkMask(headDim, c)),
                        vm.cst(scale)));
-  auto [lo, hi] = keyRange(qIdx);
+  // Plain names, not structured bindings: the loop body's lambda captures
+  // `hi` (capturing bindings is C++20).
+  std::pair<Value, Value> range = keyRange(qIdx);
+  Value lo = range.first, hi = range.second;
 
   // Loop state: m, l (scalars), then the output accumulator chunks.
   SmallVector<Value> init = {sm.lowest(), sm.cst(0.0)};
