@@ -6,7 +6,10 @@
 # code at the host's width), then on OpenMP threads and on the scalar path;
 # runs each
 # with mlir-runner, which prints the rows, and checks them against a float64
-# reference (examples/check_demo.py).
+# reference (examples/check_demo.py). Then attention as front ends write it
+# in linalg (Q K^T, scale, additive mask, linalg.softmax, P V, on fresh
+# random data), raised to softmax.attention, lowered with --softmax-to-cpu,
+# run and checked against float64 (test/Integration/lib/attention_check.py).
 # Usage: bash scripts/demo.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -38,3 +41,9 @@ done
 # Rows on all hardware threads (OpenMP), and the scalar path.
 run_demo --softmax-select-algorithm "threads=0" "$LLVM_LIB/libomp.so"
 run_demo --softmax-select-algorithm "vector-width=0"
+
+# Attention: linalg graphs -> softmax-raise -> softmax.attention -> CPU.
+echo "=== attention in linalg: softmax-opt --softmax-raise --softmax-to-cpu | mlir-runner ==="
+/usr/bin/python3 test/Integration/lib/attention_check.py --form linalg \
+  --softmax-opt "$BUILD_DIR/bin/softmax-opt" --mlir-runner "$LLVM_PREFIX/bin/mlir-runner" \
+  --runner-libs "$RUNNER_LIBS"
