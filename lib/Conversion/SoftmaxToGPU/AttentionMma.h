@@ -73,9 +73,10 @@ public:
   /// first `wait` and barrier).
   virtual void loadQuery(Value bIdx, Value hIdx, Value warpRow) = 0;
   /// Starts copying rows [kv0, kv0 + 64) of K (`value` false) or V of one
-  /// kv head into buffer `buf` of their tile. Rows past Nk repeat the last one (their
-  /// scores are masked, their probabilities 0). Returns what `wait` waits
-  /// for, or null where the copy is complete when this returns.
+  /// kv head into buffer `buf` of their tile. Rows past Nk repeat the last
+  /// one (their scores are masked, their probabilities 0). Returns what
+  /// `wait` waits for, or null where the copy is complete when this
+  /// returns.
   virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
                       Value buf) = 0;
   virtual void wait(Value token) = 0;
@@ -94,8 +95,9 @@ public:
   virtual Value isRowLeader() = 0;
 
   /// O accumulators: zero, scaled by a factor per slot, O + P V with P in
-  /// the order of `scores` and V in buffer `buf`, and the store of one slot's row of O with
-  /// `finish` applied to each element (f32 in, output element type out).
+  /// the order of `scores` and V in buffer `buf`, and the store of one
+  /// slot's row of O with `finish` applied to each element (f32 in, output
+  /// element type out).
   virtual SmallVector<Value> zeroAccumulators() = 0;
   virtual SmallVector<Value> scale(ArrayRef<Value> acc,
                                    ArrayRef<Value> perSlot) = 0;

@@ -3,8 +3,8 @@
 // NVIDIA sm_80+: a warp's 16 query rows are m16n8k16 A fragments held in
 // registers (lane: rows group and group + 8, group = lane / 4); K and V
 // tiles are copied by cp.async into one or two buffers each (with two, the
-// next tile lands while the current one is used), padded to a row stride of D + 8
-// elements, so that ldmatrix reads them without bank conflicts; K
+// next tile lands while the current one is used), padded to a row stride
+// of D + 8 elements, so that ldmatrix reads them without bank conflicts; K
 // fragments come from ldmatrix.x4, V fragments from ldmatrix.x4.trans; P is
 // reused from S's accumulator registers as A fragments.
 //
@@ -341,7 +341,8 @@ SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
           /*transpose=*/true, /*numTiles=*/4);
       for (int64_t h = 0; h < 2; ++h)
         for (int64_t m = 0; m < mTiles; ++m)
-          o[m * nTiles + n + h] = mma(a[m], frags, 2 * h, o[m * nTiles + n + h]);
+          o[m * nTiles + n + h] =
+              mma(a[m], frags, 2 * h, o[m * nTiles + n + h]);
     }
   }
   return o;

@@ -187,7 +187,8 @@ SmallVector<Value> ROCDLAttentionMma::scores(Value buf) {
 }
 
 SmallVector<Value> ROCDLAttentionMma::accumulate(ArrayRef<Value> p,
-                                                 ArrayRef<Value> acc, Value buf) {
+                                                 ArrayRef<Value> acc,
+                                                 Value buf) {
   SmallVector<Value> o(acc);
   for (int64_t k = 0; k < kKeysPerTile / 16; ++k) {
     // P^T's B fragment: keys 16k + 4 (l / 16) + i of query l % 16, which

@@ -215,7 +215,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Blocks start in index order: with causal or window limits the last
   // query tiles have the most keys, so they take the first block indices
   // and the short ones fill in at the end.
-  Value qTile = sub(sub(launch.getGridSize().x, idx(1)), launch.getBlockIds().x);
+  Value qTile =
+      sub(sub(launch.getGridSize().x, idx(1)), launch.getBlockIds().x);
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   Value tid = launch.getThreadIds().x;
   Value warp = arith::DivUIOp::create(b, loc, tid, idx(mma.lanes()));
@@ -298,7 +299,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         // 1.5-4.5% slower at d 128, where the longer-lived raw scores push
         // ptxas (already at 255 registers) into spills; so d <= 64 only. A
         // mask operand is added in log2 units, so it needs the product.
-        int64_t headDim = cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
+        int64_t headDim =
+            cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
         bool folded = !op.getMask() && scaleLog2 > 0 && headDim <= 64;
         Value c = sm.cst(scaleLog2);
         SmallVector<Value> sc = mma.scores(buf);
@@ -328,9 +330,12 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         SmallVector<Value> p(sc.size());
         for (size_t i = 0; i < sc.size(); ++i) {
           int64_t r = mma.slotOf(i);
-          Value arg = folded ? Value(math::FmaOp::create(
-                                   b, loc, sc[i], c, sm.sub(sm.cst(0), mNew[r])))
-                             : sm.sub(sc[i], mNew[r]);
+          Value arg;
+          if (folded)
+            arg = math::FmaOp::create(b, loc, sc[i], c,
+                                      sm.sub(sm.cst(0), mNew[r]));
+          else
+            arg = sm.sub(sc[i], mNew[r]);
           p[i] = mma.exp2(arg);
           rowSum[r] = sm.add(rowSum[r], p[i]);
         }
@@ -389,10 +394,10 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   }
 }
 
-LogicalResult mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter,
-                                                 AttentionOp op,
-                                                 const GPUTarget &target,
-                                                 const AttentionGPUStrategy &overrides) {
+LogicalResult
+mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
+                                   const GPUTarget &target,
+                                   const AttentionGPUStrategy &overrides) {
   // lookupGPUTarget knows sm_80 and sm_90 (mma.sync) and gfx90a and
   // gfx942 (MFMA); nothing else reaches here.
   bool nvidia = target.chip.rfind("sm_", 0) == 0;
