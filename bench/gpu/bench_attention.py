@@ -32,6 +32,7 @@ SHAPES = [  # (B, H, Hkv, N, d)
     (16, 16, 16, 2048, 64),
     (4, 32, 8, 4096, 128),
 ]
+MASKED_SHAPES = [(16, 16, 2048, 64), (4, 32, 4096, 128)]  # (B, H, N, d)
 CHECK_SHAPES = [(2, 4, 4, 300, 64), (1, 2, 2, 257, 128), (2, 8, 2, 190, 64),
                 (1, 4, 1, 129, 128)]
 
@@ -64,7 +65,9 @@ class Ours:
 
     def fn(self, q, k, v, o, causal: bool, mask=None):
         name = f"_mlir_ciface_attention_d{q.shape[3]}" + ("_causal" if causal else "")
-        if mask is not None:
+        if mask is not None and mask.shape[1] == 1 and mask.dtype == torch.bfloat16:
+            name += "_headbcast_addmask"
+        elif mask is not None:
             name += "_boolmask" if mask.dtype == torch.bool else "_addmask"
         f = getattr(self.lib, name)
         args = [memref(t) for t in ((q, k, v, o) if mask is None else (q, k, v, mask, o))]
@@ -95,7 +98,7 @@ def reference(q, k, v, causal, pairs, mask=None):
             j = torch.arange(nk, device=s.device)[None, :]
             s = s.masked_fill(j > i, float("-inf"))
         if mask is not None:
-            mm = mask[b, hh]
+            mm = mask[b, min(hh, mask.shape[1] - 1)]
             s = s.masked_fill(~mm, float("-inf")) if mm.dtype == torch.bool else s + mm.double()
         p = torch.softmax(s, dim=-1).nan_to_num(0.0)
         outs.append(p @ vd)
@@ -127,6 +130,9 @@ def main() -> int:
     ap.add_argument("--json", default=None)
     ap.add_argument("--only-check", action="store_true")
     ap.add_argument("--shapes", default=None, help="indices into SHAPES, e.g. 0,2")
+    ap.add_argument("--masked", action="store_true",
+                    help="time an additive bf16 mask broadcast over heads instead "
+                         "(MASKED_SHAPES; SDPA's efficient and cuDNN backends, Flex)")
     args = ap.parse_args()
     import triton.testing
     from torch.nn.attention import SDPBackend
@@ -226,6 +232,8 @@ def main() -> int:
     if args.only_check:
         return 1 if failures else 0
 
+    if args.masked:
+        return failures + bench_masked(ours, args)
     flops_note = "TFLOP/s = 4 B H N^2 d / t (causal: half)"
     rows = []
     results = []
@@ -299,6 +307,69 @@ def main() -> int:
     print("|---|---|---:|---:|---:|" + ("---:|" if args.flex else "") + "---:|---|")
     for r in rows:
         print(r)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+def bench_masked(ours, args) -> int:
+    """Additive bf16 mask [B, 1, N, N] (10% -inf), non-causal: ours against
+    SDPA's memory-efficient and cuDNN backends (flash takes no mask) and
+    FlexAttention with the mask as a score_mod."""
+    import triton.testing
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    dev, failures, results = "cuda", 0, []
+    impls = {}
+    for label, backend in (("efficient", SDPBackend.EFFICIENT_ATTENTION),
+                           ("cuDNN", SDPBackend.CUDNN_ATTENTION)):
+        def run(q, k, v, m, backend=backend):
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+        impls[label] = run
+    if args.flex:
+        from torch.nn.attention.flex_attention import flex_attention
+        flex = torch.compile(flex_attention)
+        impls["Flex"] = lambda q, k, v, m: flex(
+            q, k, v, score_mod=lambda s, b, h, i, j: s + m[b, 0, i, j])
+    print("| shape (B, H, N, d), additive bf16 mask [B,1,N,N] | ours TFLOP/s | "
+          + " | ".join(impls) + " | ours rel err |")
+    print("|---|---:|" + "---:|" * len(impls) + "---|")
+    for (b, h, n, d) in MASKED_SHAPES:
+        q = torch.randn(b, h, n, d, device=dev).bfloat16()
+        k = torch.randn(b, h, n, d, device=dev).bfloat16()
+        v = torch.randn(b, h, n, d, device=dev).bfloat16()
+        m = torch.randn(b, 1, n, n, device=dev)
+        m[torch.rand(b, 1, n, n, device=dev) < 0.1] = float("-inf")
+        m = m.bfloat16()
+        o = torch.full((b, h, n, d), float("nan"), device=dev, dtype=torch.bfloat16)
+        flops = 4 * b * h * n * n * d
+        call, _ = ours.fn(q, k, v, o, False, m)
+        call()
+        torch.cuda.synchronize()
+        ours.check_error()
+        pairs = [(0, 0), (b - 1, h - 1)]
+        err = rel_err(o, q, k, v, False, pairs, m)
+        ok = err <= 1e-2 and not torch.isnan(o).any().item()
+        failures += not ok
+        t = triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")
+        entry = {"B": b, "H": h, "N": n, "d": d, "ours_tflops": flops / t / 1e9,
+                 "ours_rel_err": err}
+        cells = []
+        for name, f in impls.items():
+            try:
+                e = rel_err(f(q, k, v, m), q, k, v, False, pairs, m)
+                tt = triton.testing.do_bench(lambda: f(q, k, v, m), warmup=25, rep=200,
+                                             return_mode="median")
+                entry[f"{name}_tflops"], entry[f"{name}_rel_err"] = flops / tt / 1e9, e
+                cells.append(f"{flops / tt / 1e9:.1f}")
+            except Exception as ex:
+                entry[f"{name}_error"] = str(ex)[:200]
+                cells.append("n/a")
+        results.append(entry)
+        print(f"| {b}, {h}, {n}, {d} | {flops / t / 1e9:.1f} | " + " | ".join(cells)
+              + f" | {err:.2e} {'ok' if ok else 'FAIL'} |", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     print(f"{failures} failures")

@@ -39,7 +39,10 @@ def function(d: int, causal: bool, mask: str | None = None) -> str:
                 f"attributes {{llvm.emit_c_interface}} {{\n"
                 f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
                 f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
-    mt = "memref<?x?x?x?x" + ("f32>" if mask == "add" else "i1>")
+    # add: f32, one per (batch, head); bool: i1; headbcast_add: bf16, one
+    # per batch, broadcast over heads (what SDPA callers usually pass).
+    mt = {"add": "memref<?x?x?x?xf32>", "bool": "memref<?x?x?x?xi1>",
+          "headbcast_add": "memref<?x1x?x?xbf16>"}[mask]
     return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %m: {mt}, %o: {t}) "
             f"attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v, %m : {t}, {t}, {t}, {mt}) outs(%o : {t}) "
@@ -68,7 +71,8 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     module = out / "attention.mlir"
     module.write_text("".join(function(d, c) for d in HEAD_DIMS for c in (False, True))
-                      + function(64, False, "add") + function(64, True, "bool"))
+                      + function(64, False, "add") + function(64, True, "bool")
+                      + "".join(function(d, False, "headbcast_add") for d in HEAD_DIMS))
 
     isa = run([str(opt), str(module),
                f"--softmax-to-nvvm=chip=sm_90 format=isa toolkit={args.toolkit}"]).stdout
