@@ -130,6 +130,9 @@ def main() -> int:
     ap.add_argument("--json", default=None)
     ap.add_argument("--only-check", action="store_true")
     ap.add_argument("--shapes", default=None, help="indices into SHAPES, e.g. 0,2")
+    ap.add_argument("--misaligned-child", action="store_true",
+                    help="(internal) call the kernel on a query 2 bytes off 16-byte "
+                         "alignment; the host code must stop with a message")
     ap.add_argument("--masked", action="store_true",
                     help="time an additive bf16 mask broadcast over heads instead "
                          "(MASKED_SHAPES; SDPA's efficient and cuDNN backends, Flex)")
@@ -141,6 +144,16 @@ def main() -> int:
     ours = Ours(Path(args.lib_dir))
     dev = "cuda"
     failures = 0
+    if args.misaligned_child:
+        flat = torch.randn(1 * 2 * 64 * 64 + 1, device=dev).bfloat16()
+        q = flat[1:].view(1, 2, 64, 64)  # contiguous, data_ptr 2 bytes off
+        k = torch.randn(1, 2, 64, 64, device=dev).bfloat16()
+        o = torch.empty(1, 2, 64, 64, device=dev, dtype=torch.bfloat16)
+        call, _ = ours.fn(q, k, k, o, False)
+        call()
+        torch.cuda.synchronize()
+        print("misaligned call returned")
+        return 0
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
 
     # Correctness on small, odd shapes (partial tiles, GQA, MQA, +-1e4-ish
@@ -229,6 +242,16 @@ def main() -> int:
     torch.cuda.synchronize()
     ours.check_error()
     print("check Nq=0: no launch error PASS")
+    # A misaligned query: the host code stops before the launch, with a
+    # message (in a child process, since it aborts).
+    import subprocess
+    child = subprocess.run([sys.executable, __file__, "--lib-dir", args.lib_dir,
+                            "--misaligned-child"], capture_output=True, text=True)
+    said = "aligned to 16 bytes" in child.stdout + child.stderr
+    ok = child.returncode != 0 and said and "returned" not in child.stdout
+    failures += not ok
+    print(f"check misaligned query: exit {child.returncode}, "
+          f"{'message' if said else 'NO message'} {'PASS' if ok else 'FAIL'}")
     if args.only_check:
         return 1 if failures else 0
 

@@ -139,6 +139,7 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -23,6 +23,7 @@
 #include "AttentionMma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -457,6 +458,24 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   // Above 48 KiB a kernel's shared memory must be dynamic (the launch opts
   // in); below, static buffers keep the kernel self-contained.
   bool dynamic = bytes > 48 * 1024;
+
+  // The kernel copies Q, K and V 16 bytes at a time (cp.async on NVIDIA,
+  // 16-byte loads on CDNA) and stores O in aligned runs: a misaligned
+  // buffer would fault on the device, so the host stops first with a
+  // message. (cudaMalloc, hipMalloc and PyTorch allocations are aligned.)
+  Value aligned;
+  for (Value buffer : {op.getQuery(), op.getKey(), op.getValue(),
+                       op.getOutput()}) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, buffer);
+    Value ok = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rewriter, loc, address, cIdx(16)), cIdx(0));
+    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok) : ok;
+  }
+  cf::AssertOp::create(rewriter, loc, aligned,
+                       "softmax.attention on the GPU needs query, key, value "
+                       "and output buffers aligned to 16 bytes");
   Value one = cIdx(1);
   SmallVector<Type> attributions;
   if (!dynamic)

@@ -14,6 +14,8 @@
 // ex2.approx.ftz; row statistics across the quad by xor shuffles; the
 // mask only on tiles that need it.
 // CHECK-LABEL: func.func @causal_gqa
+// CHECK:       memref.extract_aligned_pointer_as_index %arg0
+// CHECK:       cf.assert %{{.*}}, "softmax.attention on the GPU needs query, key, value and output buffers aligned to 16 bytes"
 // CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c69632_i32
 // CHECK:         %[[POOL:.*]] = gpu.dynamic_shared_memory
 // CHECK:         %[[SK:.*]] = memref.view %[[POOL]][%c0][] {{.*}} to memref<1x64x136xbf16, #gpu.address_space<workgroup>>
@@ -58,6 +60,7 @@
 // across lanes l, l + 16, l + 32, l + 48 (xor 16 and 32 over 64 lanes);
 // each lane stores 4 contiguous outputs of its row.
 // AMD-LABEL: func.func @causal_gqa
+// AMD:       cf.assert %{{.*}}, "softmax.attention on the GPU needs query, key, value and output buffers aligned to 16 bytes"
 // AMD:       gpu.launch {{.*}} in (%{{.*}} = %c64, %{{.*}} = %c32, %{{.*}} = %c2) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
 // AMD-SAME:    workgroup(%[[SK:.*]] : memref<1x64x132xbf16, #gpu.address_space<workgroup>>, %[[SV:.*]] : memref<1x128x68xbf16, #gpu.address_space<workgroup>>)
 // AMD:         vector.load %arg0{{.*}} : memref<2x32x4096x128xbf16>, vector<4xbf16>
