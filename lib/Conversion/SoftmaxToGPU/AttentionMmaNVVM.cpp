@@ -134,6 +134,24 @@ private:
   /// directly: upstream's nvgpu.mma.sync lowering deduces no PTX type for
   /// bf16 operands.
   Value mma(Value a, Value bRows, int64_t first, Value c);
+  /// ldmatrix.x4 of `tile`'s buffer `buf`: this lane addresses (row, col).
+  Value loadMatrices(Value tile, Value buf, Value row, Value col,
+                     bool transpose) {
+    return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, elt), tile,
+                                     ValueRange{buf, row, col}, transpose,
+                                     /*numTiles=*/4);
+  }
+  /// acc[m][n + h] += a[m] times B fragment h of `frags` (h = 0, 1) for
+  /// every row tile m: one ldmatrix.x4 feeds 2 mTiles mma. `acc` is
+  /// [m][nTiles].
+  void mmaTwoColumnTiles(ArrayRef<Value> a, Value frags,
+                         MutableArrayRef<Value> acc, int64_t nTiles,
+                         int64_t n) {
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t m = 0; m < mTiles; ++m)
+        acc[m * nTiles + n + h] =
+            mma(a[m], frags, 2 * h, acc[m * nTiles + n + h]);
+  }
   /// The A fragment of queries [16m, 16m + 16) x [16k, 16k + 16) of the
   /// warp, from registers or by ldmatrix.x4 from shared memory.
   Value queryFragment(int64_t m, int64_t k);
@@ -290,13 +308,8 @@ SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
       // k*16 + (i%2)*8.
       Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
       Value col = add(idx(k * 16), mul(rem(matrix, 2), idx(8)));
-      Value frags = nvgpu::LdMatrixOp::create(
-          b, loc, vec({4, 2}, elt), smemK, ValueRange{buf, row, col},
-          /*transpose=*/false, /*numTiles=*/4);
-      for (int64_t h = 0; h < 2; ++h)
-        for (int64_t m = 0; m < mTiles; ++m)
-          s[m * nTiles + n + h] =
-              mma(a[m], frags, 2 * h, s[m * nTiles + n + h]);
+      mmaTwoColumnTiles(a, loadMatrices(smemK, buf, row, col, false), s,
+                        nTiles, n);
     }
   }
   SmallVector<Value> out;
@@ -336,13 +349,8 @@ SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
       Value row = add(add(idx(k * 16), mul(rem(matrix, 2), idx(8))),
                       matrixRow);
       Value col = add(idx(n * 8), mul(div(matrix, 2), idx(8)));
-      Value frags = nvgpu::LdMatrixOp::create(
-          b, loc, vec({4, 2}, elt), smemV, ValueRange{buf, row, col},
-          /*transpose=*/true, /*numTiles=*/4);
-      for (int64_t h = 0; h < 2; ++h)
-        for (int64_t m = 0; m < mTiles; ++m)
-          o[m * nTiles + n + h] =
-              mma(a[m], frags, 2 * h, o[m * nTiles + n + h]);
+      mmaTwoColumnTiles(a, loadMatrices(smemV, buf, row, col, true), o,
+                        nTiles, n);
     }
   }
   return o;
