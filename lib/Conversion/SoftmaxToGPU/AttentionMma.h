@@ -25,15 +25,41 @@ namespace mlir::softmax::detail {
 /// Keys per staged K/V tile on every target.
 constexpr int64_t kKeysPerTile = 64;
 
+/// Index arithmetic at a builder's insertion point, shared by the kernel
+/// and its matrix-unit ends.
+class IndexArith {
+protected:
+  IndexArith(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, idx(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, idx(y));
+  }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
 /// One warp's share of the attention kernel on a family of matrix units.
 /// A lane holds accumulator elements of `slots()` query rows; a tile's
 /// scores come back as scalars, element i of row slot `slotOf(i)` and key
 /// `keyOf(i)` of the tile. Set up with `begin` inside the launch.
-class AttentionMma {
+class AttentionMma : protected IndexArith {
 public:
   AttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                int64_t buffers)
-      : b(b), loc(loc), op(op), warps(warps), buffers(buffers) {
+      : IndexArith(b, loc), op(op), warps(warps), buffers(buffers) {
     auto q = cast<MemRefType>(op.getQuery().getType());
     elt = q.getElementType();
     d = q.getDimSize(3);
@@ -108,25 +134,11 @@ public:
                         function_ref<Value(Value)> finish) = 0;
 
 protected:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, idx(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, idx(y));
-  }
-  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
   /// Derives the lane's coordinates from `tid`.
   virtual void beginLanes() = 0;
   /// The xor distances between the lanes of one query row.
   virtual ArrayRef<int32_t> rowLaneXors() const = 0;
 
-  OpBuilder &b;
-  Location loc;
   AttentionOp op;
   int64_t warps, buffers;
   Type elt;

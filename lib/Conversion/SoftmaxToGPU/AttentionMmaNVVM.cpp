@@ -92,8 +92,7 @@ public:
         .getResult(0);
   }
   Value isRowLeader() override {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, quad,
-                                 idx(0));
+    return cmp(arith::CmpIPredicate::eq, quad, idx(0));
   }
 
   // O accumulators are [16-row tile m][8 value columns n].
@@ -241,9 +240,7 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
   // With no key at all (Nk = 0) nothing is read: a source size of 0
   // zero-fills the destination without touching the source address.
   Value srcElements = arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, nk, idx(0)),
-      idx(8), idx(0));
+      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(8), idx(0));
   SmallVector<Value> tokens;
   for (int64_t s = 0; s < steps; ++s) {
     Value linear = add(tid, idx(s * warps * 32));

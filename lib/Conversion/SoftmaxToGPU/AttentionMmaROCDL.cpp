@@ -78,8 +78,7 @@ public:
     return xors;
   }
   Value isRowLeader() override {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kGroup,
-                                 idx(0));
+    return cmp(arith::CmpIPredicate::eq, kGroup, idx(0));
   }
 
   SmallVector<Value> zeroAccumulators() override {
@@ -132,10 +131,8 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
   int64_t perRow = (value ? dv : d) / 8;
   int64_t chunks = kKeysPerTile * perRow, threads = warps * 64;
   // With no key at all (Nk = 0) there is no row to repeat: nothing is read.
-  auto any = scf::IfOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, nk,
-                                    idx(0)),
-      /*withElseRegion=*/false);
+  auto any = scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)),
+                               /*withElseRegion=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&any.getThenRegion().front());
   Value last = sub(nk, idx(1));
@@ -145,9 +142,7 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     std::optional<OpBuilder::InsertionGuard> inner;
     if ((s + 1) * threads > chunks) {
       auto has = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
-                                idx(chunks)),
+          b, loc, cmp(arith::CmpIPredicate::ult, linear, idx(chunks)),
           /*withElseRegion=*/false);
       inner.emplace(b);
       b.setInsertionPointToStart(&has.getThenRegion().front());

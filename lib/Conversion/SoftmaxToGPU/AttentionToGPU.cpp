@@ -32,6 +32,7 @@
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -93,12 +94,12 @@ chooseAttentionStrategy(AttentionOp op, bool nvidia,
   return s;
 }
 
-class AttentionKernel {
+class AttentionKernel : IndexArith {
 public:
   AttentionKernel(OpBuilder &b, Location loc, AttentionOp op, float scale,
                   AttentionMma &mma, int64_t warps, Value nq, Value nk,
                   Value heads, Value kvHeads)
-      : b(b), loc(loc), sm(b, loc, b.getF32Type()), op(op), scale(scale),
+      : IndexArith(b, loc), sm(b, loc, b.getF32Type()), op(op), scale(scale),
         mma(mma), rowsPerBlock(mma.rowsPerWarp() * warps), nq(nq), nk(nk),
         heads(heads), kvHeads(kvHeads) {}
 
@@ -107,15 +108,6 @@ public:
   void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
   /// Adds the mask operand to the scores of tile `kv0`.
   void applyMaskOperand(SmallVector<Value> &sc, Value kv0, Value bIdx,
                         Value hIdx, ArrayRef<Value> rows);
@@ -124,8 +116,6 @@ private:
   void applyLimits(SmallVector<Value> &sc, Value kv0, ArrayRef<Value> rows,
                    Value blockFirst, Value blockLast, Value offset);
 
-  OpBuilder &b;
-  Location loc;
   /// Scalar f32 arithmetic of the row statistics.
   StateMath sm;
   AttentionOp op;
@@ -220,7 +210,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
       sub(sub(launch.getGridSize().x, idx(1)), launch.getBlockIds().x);
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   Value tid = launch.getThreadIds().x;
-  Value warp = arith::DivUIOp::create(b, loc, tid, idx(mma.lanes()));
+  Value warp = div(tid, mma.lanes());
   mma.begin(tid, smem, nq, nk);
   Value kvHead = arith::DivUIOp::create(
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
@@ -248,8 +238,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
       kvHi = maxI(minI(add(blockLast, idx(*window)), nk), zero);
   }
   // Tiles start at multiples of 64 below kvLo.
-  kvLo = mul(arith::DivUIOp::create(b, loc, kvLo, idx(kKeysPerTile)),
-             idx(kKeysPerTile));
+  kvLo = mul(div(kvLo, kKeysPerTile), idx(kKeysPerTile));
 
   // Loop state: m per slot, l per slot, then the O accumulators.
   int64_t slots = mma.slots();
@@ -276,9 +265,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         gpu::BarrierOp::create(b, loc);
         Value buf = zeroBuf, vGroup;
         if (twoBuffers) {
-          Value tile = arith::DivUIOp::create(b, loc, sub(kv0, kvLo),
-                                              idx(kKeysPerTile));
-          buf = arith::RemUIOp::create(b, loc, tile, idx(2));
+          buf = rem(div(sub(kv0, kvLo), kKeysPerTile), 2);
           Value next = add(kv0, idx(kKeysPerTile));
           auto more = scf::IfOp::create(
               b, loc, cmp(arith::CmpIPredicate::slt, next, kvHi),
@@ -328,15 +315,17 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           alpha[r] = mma.exp2(sm.sub(st[r], mNew[r]));
           rowSum[r] = sm.mul(st[slots + r], alpha[r]);
         }
+        // Folded: exp2(fma(s, c, -m')), with -m' once per slot.
+        SmallVector<Value> negM;
+        if (folded)
+          for (Value m : mNew)
+            negM.push_back(sm.sub(sm.cst(0), m));
         SmallVector<Value> p(sc.size());
         for (size_t i = 0; i < sc.size(); ++i) {
           int64_t r = mma.slotOf(i);
-          Value arg;
-          if (folded)
-            arg = math::FmaOp::create(b, loc, sc[i], c,
-                                      sm.sub(sm.cst(0), mNew[r]));
-          else
-            arg = sm.sub(sc[i], mNew[r]);
+          Value arg = folded ? Value(math::FmaOp::create(b, loc, sc[i], c,
+                                                         negM[r]))
+                             : sm.sub(sc[i], mNew[r]);
           p[i] = mma.exp2(arg);
           rowSum[r] = sm.add(rowSum[r], p[i]);
         }
@@ -446,9 +435,11 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
-  int64_t bytes = 0;
+  SmallVector<int64_t> tileBytes;
   for (MemRefType t : tileTypes)
-    bytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+    tileBytes.push_back(t.getNumElements() * t.getElementTypeBitWidth() / 8);
+  int64_t bytes = std::accumulate(tileBytes.begin(), tileBytes.end(),
+                                  int64_t(0));
   if (bytes > target.maxSharedMemoryPerBlock)
     return op->emitOpError() << "GPU attention mapping needs " << bytes
                              << " bytes of shared memory per block for "
@@ -512,10 +503,10 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
           MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
                           MemRefLayoutAttrInterface(), workgroup));
       int64_t offset = 0;
-      for (MemRefType t : tileTypes) {
+      for (auto [t, size] : llvm::zip(tileTypes, tileBytes)) {
         smem.push_back(memref::ViewOp::create(rewriter, loc, t, pool,
                                               cIdx(offset), ValueRange{}));
-        offset += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+        offset += size;
       }
     }
     AttentionKernel(rewriter, loc, op, *scale, *mma, warps, nq, nk, heads,
