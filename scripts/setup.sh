@@ -14,6 +14,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 llvm-22-tools lld-22
   ninja-build cmake ccache python3 python3-pytest python3-numpy
   libomp-22-dev
+  rocm-device-libs
 )
 
 missing=()
