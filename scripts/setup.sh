@@ -15,6 +15,12 @@ PACKAGES=(
   ninja-build cmake ccache python3 python3-pytest python3-numpy
   libomp-22-dev
   rocm-device-libs
+  # ASan/UBSan runtimes for build-asan/ (scripts/test.sh links with
+  # -fsanitize=address,undefined; without them the link fails).
+  libclang-rt-22-dev
+  # HIP host API: libsoftmax_hip_runtime is not built without it, and its
+  # tests would be reported unsupported.
+  libamdhip64-dev
 )
 
 missing=()

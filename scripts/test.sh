@@ -4,8 +4,12 @@
 #   2. the lit suite on build/test;
 #   3. pytest on python/tests (when that directory exists);
 #   4. an ASan+UBSan build in build-asan/ and the lit suite again on it.
-# The last line printed is exactly "N passed, N failed" over all suites;
-# the exit status is non-zero when anything failed.
+# The last line printed is exactly "N passed, N failed, N skipped" over all
+# suites; the exit status is non-zero when anything failed. Only tests that
+# need a GPU (lit features cuda-gpu, amd-gpu) may be skipped: any other test
+# that lit reports unsupported (a tool or package missing on a CPU-only
+# machine) counts as failed, so a missing install step cannot hide behind
+# "unsupported".
 # (build/ and build-asan/ are $SOFTMAX_BUILD_DIR and $SOFTMAX_ASAN_BUILD_DIR
 # when set, see scripts/common.sh.)
 # Usage: bash scripts/test.sh
@@ -17,25 +21,51 @@ LIT=$LLVM_PREFIX/bin/lit
 LOGDIR=$BUILD_DIR/test-logs
 TOTAL_PASSED=0
 TOTAL_FAILED=0
+TOTAL_SKIPPED=0
 
-bash scripts/setup.sh || { echo "test.sh: setup failed"; echo "0 passed, 1 failed"; exit 1; }
+bash scripts/setup.sh || { echo "test.sh: setup failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 mkdir -p "$LOGDIR"
 
 # run_lit NAME BUILD_DIR: runs lit -sv -j2 on BUILD_DIR/test and adds its
 # counts. Failed, Unresolved, Timed Out and Unexpectedly Passed count as
-# failed; Passed (and Passed With Retry) as passed; Unsupported and
-# Expectedly Failed as neither. No summary at all (lit could not start)
-# counts as one failure.
+# failed; Passed (and Passed With Retry) as passed; Expectedly Failed as
+# neither. An Unsupported test is skipped when it needs a GPU, is not counted
+# in the ASan run when it is `UNSUPPORTED: asan` (it ran in build/), and
+# fails otherwise. No summary at all (lit could not start) counts as one
+# failure.
 run_lit() {
   local name=$1 dir=$2 log="$LOGDIR/lit-$1.log"
   echo "=== lit: $name ($dir/test) ==="
-  /usr/bin/python3 "$LIT" -sv -j2 "$dir/test" 2>&1 | tee "$log"
+  /usr/bin/python3 "$LIT" -sv -j2 --show-unsupported "$dir/test" 2>&1 | tee "$log"
   local counts
-  counts=$(/usr/bin/python3 - "$log" <<'PY'
+  counts=$(/usr/bin/python3 - "$log" "$name" <<'PY'
 import re, sys
-passed = failed = 0
+GPU_FEATURES = {"cuda-gpu", "amd-gpu"}
+passed = failed = skipped = 0
 seen = False
-for line in open(sys.argv[1], errors="replace"):
+log, suite = sys.argv[1], sys.argv[2]
+for line in open(log, errors="replace"):
+    u = re.match(r"^UNSUPPORTED: .*? :: (\S+) \(", line)
+    if u:
+        path = "test/" + u.group(1)
+        try:
+            text = open(path, errors="replace").read()
+        except OSError:
+            text = ""
+        feats = set()
+        for m in re.finditer(r"(?:REQUIRES|UNSUPPORTED):(.*)", text):
+            feats |= {f.strip() for f in m.group(1).split(",")}
+        if feats & GPU_FEATURES:
+            skipped += 1
+        elif suite == "asan" and "asan" in feats:
+            print(f"test.sh: {path}: not run under ASan (ran in build/)",
+                  file=sys.stderr)
+        else:
+            failed += 1
+            print(f"test.sh: {path}: unsupported on this machine but needs "
+                  f"no GPU: counted as failed (a set-up step is missing)",
+                  file=sys.stderr)
+        continue
     m = re.match(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)\s+\(", line)
     if not m:
         if line.startswith("Total Discovered Tests:"):
@@ -46,17 +76,19 @@ for line in open(sys.argv[1], errors="replace"):
         passed += n
     elif label in ("Failed", "Unresolved", "Timed Out", "Unexpectedly Passed"):
         failed += n
-print(passed, failed if seen else failed + 1)
+print(passed, failed if seen else failed + 1, skipped)
 PY
 )
-  read -r p f <<<"$counts"
-  echo "--- lit $name: $p passed, $f failed"
+  read -r p f k <<<"$counts"
+  echo "--- lit $name: $p passed, $f failed, $k skipped"
   TOTAL_PASSED=$((TOTAL_PASSED + p))
   TOTAL_FAILED=$((TOTAL_FAILED + f))
+  TOTAL_SKIPPED=$((TOTAL_SKIPPED + k))
 }
 
 # run_pytest DIR: /usr/bin/python3 -m pytest on DIR, adds its counts
-# (failed and errors count as failed). "no tests ran" counts as nothing.
+# (failed, errors and skipped count as failed: none of them needs a GPU).
+# "no tests ran" counts as nothing.
 run_pytest() {
   local dir=$1 log="$LOGDIR/pytest.log"
   echo "=== pytest: $dir ==="
@@ -71,10 +103,11 @@ rc = int(sys.argv[2])
 lines = [l for l in text.splitlines() if re.search(r"\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s", l)]
 passed = failed = 0
 if lines:
-    for n, what in re.findall(r"(\d+) (passed|failed|errors?)\b", lines[-1]):
+    for n, what in re.findall(r"(\d+) (passed|failed|errors?|skipped)\b", lines[-1]):
         if what == "passed":
             passed += int(n)
         else:
+            # No Python test needs a GPU: a skip means a missing package.
             failed += int(n)
 if rc not in (0, 5) and failed == 0:
     failed = 1  # pytest itself failed (usage error, crash, interrupted)
@@ -121,5 +154,5 @@ else
   TOTAL_FAILED=$((TOTAL_FAILED + 1))
 fi
 
-echo "${TOTAL_PASSED} passed, ${TOTAL_FAILED} failed"
+echo "${TOTAL_PASSED} passed, ${TOTAL_FAILED} failed, ${TOTAL_SKIPPED} skipped"
 [[ "$TOTAL_FAILED" -eq 0 ]]
