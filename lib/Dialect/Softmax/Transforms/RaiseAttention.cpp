@@ -16,6 +16,8 @@
 
 #include "RaiseUtils.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -28,6 +30,7 @@
 using namespace mlir;
 using namespace mlir::softmax;
 using raise::isElementwise;
+using raise::Why;
 
 namespace {
 
@@ -50,75 +53,29 @@ double toDouble(APFloat value) {
 // Elements
 //===----------------------------------------------------------------------===//
 
-/// What one element of a tensor stands for, seen from the iteration space of
-/// the op the match starts at (the root): a scalar computed in some linalg
-/// body, a float constant, or an opaque tensor read at `map` of the root's
-/// indices. For a computed scalar, `map` takes the root's indices to those
-/// of the body that computes it, so its operands resolve with it too.
-struct Elem {
-  Value scalar;
-  Value tensor;
-  AffineMap map;
-  std::optional<APFloat> constant;
+// The element views of this file do not look through reshapes: the head
+// flattening around the matmuls is matched explicitly below, in the frame
+// of the scores. Extents are left unknown so that maps compare as written.
+using Elem = Element;
 
-  bool isRead() const { return static_cast<bool>(tensor); }
-  template <typename OpTy>
-  OpTy def() const {
-    return scalar ? scalar.getDefiningOp<OpTy>() : OpTy();
-  }
-};
+ElementView viewOf(MLIRContext *ctx, AffineMap map) {
+  unsigned rank = map ? map.getNumDims() : 0;
+  return ElementView(ctx, SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                     /*throughReshapes=*/false);
+}
 
-Elem resolve(Value scalar, AffineMap map);
-
-/// The element of `tensor` at `map`: looks through elementwise producers
-/// (and the broadcasts and transposes their indexing maps spell).
 Elem elementOf(Value tensor, AffineMap map) {
-  if (std::optional<APFloat> splat = raise::splatFloatValue(tensor))
-    return {Value(), Value(), map, *splat};
-  auto result = dyn_cast<OpResult>(tensor);
-  auto op = result ? dyn_cast<linalg::LinalgOp>(result.getOwner())
-                   : linalg::LinalgOp();
-  if (op && op.hasPureTensorSemantics() && isElementwise(op) && op.getBlock())
-    return resolve(
-        op.getBlock()->getTerminator()->getOperand(result.getResultNumber()),
-        map);
-  return {Value(), tensor, map, std::nullopt};
+  return viewOf(tensor.getContext(), map).elementOf(tensor, map);
 }
 
 Elem resolve(Value scalar, AffineMap map) {
-  Attribute attr;
-  if (matchPattern(scalar, m_Constant(&attr))) {
-    if (auto f = dyn_cast<FloatAttr>(attr))
-      return {Value(), Value(), map, f.getValue()};
-    return {};
-  }
-  auto arg = dyn_cast<BlockArgument>(scalar);
-  if (!arg)
-    return {scalar, Value(), map, std::nullopt};
-  auto op = dyn_cast<linalg::LinalgOp>(arg.getOwner()->getParentOp());
-  OpOperand *operand = op ? op.getMatchingOpOperand(arg) : nullptr;
-  // A body that reads its init accumulates: not an elementwise step.
-  if (!operand || !op.isDpsInput(operand))
-    return {};
-  if (!isa<ShapedType>(operand->get().getType()))
-    return resolve(operand->get(), map);
-  return elementOf(operand->get(),
-                   op.getMatchingIndexingMap(operand).compose(map));
+  return viewOf(scalar.getContext(), map).resolve(scalar, map);
 }
 
-/// Drops arith.extf and arith.truncf between f16, bf16 and f32: the op
-/// computes scores in f32 whatever the graph rounded them to. Wider types
-/// stop the walk, since f32 would lose what they keep.
 Elem skipCasts(Elem e) {
-  while (e.scalar) {
-    Operation *op = e.scalar.getDefiningOp();
-    if (!isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(op) ||
-        !isAttentionFloat(op->getOperand(0).getType()) ||
-        !isAttentionFloat(op->getResult(0).getType()))
-      break;
-    e = resolve(op->getOperand(0), e.map);
-  }
-  return e;
+  if (!e.map)
+    return e;
+  return viewOf(e.map.getContext(), e.map).skipNarrowCasts(e);
 }
 
 //===----------------------------------------------------------------------===//
@@ -496,14 +453,25 @@ Value flattenedSource(Value s) {
 // Pattern
 //===----------------------------------------------------------------------===//
 
-struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+/// What a P V product computes when it is attention.
+struct AttentionMatch {
+  BatchedMatmul pv;
+  unsigned rank, frame;
+  MaskedRows masked;
+  Value query;
+  std::pair<Value, bool> key, value;
+  ScoreExpr expr;
+  float scale;
+  Type outType;
+};
 
-  LogicalResult matchAndRewrite(linalg::LinalgOp op,
-                                PatternRewriter &rewriter) const override {
+/// Matches attention rooted at the P V product `op`. Stage 1 of `why` is
+/// reached once P is known to be a softmax: the product is then
+/// attention-shaped.
+std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     std::optional<BatchedMatmul> pv = matchBatchedMatmul(op);
     if (!pv)
-      return rewriter.notifyMatchFailure(op, "not a batched matmul");
+      return why.fail(0, "not a batched matmul");
     unsigned rank = op.getRank(op.getDpsInitOperand(0));
 
     // The rank of P, X and S: the matmul's, or 4 when P V runs on
@@ -513,7 +481,7 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (auto collapse = probs.getDefiningOp<tensor::CollapseShapeOp>();
         collapse && mergesBatchAndHeads(collapse.getReassociationIndices())) {
       if (!probs.hasOneUse())
-        return rewriter.notifyMatchFailure(op, "probabilities have other "
+        return why.fail(0, "probabilities have other "
                                                "users");
       probs = collapse.getSrc();
       frame = 4;
@@ -521,28 +489,28 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     MaskedRows masked;
     if (auto softmax = probs.getDefiningOp<SoftmaxOp>()) {
       if (softmax.getDimension() != frame - 1)
-        return rewriter.notifyMatchFailure(op, "softmax is not over the last "
+        return why.fail(0, "softmax is not over the last "
                                                "dimension");
       if (!softmax.getAccumulatorType().isF32())
-        return rewriter.notifyMatchFailure(op, "softmax does not accumulate "
+        return why.fail(0, "softmax does not accumulate "
                                                "in f32");
       input = softmax.getInput();
       masked = softmax.getMasked();
     } else if (auto softmax = probs.getDefiningOp<linalg::SoftmaxOp>()) {
       if (!softmax.hasPureTensorSemantics() ||
           softmax.getDimension() != frame - 1)
-        return rewriter.notifyMatchFailure(op, "softmax is not over the last "
+        return why.fail(0, "softmax is not over the last "
                                                "dimension");
       input = softmax.getInput();
       // exp(-inf - -inf) for a row of -inf, as in Raise.cpp.
       masked = MaskedRows::NaN;
     } else {
-      return rewriter.notifyMatchFailure(op, "left operand is not a softmax");
+      return why.fail(0, "left operand is not a softmax");
     }
     if (!probs.hasOneUse())
-      return rewriter.notifyMatchFailure(op, "probabilities have other users");
+      return why.fail(1, "probabilities have other users");
     if (!isAttentionFloat(elementTypeOf(input)))
-      return rewriter.notifyMatchFailure(op, "softmax is not on f16, bf16 or "
+      return why.fail(1, "softmax is not on f16, bf16 or "
                                              "f32");
 
     // X = scale * S (+ mask), S = Q K^T written into a zero init.
@@ -555,30 +523,29 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     std::optional<ScoreExpr> expr = matchScoreExpr(
         input, frame, [&](Value s) { return static_cast<bool>(matmulOf(s)); });
     if (!expr)
-      return rewriter.notifyMatchFailure(
-          op, "softmax input is not c * S (+ mask) with c constant and "
+      return why.fail(1, "softmax input is not c * S (+ mask) with c constant and "
               "S = Q K^T a batched matmul into zeros");
     Value scores = matmulOf(expr->scores);
     std::optional<BatchedMatmul> qk = matchBatchedMatmul(scores.getDefiningOp());
     if (expr->mask &&
         !isBroadcastMask(expr->maskMap,
                          cast<ShapedType>(expr->mask.getType()), frame))
-      return rewriter.notifyMatchFailure(op, "mask is not [B or 1, H or 1, "
+      return why.fail(1, "mask is not [B or 1, H or 1, "
                                              "Nq, Nk] up to unit dimensions");
     // Every step from S to the softmax is dropped; a step that something
     // else reads would have to be computed twice.
     if (scores != expr->scores && !scores.hasOneUse())
-      return rewriter.notifyMatchFailure(op, "scores have other users");
+      return why.fail(1, "scores have other users");
     for (Value v = expr->scores; v != input;) {
       if (!v.hasOneUse())
-        return rewriter.notifyMatchFailure(op, "scores have other users");
+        return why.fail(1, "scores have other users");
       auto user = dyn_cast<linalg::LinalgOp>(*v.user_begin());
       if (!user || user->getNumResults() != 1 || !isElementwise(user))
-        return rewriter.notifyMatchFailure(op, "scores have other users");
+        return why.fail(1, "scores have other users");
       v = user->getResult(0);
     }
     if (!input.hasOneUse())
-      return rewriter.notifyMatchFailure(op, "scores have other users");
+      return why.fail(1, "scores have other users");
 
     // Q, K and V in the frame; K as [.., Nk, D] and V as [.., Nk, Dv]. When
     // the graph holds K or V the other way round and no transpose made them
@@ -610,15 +577,14 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto key = operandInFrame(qk->rhs, !qk->rhsTransposed);
     auto value = operandInFrame(pv->rhs, pv->rhsTransposed);
     if (!query || !key || !value)
-      return rewriter.notifyMatchFailure(
-          op, "Q, K or V is flattened from other batch and head counts than "
+      return why.fail(1, "Q, K or V is flattened from other batch and head counts than "
               "the scores");
     bool transposeKey = key->second, transposeValue = value->second;
 
     // A scale applied to Q folds into the op's.
     double scale = expr->scale;
     if (std::optional<Scaled> s = matchScaled(elementOf(
-            query, AffineMap::getMultiDimIdentityMap(frame, getContext())));
+            query, AffineMap::getMultiDimIdentityMap(frame, op.getContext())));
         s && s->tensor != query &&
         elementTypeOf(s->tensor) == elementTypeOf(query)) {
       query = s->tensor;
@@ -631,8 +597,7 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       if (rk || rv) {
         if (!rk || !rv || rk->group != rv->group ||
             ShapedType::isDynamic(rk->group))
-          return rewriter.notifyMatchFailure(
-              op, "key and value do not repeat their heads alike");
+          return why.fail(1, "key and value do not repeat their heads alike");
         key->first = rk->source;
         value->first = rv->source;
       }
@@ -640,23 +605,45 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
     Type type = elementTypeOf(query);
     if (!isAttentionFloat(type))
-      return rewriter.notifyMatchFailure(op, "query is not f16, bf16 or f32");
+      return why.fail(1, "query is not f16, bf16 or f32");
     if (elementTypeOf(key->first) != type ||
         elementTypeOf(value->first) != type)
-      return rewriter.notifyMatchFailure(op, "query, key and value element "
+      return why.fail(1, "query, key and value element "
                                              "types differ");
     Type outType = elementTypeOf(op->getResult(0));
     if (outType != type && !outType.isF32())
-      return rewriter.notifyMatchFailure(op, "output is neither f32 nor the "
+      return why.fail(1, "output is neither f32 nor the "
                                              "query element type");
     if (expr->mask && elementTypeOf(expr->mask) != type &&
         !elementTypeOf(expr->mask).isF32())
-      return rewriter.notifyMatchFailure(op, "mask is neither f32 nor the "
+      return why.fail(1, "mask is neither f32 nor the "
                                              "query element type");
     auto scaleF32 = static_cast<float>(scale);
     if (!std::isfinite(scaleF32))
-      return rewriter.notifyMatchFailure(op, "scale is not finite in f32");
+      return why.fail(1, "scale is not finite in f32");
 
+    return AttentionMatch{*pv,   rank,       frame, masked, query, *key,
+                          *value, *expr, scaleF32, outType};
+}
+
+struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    Why why;
+    std::optional<AttentionMatch> m = matchAttention(op, why);
+    if (!m)
+      return rewriter.notifyMatchFailure(op, why.reason);
+    std::optional<BatchedMatmul> pv = m->pv;
+    unsigned rank = m->rank, frame = m->frame;
+    MaskedRows masked = m->masked;
+    Value query = m->query;
+    std::optional<std::pair<Value, bool>> key = m->key, value = m->value;
+    bool transposeKey = key->second, transposeValue = value->second;
+    std::optional<ScoreExpr> expr = m->expr;
+    float scaleF32 = m->scale;
+    Type outType = m->outType;
     Location loc = op.getLoc();
     Value k = key->first, v = value->first;
     if (transposeKey)
@@ -717,6 +704,10 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 };
 
 } // namespace
+
+bool raise::matchesAttention(linalg::LinalgOp op, Why &why) {
+  return matchAttention(op, why).has_value();
+}
 
 void mlir::softmax::populateSoftmaxRaiseAttentionPatterns(
     RewritePatternSet &patterns) {

@@ -1,28 +1,90 @@
-//===- RaiseUtils.h - helpers shared by the raising patterns ----*- C++ -*-===//
+//===- RaiseUtils.h - matchers shared by the raising patterns ---*- C++ -*-===//
 //
-// Private to lib/Dialect/Softmax/Transforms: the softmax matcher (Raise.cpp)
-// and the attention matcher (RaiseAttention.cpp) look through the same kinds
-// of linalg producers.
+// Private to lib/Dialect/Softmax/Transforms. Matching is a pure function of
+// the IR that returns what it found or why it found nothing; the patterns
+// rewrite from a match, and softmax-raise reports the reasons of the
+// candidates it left alone.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SOFTMAX_MLIR_LIB_DIALECT_SOFTMAX_TRANSFORMS_RAISEUTILS_H
 #define SOFTMAX_MLIR_LIB_DIALECT_SOFTMAX_TRANSFORMS_RAISEUTILS_H
 
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/ElementView.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/APFloat.h"
 #include <optional>
+#include <string>
 
 namespace mlir::softmax::raise {
 
-/// A linalg op whose every result element depends only on the operand
-/// elements it reads at its own indices (plus broadcasts): no reduction, and
-/// every init indexed by the identity.
-bool isElementwise(linalg::LinalgOp op);
+using mlir::softmax::isElementwiseLinalgOp;
+using mlir::softmax::splatFloatValue;
+inline bool isElementwise(linalg::LinalgOp op) {
+  return isElementwiseLinalgOp(op);
+}
 
-/// The float that `value` holds in every element: a `linalg.fill` of a
-/// constant, or a splat constant tensor.
-std::optional<llvm::APFloat> splatFloatValue(Value value);
+/// Why a match failed, keeping the reason of the attempt that got furthest
+/// (the highest stage).
+struct Why {
+  int stage = -1;
+  std::string reason;
+  /// Records `text` if it comes from at least as far as the last reason;
+  /// returns std::nullopt so that matchers can `return why.fail(...)`.
+  std::nullopt_t fail(int atStage, const llvm::Twine &text) {
+    if (atStage >= stage) {
+      stage = atStage;
+      reason = text.str();
+    }
+    return std::nullopt;
+  }
+};
+
+enum class FamilyKind { Softmax, LogSoftmax, LogSumExp };
+
+/// A softmax, log-softmax or log-sum-exp found at a root op.
+struct FamilyMatch {
+  FamilyKind kind;
+  /// The normalized input, in `space`: the root's loops for softmax and
+  /// log-softmax, those plus the reduced dimension (last) for log-sum-exp.
+  Element input;
+  SmallVector<int64_t> space;
+  unsigned dim;
+  /// Whether the max reduction is seeded with -inf (else the lowest finite
+  /// value): decides what a row of -inf yields for log-sum-exp.
+  bool maxSeedNegInf;
+};
+
+/// Matches the softmax-family formula that `root` (an op on tensors with
+/// one result) computes: exp(x - max x) / sum exp(x - max x) (also as a
+/// product with the reciprocal), (x - max x) - log sum exp(x - max x) (also
+/// x - lse), or max x + log sum exp(x - max x), each over one dimension,
+/// whatever ops spell it.
+std::optional<FamilyMatch> matchSoftmaxFamily(linalg::LinalgOp root, Why &why);
+
+/// The stage a match reached that counts as softmax- or attention-shaped:
+/// a candidate that failed at or after it is reported.
+constexpr int kSoftmaxShapedStage = 1;
+constexpr int kAttentionShapedStage = 1;
+
+/// Whether the P V product `op` is attention that softmax-raise raises;
+/// `why` says how far the match got otherwise.
+bool matchesAttention(linalg::LinalgOp op, Why &why);
+
+/// A softmax- or attention-shaped computation that was not raised.
+struct Candidate {
+  Operation *op;
+  std::string what;
+  std::string reason;
+  bool isAttention;
+};
+
+/// The candidates under `root` that are left unraised: every root of a
+/// softmax-family match that got to a sum of exp, and every product of a
+/// softmax with a matrix that did not become attention.
+SmallVector<Candidate> findUnraisedCandidates(Operation *root);
 
 } // namespace mlir::softmax::raise
 

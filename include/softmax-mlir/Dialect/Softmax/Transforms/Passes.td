@@ -8,16 +8,27 @@ include "mlir/Pass/PassBase.td"
 def SoftmaxRaise : Pass<"softmax-raise"> {
   let summary = "Raise linalg softmax, log-softmax, log-sum-exp and attention to the softmax dialect";
   let description = [{
-    Rewrites `linalg.softmax` and the decomposed forms that front ends emit
-    (a max reduction, a broadcast subtraction, `exp`, a sum reduction and a
-    division, spread over any number of `linalg.generic`, `linalg.reduce`,
-    `linalg.map` and `linalg.broadcast` ops) into `softmax.softmax`,
-    `softmax.log_softmax` and `softmax.logsumexp`.
+    Rewrites `linalg.softmax` and every linalg spelling of
+    `exp(x - max x) / sum exp(x - max x)` (also as a product with the
+    reciprocal), `(x - max x) - log sum exp(x - max x)` (also `x - lse`) and
+    `max x + log sum exp(x - max x)` into `softmax.softmax`,
+    `softmax.log_softmax` and `softmax.logsumexp`. Matching is by what an
+    element computes, not by op shapes: it looks through fused or split
+    elementwise ops (generic, named or `linalg.map`), broadcasts (dropped or
+    keepdim constant-0 map results), transposes, unit-dimension and static
+    `tensor.expand_shape` / `collapse_shape`, extra results of a reduction
+    that are never read (torch-mlir's argmax next to its max, also written
+    as `select(x > acc, x, acc)`), casts of constants, and a final rounding
+    to the result type; every part (max, exp, sum) is checked against the
+    others by value, so a max computed twice still matches. The reduction
+    may be over any dimension.
 
     Semantics are kept exactly: every form it matches computes NaN for a row
-    of all `-inf` (`-inf - -inf`), so the raised op says `masked(nan)`. Forms
-    that differ (no max subtraction, a max over another dimension, an
-    intermediate used elsewhere) are left alone.
+    of all `-inf` (`-inf - -inf`, or `0 / 0`), so the raised softmax and
+    log-softmax say `masked(nan)`; a log-sum-exp seeded with the lowest
+    finite value says `masked(zero)` (`-inf`). Forms that compute something
+    else (no max subtraction, a max over another dimension, an intermediate
+    used elsewhere) are left alone.
 
     Attention graphs become `softmax.attention`: `S = Q K^T` (a batched
     matmul of rank 2 to 4 into zeros, K transposed by its indexing maps or
@@ -26,10 +37,15 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
     heads, a softmax over the last dimension (`linalg.softmax`, or a
     decomposed form, raised first), and `P V`. 3-D `[B*H, N, D]` forms are
     rewritten on `[1, B*H, N, D]` views; K and V repeated over heads as
-    PyTorch's `repeat_kv` does become grouped-query operands. A softmax over
-    another dimension, a scale that is not a constant, a mask that does not
-    broadcast to `[B, H, Nq, Nk]`, or an intermediate with other users
-    leaves the graph alone (docs/Passes/softmax-raise.md).
+    PyTorch's `repeat_kv` does become grouped-query operands.
+
+    Every softmax-shaped computation (one that reaches a sum of `exp`) and
+    every attention-shaped one (a softmax times a matrix) that is not raised
+    is counted in the pass statistics (`-mlir-pass-statistics`) and, with
+    `remarks=true`, reported as a remark at its location with the reason,
+    e.g. `softmax-raise: softmax-shaped computation not raised: the max is
+    taken over other values than the ones it is subtracted from`
+    (docs/Passes/softmax-raise.md).
 
     Example: with `%x : tensor<2x16xf32>`,
 
@@ -45,7 +61,22 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
                          dimension(1) masked(nan)
     ```
   }];
-  let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark with the reason for every softmax- or "
+           "attention-shaped computation that is not raised">,
+  ];
+  let statistics = [
+    Statistic<"numCandidates", "candidates",
+              "Softmax-, log-softmax-, log-sum-exp- and attention-shaped "
+              "computations seen">,
+    Statistic<"numRaised", "raised", "Computations raised to softmax ops">,
+    Statistic<"numAttentionNotRaised", "attention-not-raised",
+              "Attention-shaped computations left unraised">,
+  ];
+  let dependentDialects = ["::mlir::softmax::SoftmaxDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
