@@ -36,11 +36,28 @@ enum Stage : int {
   kConsistent,                   // every part refers to the same x and d
 };
 
-bool isMaxSeed(const std::optional<APFloat> &seed, bool &negInf) {
+/// Whether `seed` starts a max reduction without changing the softmax:
+/// -inf; NaN for maxnumf, which ignores it; or a finite value at or below
+/// -1e30 (IREE seeds with -1e30), which differs from the true max only on
+/// rows that lie wholly below it, where the front end's own formula
+/// underflows to 0 / 0. `negInf` says whether a row of -inf yields NaN in
+/// the log-sum-exp (else -inf).
+bool isMaxSeed(const std::optional<APFloat> &seed, Combiner combiner,
+               bool &negInf) {
   if (!seed)
     return false;
+  if (seed->isNaN()) {
+    negInf = true;
+    return combiner == Combiner::MaxNum;
+  }
   negInf = seed->isInfinity() && seed->isNegative();
-  return negInf || (seed->isNegative() && seed->isLargest());
+  if (negInf)
+    return true;
+  APFloat limit(-1e30);
+  bool losesInfo;
+  limit.convert(seed->getSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return seed->isNegative() && seed->compare(limit) != APFloat::cmpGreaterThan;
 }
 
 /// x - m with m = max_d x broadcast along d, in `view`.
@@ -57,15 +74,16 @@ std::optional<Shift> matchShift(const ElementView &view, const Element &e,
     return why.fail(kShift, "the exp argument is not a subtraction x - max x");
   Element x = view.operand(e, 0), m = view.operand(e, 1);
   std::optional<ReductionRead> max = view.reductionOf(m);
-  if (!max || max->combiner != Combiner::Max)
+  if (!max ||
+      (max->combiner != Combiner::Max && max->combiner != Combiner::MaxNum))
     return why.fail(kShift, "the subtracted value is not a max reduction");
   if (max->extended)
     return why.fail(kMax, "the max is not broadcast along the reduced "
                           "dimension");
   bool negInf = false;
-  if (!isMaxSeed(max->seed, negInf))
-    return why.fail(kMax, "the max reduction does not start at -inf or the "
-                          "lowest finite value");
+  if (!isMaxSeed(max->seed, max->combiner, negInf))
+    return why.fail(kMax, "the max reduction does not start at -inf, NaN "
+                          "(maxnumf) or a value at or below -1e30");
   if (!view.equivalent(max->element, x))
     return why.fail(kMax, "the max is taken over other values than the ones "
                           "it is subtracted from");
@@ -99,7 +117,10 @@ std::optional<SumOfExp> matchSumOfExp(const ElementView &view,
   return SumOfExp{*sum, *shift};
 }
 
-/// exp(x - m) / s or its product with 1 / s.
+std::optional<FamilyMatch> matchLogSoftmax(const ElementView &view,
+                                           const Element &root, Why &why);
+
+/// exp(x - m) / s, its product with 1 / s, or exp(x - lse).
 std::optional<FamilyMatch> matchSoftmax(const ElementView &view,
                                         const Element &root, Why &why) {
   Element num, den;
@@ -120,6 +141,13 @@ std::optional<FamilyMatch> matchSoftmax(const ElementView &view,
     }
     if (!num.isKnown())
       return why.fail(kRoot, "a product with no reciprocal");
+  } else if (root.def<math::ExpOp>()) {
+    // exp(x - lse): the softmax through its log.
+    std::optional<FamilyMatch> m =
+        matchLogSoftmax(view, view.operand(root, 0), why);
+    if (m)
+      m->kind = FamilyKind::Softmax;
+    return m;
   } else {
     return why.fail(kRoot, "not a division");
   }
@@ -233,16 +261,17 @@ std::optional<FamilyMatch> matchLogSumExp(const ElementView &view,
 } // namespace
 
 std::optional<FamilyMatch> raise::matchSoftmaxFamily(linalg::LinalgOp root,
+                                                     unsigned result,
                                                      Why &why) {
   if (!root.hasPureTensorSemantics() || !isElementwise(root) ||
-      root->getNumResults() != 1 || !root.getBlock())
-    return why.fail(kRoot, "not a single-result elementwise op on tensors");
-  auto type = cast<RankedTensorType>(root->getResult(0).getType());
+      result >= root->getNumResults() || !root.getBlock())
+    return why.fail(kRoot, "not an elementwise op on tensors");
+  auto type = cast<RankedTensorType>(root->getResult(result).getType());
   if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(
           type.getElementType()))
     return why.fail(kRoot, "not on f16, bf16, f32 or f64");
   ElementView view(root.getContext(), type.getShape());
-  Element e = view.elementOf(root->getResult(0));
+  Element e = view.elementOf(root->getResult(result));
   // A result rounded to the output type at the end: the op rounds too.
   while (e.def<arith::TruncFOp>() || e.def<arith::ExtFOp>())
     e = view.operand(e, 0);

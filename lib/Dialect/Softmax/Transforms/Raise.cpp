@@ -81,12 +81,20 @@ Value materializeInput(OpBuilder &b, Location loc, const ElementView &view,
   return view.materialize(b, loc, x, type);
 }
 
-/// The log-sum-exp of a match, as a tensor of the root's shape.
+/// Replaces `result` of `op`; the op goes once none of its results is used.
+void replaceResult(PatternRewriter &rewriter, Operation *op, Value result,
+                   Value with) {
+  rewriter.replaceAllUsesWith(result, with);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+}
+
+/// The log-sum-exp of a match, as a tensor of the shape of `result`.
 Value buildLogSumExp(PatternRewriter &rewriter, linalg::LinalgOp root,
-                     const FamilyMatch &m, MaskedRows masked) {
+                     Value result, const FamilyMatch &m, MaskedRows masked) {
   Location loc = root.getLoc();
   MLIRContext *ctx = root.getContext();
-  auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
+  auto rootType = cast<RankedTensorType>(result.getType());
   unsigned n = rootType.getRank();
   ElementView space(ctx, m.space);
   Element x = m.input;
@@ -156,37 +164,46 @@ struct RaiseDecomposed : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
+    // Each result of a multi-result elementwise op (one that also stores
+    // the exp, say) may be a root.
     Why why;
-    std::optional<FamilyMatch> m = matchSoftmaxFamily(op, why);
+    std::optional<FamilyMatch> m;
+    unsigned r = 0;
+    for (; r < op->getNumResults() && !m; ++r)
+      if (!op->getResult(r).use_empty())
+        m = matchSoftmaxFamily(op, r, why);
     if (!m)
       return rewriter.notifyMatchFailure(op, why.reason);
+    OpResult result = op->getResult(r - 1);
     Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    auto type = cast<RankedTensorType>(result.getType());
     if (m->kind == FamilyKind::LogSumExp) {
       // With a -inf max seed, an all -inf row computes -inf - -inf = NaN;
       // with the lowest finite seed it computes log(0) + lowest = -inf.
       MaskedRows masked = m->maxSeedNegInf ? MaskedRows::NaN : MaskedRows::Zero;
-      Value result = buildLogSumExp(rewriter, op, *m, masked);
-      if (!result)
+      Value lse = buildLogSumExp(rewriter, op, result, *m, masked);
+      if (!lse)
         return rewriter.notifyMatchFailure(op, "cannot build the input");
-      rewriter.replaceOp(op, result);
+      replaceResult(rewriter, op, result, lse);
       return success();
     }
     ElementView view(getContext(), m->space);
     Value input = materializeInput(rewriter, loc, view, m->input);
     if (!input)
       return rewriter.notifyMatchFailure(op, "cannot build the input");
-    Value init = op.getDpsInitOperand(0)->get();
+    Value init = op.getDpsInitOperand(result.getResultNumber())->get();
     // Softmax and log-softmax of a row of -inf compute -inf - -inf (or
     // 0 / 0) whatever the max seed: NaN.
+    Value raised;
     if (m->kind == FamilyKind::Softmax)
-      rewriter.replaceOpWithNewOp<SoftmaxOp>(op, type, input, init, m->dim,
-                                             MaskedRows::NaN, Algorithm::Auto,
-                                             nullptr);
+      raised = SoftmaxOp::create(rewriter, loc, type, input, init, m->dim,
+                                 MaskedRows::NaN, Algorithm::Auto, nullptr)
+                   .getResult();
     else
-      rewriter.replaceOpWithNewOp<LogSoftmaxOp>(op, type, input, init, m->dim,
-                                                MaskedRows::NaN,
-                                                Algorithm::Auto, nullptr);
+      raised = LogSoftmaxOp::create(rewriter, loc, type, input, init, m->dim,
+                                    MaskedRows::NaN, Algorithm::Auto, nullptr)
+                   .getResult();
+    replaceResult(rewriter, op, result, raised);
     return success();
   }
 };

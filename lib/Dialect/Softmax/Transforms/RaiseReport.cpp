@@ -20,9 +20,11 @@ SmallVector<Candidate> raise::findUnraisedCandidates(Operation *root) {
   root->walk([&](linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics())
       return;
-    Why family;
-    if (!matchSoftmaxFamily(op, family) &&
-        family.stage >= kSoftmaxShapedStage) {
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      Why family;
+      if (op->getResult(r).use_empty() || matchSoftmaxFamily(op, r, family) ||
+          family.stage < kSoftmaxShapedStage)
+        continue;
       familyRoots.insert(op);
       found.push_back({op, "softmax-shaped computation", family.reason,
                        /*isAttention=*/false});

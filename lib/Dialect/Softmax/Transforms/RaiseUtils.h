@@ -62,7 +62,9 @@ struct FamilyMatch {
 /// product with the reciprocal), (x - max x) - log sum exp(x - max x) (also
 /// x - lse), or max x + log sum exp(x - max x), each over one dimension,
 /// whatever ops spell it.
-std::optional<FamilyMatch> matchSoftmaxFamily(linalg::LinalgOp root, Why &why);
+/// `result` is the result of `root` that is matched.
+std::optional<FamilyMatch> matchSoftmaxFamily(linalg::LinalgOp root,
+                                              unsigned result, Why &why);
 
 /// The stage a match reached that counts as softmax- or attention-shaped:
 /// a candidate that failed at or after it is reported.

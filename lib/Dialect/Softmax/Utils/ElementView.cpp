@@ -233,12 +233,18 @@ Element ElementView::elementOf(Value tensor, AffineMap map) const {
   if (!result)
     return readOf(tensor, map);
   Operation *owner = result.getOwner();
-  if (auto op = dyn_cast<linalg::LinalgOp>(owner);
-      op && op.hasPureTensorSemantics() && isElementwiseLinalgOp(op) &&
-      op.getBlock()) {
+  // A result that the op writes once per loop point (its init indexed by a
+  // permutation of all loops) is elementwise even when other results of
+  // the op reduce (an exp stored next to the sum of it).
+  AffineMap outMap;
+  auto op = dyn_cast<linalg::LinalgOp>(owner);
+  if (op && op.hasPureTensorSemantics() && op.getBlock())
+    outMap = op.getMatchingIndexingMap(
+        op.getDpsInitOperand(result.getResultNumber()));
+  if (outMap && outMap.isPermutation()) {
     Value yielded =
         op.getBlock()->getTerminator()->getOperand(result.getResultNumber());
-    Element e = resolve(yielded, map);
+    Element e = resolve(yielded, inversePermutation(outMap).compose(map));
     if (e.kind == Element::Kind::Scalar && !e.materialized) {
       e.materialized = tensor;
       e.materializedMap = map;
@@ -410,8 +416,10 @@ static std::pair<Combiner, Value> combinerOf(Value yielded, Value acc) {
   };
   if (isa<arith::AddFOp>(op))
     return {Combiner::Sum, other(op->getOperand(0), op->getOperand(1))};
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
+  if (isa<arith::MaximumFOp>(op))
     return {Combiner::Max, other(op->getOperand(0), op->getOperand(1))};
+  if (isa<arith::MaxNumFOp>(op))
+    return {Combiner::MaxNum, other(op->getOperand(0), op->getOperand(1))};
   // select(x > acc, x, acc), as front ends that also track the argmax
   // spell the max.
   if (auto select = dyn_cast<arith::SelectOp>(op)) {

@@ -72,8 +72,9 @@ struct Element {
   std::optional<double> constantValue() const;
 };
 
-/// How a reduction combines its elements.
-enum class Combiner { Max, Sum, Other };
+/// How a reduction combines its elements. MaxNum (arith.maxnumf) ignores
+/// NaN operands, so a NaN seed is an identity for it.
+enum class Combiner { Max, MaxNum, Sum, Other };
 
 /// A read of a single-reduction linalg op, seen from the reader's space.
 struct ReductionRead {
