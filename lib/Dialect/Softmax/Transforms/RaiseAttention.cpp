@@ -88,11 +88,28 @@ struct Scaled {
   double scale = 1.0;
 };
 
-/// t, t * c, c * t or t / c, nested any number of times.
-std::optional<Scaled> matchScaled(Elem e) {
+/// Whether `map` reads a tensor of the root's `shape` at the root's own
+/// indices; a unit dimension may be read at 0 (torch-mlir's broadcast
+/// copies spell a batch of 1 so).
+bool isOwnIndices(AffineMap map, ArrayRef<int64_t> shape) {
+  if (map.getNumResults() != shape.size() || map.getNumDims() != shape.size())
+    return false;
+  for (auto [p, e] : llvm::enumerate(map.getResults())) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!(d && d.getPosition() == p) && !(c && c.getValue() == 0 && shape[p] == 1))
+      return false;
+  }
+  return true;
+}
+
+/// t, t * c, c * t or t / c, nested any number of times, with t read at
+/// the indices of a root of `shape`.
+std::optional<Scaled> matchScaled(Elem e, ArrayRef<int64_t> shape) {
   e = skipCasts(e);
   if (e.isRead()) {
-    if (!e.map.isIdentity())
+    if (!isOwnIndices(e.map, shape) ||
+        cast<ShapedType>(e.tensor.getType()).getShape() != shape)
       return std::nullopt;
     return Scaled{e.tensor, 1.0};
   }
@@ -108,7 +125,7 @@ std::optional<Scaled> matchScaled(Elem e) {
       std::optional<double> k = constantOf(c);
       if (!k)
         continue;
-      if (std::optional<Scaled> inner = matchScaled(resolve(t, e.map)))
+      if (std::optional<Scaled> inner = matchScaled(resolve(t, e.map), shape))
         return Scaled{inner->tensor, inner->scale * *k};
     }
     return std::nullopt;
@@ -117,7 +134,7 @@ std::optional<Scaled> matchScaled(Elem e) {
     std::optional<double> k = constantOf(div.getRhs());
     if (!k)
       return std::nullopt;
-    if (std::optional<Scaled> inner = matchScaled(resolve(div.getLhs(), e.map)))
+    if (std::optional<Scaled> inner = matchScaled(resolve(div.getLhs(), e.map), shape))
       return Scaled{inner->tensor, inner->scale / *k};
   }
   return std::nullopt;
@@ -137,16 +154,18 @@ std::optional<ScoreExpr>
 matchScoreExpr(Value input, unsigned rank,
                llvm::function_ref<bool(Value)> isScores) {
   MLIRContext *ctx = input.getContext();
+  ArrayRef<int64_t> shape = cast<ShapedType>(input.getType()).getShape();
   Elem root =
       skipCasts(elementOf(input, AffineMap::getMultiDimIdentityMap(rank, ctx)));
-  if (std::optional<Scaled> s = matchScaled(root); s && isScores(s->tensor))
+  if (std::optional<Scaled> s = matchScaled(root, shape);
+      s && isScores(s->tensor))
     return ScoreExpr{s->tensor, s->scale, Value(), AffineMap()};
   auto add = root.def<arith::AddFOp>();
   if (!add)
     return std::nullopt;
   for (auto [lhs, rhs] : {std::pair(add.getLhs(), add.getRhs()),
                           std::pair(add.getRhs(), add.getLhs())}) {
-    std::optional<Scaled> s = matchScaled(resolve(lhs, root.map));
+    std::optional<Scaled> s = matchScaled(resolve(lhs, root.map), shape);
     Elem mask = skipCasts(resolve(rhs, root.map));
     if (s && isScores(s->tensor) && mask.isRead())
       return ScoreExpr{s->tensor, s->scale, mask.tensor, mask.map};
@@ -463,6 +482,9 @@ struct AttentionMatch {
   ScoreExpr expr;
   float scale;
   Type outType;
+  /// When not empty: the mask is broadcast to this shape (over the
+  /// queries) before it is given to the op.
+  SmallVector<int64_t> maskQueryShape;
 };
 
 /// Matches attention rooted at the P V product `op`. Stage 1 of `why` is
@@ -527,7 +549,21 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
               "S = Q K^T a batched matmul into zeros");
     Value scores = matmulOf(expr->scores);
     std::optional<BatchedMatmul> qk = matchBatchedMatmul(scores.getDefiningOp());
-    if (expr->mask &&
+    // A mask that does not depend on the query position (a key-padding
+    // mask, [B, 1, 1, Nk]) is broadcast over the queries first: the op
+    // takes one mask row per query.
+    SmallVector<int64_t> maskQueryShape;
+    if (expr->mask && !expr->maskMap.isFunctionOfDim(frame - 2)) {
+      auto inputShape = cast<ShapedType>(input.getType()).getShape();
+      for (unsigned p = 0; p < frame; ++p)
+        maskQueryShape.push_back(
+            expr->maskMap.isFunctionOfDim(p) || p + 2 >= frame ? inputShape[p]
+                                                               : 1);
+      if (llvm::any_of(maskQueryShape, ShapedType::isDynamic))
+        return why.fail(1, "a mask broadcast over queries needs static "
+                           "shapes");
+    }
+    if (expr->mask && maskQueryShape.empty() &&
         !isBroadcastMask(expr->maskMap,
                          cast<ShapedType>(expr->mask.getType()), frame))
       return why.fail(1, "mask is not [B or 1, H or 1, "
@@ -583,8 +619,10 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
 
     // A scale applied to Q folds into the op's.
     double scale = expr->scale;
-    if (std::optional<Scaled> s = matchScaled(elementOf(
-            query, AffineMap::getMultiDimIdentityMap(frame, op.getContext())));
+    if (std::optional<Scaled> s = matchScaled(
+            elementOf(query, AffineMap::getMultiDimIdentityMap(
+                                 frame, op.getContext())),
+            cast<ShapedType>(query.getType()).getShape());
         s && s->tensor != query &&
         elementTypeOf(s->tensor) == elementTypeOf(query)) {
       query = s->tensor;
@@ -623,7 +661,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
       return why.fail(1, "scale is not finite in f32");
 
     return AttentionMatch{*pv,   rank,       frame, masked, query, *key,
-                          *value, *expr, scaleF32, outType};
+                          *value, *expr, scaleF32, outType, maskQueryShape};
 }
 
 struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -654,6 +692,30 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     Value k4 = expandLeading(rewriter, loc, k);
     Value v4 = expandLeading(rewriter, loc, v);
     Value mask;
+    if (!m->maskQueryShape.empty()) {
+      // mask'[p] = mask[map(p)] over the frame, unit where it broadcasts.
+      ArrayRef<int64_t> shape = m->maskQueryShape;
+      Type elt = elementTypeOf(expr->mask);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elt);
+      SmallVector<utils::IteratorType> loops(frame,
+                                             utils::IteratorType::parallel);
+      AffineMap id = rewriter.getMultiDimIdentityMap(frame);
+      Value full =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{empty.getType()}, ValueRange{expr->mask},
+              ValueRange{empty}, ArrayRef<AffineMap>{expr->maskMap, id}, loops,
+              [](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(b, l, args[0]);
+              })
+              ->getResult(0);
+      SmallVector<AffineExpr> reads;
+      for (unsigned p = 0; p < frame; ++p)
+        reads.push_back(shape[p] == 1 && p + 2 < frame
+                            ? rewriter.getAffineConstantExpr(0)
+                            : rewriter.getAffineDimExpr(p));
+      expr->mask = full;
+      expr->maskMap = AffineMap::get(frame, 0, reads, rewriter.getContext());
+    }
     if (expr->mask)
       mask = maskTo4D(rewriter, loc, expr->mask, expr->maskMap, frame);
 

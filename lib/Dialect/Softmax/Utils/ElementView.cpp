@@ -511,7 +511,12 @@ ElementView::reductionOf(const Element &read) const {
       op.getBlock()->getTerminator()->getOperand(resultNumber),
       op.getMatchingBlockArgument(init));
   red.combiner = combiner;
-  red.seed = splatFloatValue(init->get());
+  // The seed: a fill, a splat, or any elementwise op that yields one
+  // constant (a generic that broadcasts a 0-d constant, say).
+  Value seed = init->get();
+  red.seed = splatFloatValue(seed);
+  if (auto type = dyn_cast<RankedTensorType>(seed.getType()); !red.seed && type)
+    red.seed = ElementView(ctx, type.getShape()).elementOf(seed).constant;
   if (combined)
     red.element =
         reductionSpace(red).resolve(combined, AffineMap::get(rank, 0, loops, ctx));
