@@ -160,6 +160,23 @@ matchScoreExpr(Value input, unsigned rank,
   if (std::optional<Scaled> s = matchScaled(root, shape);
       s && isScores(s->tensor))
     return ScoreExpr{s->tensor, s->scale, Value(), AffineMap()};
+  // select(keep, c * S, fill): an i1 mask that hides a key where it is
+  // false. A fill of -inf is exactly the op's; torch's finfo.min (the
+  // lowest finite value) differs only on a query row whose every key is
+  // hidden, which it averages uniformly over V where the op yields
+  // `masked` (a causal mask never hides a row's diagonal).
+  if (auto select = root.def<arith::SelectOp>()) {
+    Elem keep = resolve(select.getCondition(), root.map);
+    Elem fill = skipCasts(resolve(select.getFalseValue(), root.map));
+    std::optional<Scaled> s =
+        matchScaled(resolve(select.getTrueValue(), root.map), shape);
+    bool hides = fill.constant && fill.constant->isNegative() &&
+                 (fill.constant->isInfinity() || fill.constant->isLargest());
+    if (!s || !isScores(s->tensor) || !keep.isRead() || !hides ||
+        !cast<ShapedType>(keep.tensor.getType()).getElementType().isInteger(1))
+      return std::nullopt;
+    return ScoreExpr{s->tensor, s->scale, keep.tensor, keep.map};
+  }
   auto add = root.def<arith::AddFOp>();
   if (!add)
     return std::nullopt;
@@ -280,6 +297,11 @@ bool isZeroOrUndef(Value init) {
   if (init.getDefiningOp<tensor::EmptyOp>())
     return true;
   std::optional<APFloat> value = raise::splatFloatValue(init);
+  // Or a generic that broadcasts a zero scalar (generalized fills).
+  if (auto type = dyn_cast<RankedTensorType>(init.getType()); !value && type)
+    value = ElementView(init.getContext(), type.getShape())
+                .elementOf(init)
+                .constant;
   return value && value->isZero();
 }
 
@@ -653,8 +675,9 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
       return why.fail(1, "output is neither f32 nor the "
                                              "query element type");
     if (expr->mask && elementTypeOf(expr->mask) != type &&
-        !elementTypeOf(expr->mask).isF32())
-      return why.fail(1, "mask is neither f32 nor the "
+        !elementTypeOf(expr->mask).isF32() &&
+        !elementTypeOf(expr->mask).isInteger(1))
+      return why.fail(1, "mask is neither i1, f32 nor the "
                                              "query element type");
     auto scaleF32 = static_cast<float>(scale);
     if (!std::isfinite(scaleF32))
