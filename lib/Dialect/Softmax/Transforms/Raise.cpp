@@ -175,6 +175,15 @@ struct RaiseDecomposed : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!m)
       return rewriter.notifyMatchFailure(op, why.reason);
     OpResult result = op->getResult(r - 1);
+    // x - lse whose exp is taken next is a softmax rooted at the exp: leave
+    // it to that root, which would otherwise keep this one alive.
+    for (Operation *user : result.getUsers()) {
+      auto next = dyn_cast<linalg::LinalgOp>(user);
+      Why ignored;
+      for (unsigned u = 0; next && u < next->getNumResults(); ++u)
+        if (matchSoftmaxFamily(next, u, ignored))
+          return rewriter.notifyMatchFailure(op, "a user is the root");
+    }
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(result.getType());
     if (m->kind == FamilyKind::LogSumExp) {
@@ -191,7 +200,13 @@ struct RaiseDecomposed : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     Value input = materializeInput(rewriter, loc, view, m->input);
     if (!input)
       return rewriter.notifyMatchFailure(op, "cannot build the input");
+    // The op overwrites its init; a computed one would only keep its
+    // producer alive.
     Value init = op.getDpsInitOperand(result.getResultNumber())->get();
+    if (!init.getDefiningOp<tensor::EmptyOp>())
+      init = tensor::EmptyOp::create(rewriter, loc,
+                                     tensor::getMixedSizes(rewriter, loc, init),
+                                     type.getElementType());
     // Softmax and log-softmax of a row of -inf compute -inf - -inf (or
     // 0 / 0) whatever the max seed: NaN.
     Value raised;
