@@ -23,9 +23,11 @@ heads). For each function this script
 
 Inputs: N(0, 3) values; for the softmax family also a row of +-1e4 and a row
 of large negatives (-2e4 .. -1e4) along the reduced dimension where the
-tensor has at least three rows; for attention, additive masks hide about a
-third of the keys with -1e4 (never all of a row), padding masks leave at
-least one key visible.
+tensor has at least three rows; for attention, N(0, 1) operands, additive
+masks hide about a third of the keys with -1e4 (never all of a row),
+padding and boolean masks leave at least one key visible, and a boolean
+mask marked ``"values": "tril"`` gets the lower-triangular causal mask the
+model keeps in its buffer.
 
 Error metric, per function (the maximum over its rows): softmax
 ``max |y - ref| / max |ref|`` per row; log_softmax ``max |y - ref| /
@@ -184,6 +186,13 @@ def attention_inputs(sem, rng):
             x = np.where(hide, -1.0e4, x)
             # never hide a whole row: keep the first key of every row visible
             x[..., 0] = np.where(x[..., 0] < -1.0e3, 0.5, x[..., 0])
+        elif m["kind"] == "bool_select" and m.get("values") == "tril":
+            # the causal mask a model keeps as a buffer (GPT-2's "bias")
+            nq, nk = shape[-2], shape[-1]
+            x = np.broadcast_to(np.tril(np.ones((nq, nk), dtype=np.int64), nk - nq), shape).copy()
+        elif m["kind"] == "bool_select":
+            x = (rng.random(shape) < 0.7).astype(np.int64)
+            x[..., 0] = 1
         else:  # padding_one_minus: i64 0/1, 1 = visible
             x = (rng.random(shape) < 0.7).astype(np.int64)
             x[..., 0] = 1
@@ -225,12 +234,15 @@ def attention_ref(sem, vals):
     if m is not None:
         mv = vals[m["arg"]]
         lay = m["layout"]
-        if m["kind"] == "padding_one_minus":
-            add = (1.0 - mv.astype(np.float64)) * m["value"]
+        if m["kind"] == "bool_select":
+            keep = to_canonical(mv.astype(bool), lay.replace("k", "K"), {}, "bhqK")
+            s = np.where(keep, s, m["fill"])
         else:
-            add = mv.astype(np.float64)
-        add = to_canonical(add, lay.replace("k", "K"), {}, "bhqK")
-        s = s + add
+            if m["kind"] == "padding_one_minus":
+                add = (1.0 - mv.astype(np.float64)) * m["value"]
+            else:
+                add = mv.astype(np.float64)
+            s = s + to_canonical(add, lay.replace("k", "K"), {}, "bhqK")
     if sem.get("causal"):
         nq, nk = s.shape[-2:]
         i = np.arange(nq)[:, None] + (nk - nq)
