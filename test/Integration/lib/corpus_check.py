@@ -351,13 +351,18 @@ def main(argv=None) -> int:
         # inputs of a function do not depend on which others run.
         rng = np.random.default_rng([args.seed, sum(name.encode()) * 1000 + len(name)])
         is_att = e["kind"] == "attention"
-        raw = attention_inputs(e, rng) if is_att else softmax_inputs(e, rng)
-        vals, hexes = [], []
-        for a, x in zip(e["args"], raw):
-            v, hx = encode(x, a["dtype"])
-            vals.append(v)
-            hexes.append(hx)
-        ref = attention_ref(e, vals) if is_att else softmax_ref(e, vals)
+        try:
+            raw = attention_inputs(e, rng) if is_att else softmax_inputs(e, rng)
+            vals, hexes = [], []
+            for a, x in zip(e["args"], raw):
+                v, hx = encode(x, a["dtype"])
+                vals.append(v)
+                hexes.append(hx)
+            ref = attention_ref(e, vals) if is_att else softmax_ref(e, vals)
+        except (KeyError, ValueError, IndexError, TypeError) as ex:
+            print(f"FAIL {name}: corpus.json entry unusable: {type(ex).__name__}: {ex}")
+            failures.append(name)
+            continue
         rdt = (e["out"] if is_att else e["result"])["dtype"]
         bound = e.get("bound", BOUNDS[(rdt, is_att)])
         text = (corpus / name).read_text()
