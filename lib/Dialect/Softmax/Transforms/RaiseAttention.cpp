@@ -610,10 +610,21 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     // so, one is inserted.
     int64_t heads =
         frame == 4 ? cast<ShapedType>(input.getType()).getDimSize(1) : 0;
-    auto inFrame = [&](Value v) {
-      return cast<ShapedType>(v.getType()).getRank() == frame
-                 ? v
-                 : unflattenHeads(v, heads);
+    // An operand that is already [B*H, N, D] (a function argument, say)
+    // stays so and is expanded to [B, H, N, D] by the rewrite: the scores
+    // split B*H the same way, so row b*H + h is head h of batch b.
+    int64_t batch =
+        frame == 4 ? cast<ShapedType>(input.getType()).getDimSize(0) : 0;
+    auto inFrame = [&](Value v) -> Value {
+      unsigned r = cast<ShapedType>(v.getType()).getRank();
+      if (r == frame)
+        return v;
+      if (Value u = unflattenHeads(v, heads))
+        return u;
+      if (frame == 4 && r == 3 && !ShapedType::isDynamic(heads) &&
+          !ShapedType::isDynamic(batch))
+        return v;
+      return Value();
     };
     auto operandInFrame =
         [&](Value v, bool swapped) -> std::optional<std::pair<Value, bool>> {
@@ -641,7 +652,10 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
 
     // A scale applied to Q folds into the op's.
     double scale = expr->scale;
-    if (std::optional<Scaled> s = matchScaled(
+    if (std::optional<Scaled> s =
+            cast<ShapedType>(query.getType()).getRank() != frame
+                ? std::nullopt
+                : matchScaled(
             elementOf(query, AffineMap::getMultiDimIdentityMap(
                                  frame, op.getContext())),
             cast<ShapedType>(query.getType()).getShape());
@@ -711,6 +725,20 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       k = transposeLastTwo(rewriter, loc, k);
     if (transposeValue)
       v = transposeLastTwo(rewriter, loc, v);
+    auto splitHeads = [&](Value t) -> Value {
+      auto type = cast<RankedTensorType>(t.getType());
+      if (frame != 4 || type.getRank() != 3)
+        return t;
+      auto in = cast<ShapedType>(expr->scores.getType());
+      SmallVector<int64_t> shape{in.getDimSize(0), in.getDimSize(1),
+                                 type.getDimSize(1), type.getDimSize(2)};
+      return tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          t, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    };
+    query = splitHeads(query);
+    k = splitHeads(k);
+    v = splitHeads(v);
     Value q4 = expandLeading(rewriter, loc, query);
     Value k4 = expandLeading(rewriter, loc, k);
     Value v4 = expandLeading(rewriter, loc, v);
