@@ -183,9 +183,13 @@ matchScoreExpr(Value input, unsigned rank,
   for (auto [lhs, rhs] : {std::pair(add.getLhs(), add.getRhs()),
                           std::pair(add.getRhs(), add.getLhs())}) {
     std::optional<Scaled> s = matchScaled(resolve(lhs, root.map), shape);
+    // The mask is whatever tensor holds the added values: an argument, or
+    // one computed from one (a padding mask turned into -1e4 * (1 - m)).
     Elem mask = skipCasts(resolve(rhs, root.map));
-    if (s && isScores(s->tensor) && mask.isRead())
-      return ScoreExpr{s->tensor, s->scale, mask.tensor, mask.map};
+    if (s && isScores(s->tensor) && mask.materialized &&
+        isa<FloatType>(elementTypeOf(mask.materialized)))
+      return ScoreExpr{s->tensor, s->scale, mask.materialized,
+                       mask.materializedMap};
   }
   return std::nullopt;
 }
