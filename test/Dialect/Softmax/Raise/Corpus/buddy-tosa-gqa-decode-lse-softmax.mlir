@@ -2,7 +2,7 @@
 //
 // Origin: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyNext/next-gqa-attention.mlir (kernel)
 // Converted from Inputs/buddy-tosa-gqa-decode-lse-softmax.tosa.mlir with: mlir-opt
-//  --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+//  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 // Form: decode step: QK^T as linalg.batch_matmul with a transposed-B indexing map (K read as
 //  [H,N,D]), GQA by broadcast-add of zeros, mask through reshape and add of a splat zero, softmax
 //  through its logsumexp, math.exp on tensors

@@ -2,7 +2,7 @@
 //
 // Origin: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyNext/next-gqa-attention.mlir (kernel, %167 .. %172: the logsumexp of the masked scores)
 // Converted from Inputs/buddy-tosa-logsumexp-keepdim.tosa.mlir with: mlir-opt
-//  --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+//  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 // Form: logsumexp with keepdim [..,1] results: reduce_max, sub, math.exp on a tensor, reduce_sum,
 //  log, add
 // Edits: the logsumexp of the scaled, masked scores cut out of @kernel: %166 is the argument, %172

@@ -2,7 +2,7 @@
 //
 // Origin: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyNext/next-mhsa-core.mlir (kernel)
 // Converted from Inputs/buddy-tosa-mhsa-lse-softmax.tosa.mlir with: mlir-opt
-//  --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+//  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 // Form: softmax through its logsumexp: exp(x - (max + log(sum exp(x - max)))), math.exp on tensors
 //  (convert-elementwise-to-linalg), mask reshaped from [1,1,S,S] to [S,S] and broadcast back,
 //  output transpose + reshape

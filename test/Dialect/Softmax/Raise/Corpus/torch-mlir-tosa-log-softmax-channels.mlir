@@ -2,7 +2,7 @@
 //
 // Origin: plaidml/mlir-generator@4457cbf8207f595fdc049b09954c5c515acb28bf:pytorch/torch-script/mlir/conv.mlir (forward (tosa section): log_softmax(dim=1))
 // Converted from Inputs/torch-mlir-tosa-log-softmax-channels.tosa.mlir with: mlir-opt
-//  --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+//  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 // Form: tosa-to-linalg of a log_softmax over axis 1 of NCHW: linalg.reduce dimensions = [1],
 //  expand_shape to [1,1,H,W], broadcasts with constant-0 map results
 // Edits: the log_softmax at the end of @forward (tosa section) cut out: the clamped convolution

@@ -2,7 +2,7 @@
 //
 // Origin: plaidml/mlir-generator@4457cbf8207f595fdc049b09954c5c515acb28bf:pytorch/torch-script/mlir/linear.mlir (forward (tosa section): the log_softmax of the logits)
 // Converted from Inputs/torch-mlir-tosa-log-softmax.tosa.mlir with: mlir-opt
-//  --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+//  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 // Form: tosa-to-linalg of torch-mlir's TOSA log_softmax: reduce_max/sub/exp/reduce_sum/log/sub
 //  with [N,1] keepdim results (expand_shape of the reductions)
 // Edits: the log_softmax at the end of @forward (tosa section) cut out: the clamped logits %18 are

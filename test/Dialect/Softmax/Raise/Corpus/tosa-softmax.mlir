@@ -2,7 +2,7 @@
 //
 // Origin: iree-org/iree@b48a5955575cf8924ffc191f3b0804976e5738b9:tests/e2e/regression/softmax.mlir (softmax (the TOSA input quoted in the file's header comment))
 // Converted from Inputs/tosa-softmax.tosa.mlir with: mlir-opt
-//  --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+//  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 // Form: MLIR 22 tosa-to-linalg output: linalg.reduce with -FLT_MAX / 0 seeds, tensor.expand_shape
 //  to [..,1], broadcasting generics with (d0,d1,0) maps, reciprocal as its own generic, mulf
 // Edits: the TOSA function quoted in the header comment taken (its constant input and check op

@@ -1,5 +1,5 @@
 // Input to buddy-tosa-gqa-decode-lse-softmax.mlir: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyNext/next-gqa-attention.mlir (kernel), edited (see ../SOURCES.md).
-// Converted with: mlir-opt --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+// Converted with: mlir-opt --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 func.func @buddy_gqa_decode_lse_softmax(%q : tensor<1x6x1x16xf32>, %k_cache : tensor<1x2x37x16xf32>, %v_cache : tensor<1x2x37x16xf32>, %mask : tensor<1x1x1x37xf32>) -> tensor<1x6x1x16xf32> {
 
   // ===========GQA cache reshape =====

@@ -1,5 +1,5 @@
 // Input to buddy-tosa-gqa-prefill-attention.mlir: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyTransformer/subgraph0_timed.mlir (subgraph0, the attention block (%36 .. %99)), edited (see ../SOURCES.md).
-// Converted with: mlir-opt --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+// Converted with: mlir-opt --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 func.func @buddy_gqa_prefill_attention(%23: tensor<1x13x96xf32>, %29: tensor<1x13x32xf32>, %35: tensor<1x13x32xf32>, %arg6: tensor<1x13xi64>) -> tensor<1x13x96xf32> {
     %36 = tosa.const_shape  {values = dense<[1, 13, 6, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
     %37 = tosa.reshape %23, %36 : (tensor<1x13x96xf32>, !tosa.shape<4>) -> tensor<1x13x6x16xf32>

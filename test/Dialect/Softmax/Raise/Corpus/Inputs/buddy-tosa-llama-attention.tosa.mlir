@@ -1,5 +1,5 @@
 // Input to buddy-tosa-llama-attention.mlir: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyNext/next-attention.mlir (kernel), edited (see ../SOURCES.md).
-// Converted with: mlir-opt --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+// Converted with: mlir-opt --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 func.func @buddy_llama_attention(%t0 : tensor<3x13x16xf32>, %t1 : tensor<3x16x13xf32>, %t2 : tensor<1x1x13x13xf32>, %t3 : tensor<1x3x13x16xf32>) -> tensor<3x13x16xf32> {
   %a_zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %b_zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

@@ -1,5 +1,5 @@
 // Input to buddy-tosa-mhsa-lse-softmax.mlir: buddy-compiler/buddy-mlir@080e518cb5912bf6a1d63e1bc814359a30c2f3e4:examples/BuddyNext/next-mhsa-core.mlir (kernel), edited (see ../SOURCES.md).
-// Converted with: mlir-opt --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+// Converted with: mlir-opt --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 func.func @buddy_mhsa_lse_softmax(%arg0: tensor<1x1x13x13xf32>, %arg1: tensor<1x1x13x13xf32>, %arg2: tensor<1x1x13x13xf32>, %arg3: tensor<1x3x13x16xf32>, %arg4: tensor<1x3x13x16xf32>) -> tensor<1x13x48xf32> {
 
   %a_zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

@@ -1,5 +1,5 @@
 // Input to tosa-softmax.mlir: iree-org/iree@b48a5955575cf8924ffc191f3b0804976e5738b9:tests/e2e/regression/softmax.mlir (softmax (the TOSA input quoted in the file's header comment)), edited (see ../SOURCES.md).
-// Converted with: mlir-opt --pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))
+// Converted with: mlir-opt --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
 func.func @tosa_softmax(%0: tensor<3x5x37xf32>) -> tensor<3x5x37xf32> {
   %red = tosa.reduce_max %0 {axis = 2 : i32} : (tensor<3x5x37xf32>) -> tensor<3x5x1xf32>
   %sub = tosa.sub %0, %red : (tensor<3x5x37xf32>, tensor<3x5x1xf32>) -> tensor<3x5x37xf32>
