@@ -23,7 +23,7 @@
 // RUN:   --softmax-decompose=to-state=true --dump-pass-pipeline %s 2>&1 \
 // RUN: | FileCheck %s --check-prefix=FLAGS
 // FLAGS:      builtin.module(
-// FLAGS-NEXT:   softmax-raise,
+// FLAGS-NEXT:   softmax-raise{{({[^}]*})?}},
 // FLAGS-NEXT:   softmax-select-algorithm{force=online
 // FLAGS-NEXT:   softmax-decompose{{{.*}}to-state=true}
 // FLAGS:      softmax.partial

@@ -1,4 +1,5 @@
 // RUN: softmax-opt %s --softmax-raise -split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-raise=remarks=true -split-input-file -verify-diagnostics -o /dev/null
 // Forms that look like softmax but compute something else stay as they are.
 
 // No max subtraction: exp(x) / sum(exp(x)) overflows where softmax does not.
@@ -13,6 +14,7 @@ func.func @no_max(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   %sinit = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
   %sum = linalg.reduce { arith.addf } ins(%exp : tensor<4x32xf32>) outs(%sinit : tensor<4xf32>) dimensions = [1]
   %bsum = linalg.broadcast ins(%sum : tensor<4xf32>) outs(%e : tensor<4x32xf32>) dimensions = [1]
+  // expected-remark @below {{softmax-raise: softmax-shaped computation not raised: the exp argument is not a subtraction x - max x}}
   %y = linalg.map { arith.divf } ins(%exp, %bsum : tensor<4x32xf32>, tensor<4x32xf32>) outs(%e : tensor<4x32xf32>)
   return %y : tensor<4x32xf32>
 }
@@ -36,6 +38,7 @@ func.func @max_other_dim(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %sinit = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
   %sum = linalg.reduce { arith.addf } ins(%exp : tensor<4x4xf32>) outs(%sinit : tensor<4xf32>) dimensions = [1]
   %bsum = linalg.broadcast ins(%sum : tensor<4xf32>) outs(%e : tensor<4x4xf32>) dimensions = [1]
+  // expected-remark @below {{softmax-raise: softmax-shaped computation not raised: the max is taken over other values than the ones it is subtracted from}}
   %y = linalg.map { arith.divf } ins(%exp, %bsum : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>)
   return %y : tensor<4x4xf32>
 }
@@ -59,6 +62,7 @@ func.func @sum_seed_one(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   %sinit = linalg.fill ins(%one : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
   %sum = linalg.reduce { arith.addf } ins(%exp : tensor<4x32xf32>) outs(%sinit : tensor<4xf32>) dimensions = [1]
   %bsum = linalg.broadcast ins(%sum : tensor<4xf32>) outs(%e : tensor<4x32xf32>) dimensions = [1]
+  // expected-remark @below {{softmax-raise: softmax-shaped computation not raised: the sum reduction does not start at 0}}
   %y = linalg.map { arith.divf } ins(%exp, %bsum : tensor<4x32xf32>, tensor<4x32xf32>) outs(%e : tensor<4x32xf32>)
   return %y : tensor<4x32xf32>
 }
@@ -84,6 +88,7 @@ func.func @other_numerator(%x: tensor<4x32xf32>, %z: tensor<4x32xf32>) -> tensor
   %sinit = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
   %sum = linalg.reduce { arith.addf } ins(%exp : tensor<4x32xf32>) outs(%sinit : tensor<4xf32>) dimensions = [1]
   %bsum = linalg.broadcast ins(%sum : tensor<4xf32>) outs(%e : tensor<4x32xf32>) dimensions = [1]
+  // expected-remark @below {{softmax-raise: softmax-shaped computation not raised: the numerator is not the exp that is summed}}
   %y = linalg.map { arith.divf } ins(%expz, %bsum : tensor<4x32xf32>, tensor<4x32xf32>) outs(%e : tensor<4x32xf32>)
   return %y : tensor<4x32xf32>
 }

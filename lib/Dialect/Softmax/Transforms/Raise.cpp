@@ -248,8 +248,16 @@ struct SoftmaxRaisePass
     int64_t after = 0;
     root->walk([&](Operation *op) { after += isSemanticOp(op); });
     SmallVector<Candidate> missed = findUnraisedCandidates(root);
-    numRaised = std::max<int64_t>(0, after - before);
-    numCandidates = numRaised + missed.size();
+    int64_t raised = std::max<int64_t>(0, after - before);
+    int64_t candidates = raised + missed.size();
+    numRaised = raised;
+    numCandidates = candidates;
+    // Pass statistics print only where LLVM counts them (LLVM_ENABLE_STATS;
+    // Debian's release build does not), so the remarks carry the counts
+    // too.
+    if (remarkCounts)
+      root->emitRemark() << "softmax-raise: " << candidates
+                         << " candidates, " << raised << " raised";
     for (const Candidate &c : missed) {
       if (c.isAttention)
         ++numAttentionNotRaised;

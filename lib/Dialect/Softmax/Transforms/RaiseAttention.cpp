@@ -537,17 +537,17 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     MaskedRows masked;
     if (auto softmax = probs.getDefiningOp<SoftmaxOp>()) {
       if (softmax.getDimension() != frame - 1)
-        return why.fail(0, "softmax is not over the last "
+        return why.fail(1, "softmax is not over the last "
                                                "dimension");
       if (!softmax.getAccumulatorType().isF32())
-        return why.fail(0, "softmax does not accumulate "
+        return why.fail(1, "softmax does not accumulate "
                                                "in f32");
       input = softmax.getInput();
       masked = softmax.getMasked();
     } else if (auto softmax = probs.getDefiningOp<linalg::SoftmaxOp>()) {
       if (!softmax.hasPureTensorSemantics() ||
           softmax.getDimension() != frame - 1)
-        return why.fail(0, "softmax is not over the last "
+        return why.fail(1, "softmax is not over the last "
                                                "dimension");
       input = softmax.getInput();
       // exp(-inf - -inf) for a row of -inf, as in Raise.cpp.

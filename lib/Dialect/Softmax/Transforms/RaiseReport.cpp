@@ -14,6 +14,41 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::raise;
 
+/// Whether `e` is, or is computed elementwise from, a softmax (a dropout
+/// mask applied to the probabilities, say).
+static bool readsSoftmax(const ElementView &view, const Element &e,
+                         unsigned depth = 0) {
+  if (depth > 8)
+    return false;
+  if (e.isRead())
+    return isa_and_nonnull<SoftmaxOp, linalg::SoftmaxOp>(
+        e.tensor.getDefiningOp());
+  if (e.kind != Element::Kind::Scalar || !e.map)
+    return false;
+  Operation *op = e.scalar.getDefiningOp();
+  for (unsigned i = 0; op && i < op->getNumOperands(); ++i)
+    if (readsSoftmax(view, view.operand(e, i), depth + 1))
+      return true;
+  return false;
+}
+
+/// A product with one reduction loop whose operand is a softmax: P V, or
+/// something that looks like it.
+static bool isProductOfSoftmax(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() != 1 || op.getNumDpsInputs() != 2)
+    return false;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!type)
+      continue;
+    ElementView view(op.getContext(), type.getShape(),
+                     /*throughReshapes=*/true);
+    if (readsSoftmax(view, view.elementOf(in->get())))
+      return true;
+  }
+  return false;
+}
+
 SmallVector<Candidate> raise::findUnraisedCandidates(Operation *root) {
   SmallVector<Candidate> found;
   llvm::SmallPtrSet<Operation *, 8> familyRoots;
@@ -32,7 +67,7 @@ SmallVector<Candidate> raise::findUnraisedCandidates(Operation *root) {
     }
     Why attention;
     if (!matchesAttention(op, attention) &&
-        attention.stage >= kAttentionShapedStage)
+        (attention.stage >= kAttentionShapedStage || isProductOfSoftmax(op)))
       found.push_back({op, "attention-shaped computation", attention.reason,
                        /*isAttention=*/true});
   });

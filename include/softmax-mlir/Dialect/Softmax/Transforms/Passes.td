@@ -41,8 +41,10 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
 
     Every softmax-shaped computation (one that reaches a sum of `exp`) and
     every attention-shaped one (a softmax times a matrix) that is not raised
-    is counted in the pass statistics (`-mlir-pass-statistics`) and, with
-    `remarks=true`, reported as a remark at its location with the reason,
+    is counted in the pass statistics (`-mlir-pass-statistics`, where LLVM
+    is built to print them; `remark-counts=true` reports the counts as a
+    remark) and, with `remarks=true`, reported as a remark at its location
+    with the reason,
     e.g. `softmax-raise: softmax-shaped computation not raised: the max is
     taken over other values than the ones it is subtracted from`
     (docs/Passes/softmax-raise.md).
@@ -65,6 +67,10 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark with the reason for every softmax- or "
            "attention-shaped computation that is not raised">,
+    Option<"remarkCounts", "remark-counts", "bool", /*default=*/"false",
+           "Emit one remark with the number of candidates and of raised "
+           "computations (the statistics, which Debian's LLVM does not "
+           "print)">,
   ];
   let statistics = [
     Statistic<"numCandidates", "candidates",
