@@ -10,6 +10,8 @@
 # in linalg (Q K^T, scale, additive mask, linalg.softmax, P V, on fresh
 # random data), raised to softmax.attention, lowered with --softmax-to-cpu,
 # run and checked against float64 (test/Integration/lib/attention_check.py).
+# Last, real front-end IR from the raise corpus: two functions printed as
+# softmax-raise leaves them, and the whole corpus run against float64.
 # Usage: bash scripts/demo.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -47,3 +49,21 @@ echo "=== attention in linalg: softmax-opt --softmax-raise --softmax-to-cpu | ml
 /usr/bin/python3 test/Integration/lib/attention_check.py --form linalg \
   --softmax-opt "$BUILD_DIR/bin/softmax-opt" --mlir-runner "$LLVM_PREFIX/bin/mlir-runner" \
   --runner-libs "$RUNNER_LIBS"
+
+# Real front-end IR (test/Dialect/Softmax/Raise/Corpus, origins in its
+# SOURCES.md): what softmax-raise makes of torch-mlir's GPT-2 attention and
+# of MLIR's tosa-to-linalg softmax, with the reason for anything it leaves,
+# then the whole corpus raised, run on the CPU and checked against float64.
+CORPUS=test/Dialect/Softmax/Raise/Corpus
+for f in torch-mlir-gpt2-causal-attention.mlir tosa-softmax.mlir; do
+  echo "=== $CORPUS/$f: softmax-opt "--softmax-raise=remarks=true remark-counts=true" --canonicalize ==="
+  "$BUILD_DIR/bin/softmax-opt" "$CORPUS/$f" \
+    "--softmax-raise=remarks=true remark-counts=true" --canonicalize 2>&1 \
+    | grep -v '^ *//'
+  echo
+done
+echo "=== $CORPUS: every function raised, run on the CPU, checked against float64 ==="
+/usr/bin/python3 test/Integration/lib/corpus_check.py \
+  --softmax-opt "$BUILD_DIR/bin/softmax-opt" --mlir-opt "$LLVM_PREFIX/bin/mlir-opt" \
+  --mlir-runner "$LLVM_PREFIX/bin/mlir-runner" --runner-libs "$RUNNER_LIBS" \
+  --corpus "$CORPUS"

@@ -256,7 +256,7 @@ struct SoftmaxRaisePass
     // Debian's release build does not), so the remarks carry the counts
     // too.
     if (remarkCounts)
-      root->emitRemark() << "softmax-raise: " << candidates
+      mlir::emitRemark(root->getLoc()) << "softmax-raise: " << candidates
                          << " candidates, " << raised << " raised";
     for (const Candidate &c : missed) {
       if (c.isAttention)

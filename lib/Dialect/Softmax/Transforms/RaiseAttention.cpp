@@ -325,9 +325,30 @@ Value transposeSource(Value t) {
   SmallVector<unsigned> perm;
   for (int64_t d : swapLastTwo(rank))
     perm.push_back(d);
-  if (e.isRead() && e.map == AffineMap::getPermutationMap(perm, ctx))
+  AffineMap swap = AffineMap::getPermutationMap(perm, ctx);
+  if (e.isRead() && e.map == swap)
     return e.tensor;
-  return Value();
+  // One copy that swaps the last two dimensions, whatever feeds it (the
+  // view above looks through every copy, down to a tensor that none of
+  // them swaps alone).
+  auto copy = t.getDefiningOp<linalg::LinalgOp>();
+  if (!copy || !copy.hasPureTensorSemantics() || copy.getNumDpsInputs() != 1 ||
+      copy.getNumDpsInits() != 1 || copy.getNumReductionLoops() != 0 ||
+      !copy.getBlock())
+    return Value();
+  OpOperand *in = copy.getDpsInputOperand(0);
+  Value yielded = copy.getBlock()->getTerminator()->getOperand(0);
+  if (yielded != copy.getMatchingBlockArgument(in))
+    return Value();
+  AffineMap inMap = copy.getMatchingIndexingMap(in);
+  AffineMap outMap = copy.getMatchingIndexingMap(copy.getDpsInitOperand(0));
+  if (!inMap.isPermutation() || !outMap.isPermutation())
+    return Value();
+  // out[outMap(l)] = in[inMap(l)]: out at index i reads in at
+  // inMap(outMap^-1(i)).
+  if (inMap.compose(inversePermutation(outMap)) != swap)
+    return Value();
+  return in->get();
 }
 
 Value transposeLastTwo(OpBuilder &b, Location loc, Value t) {
