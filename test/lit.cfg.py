@@ -4,6 +4,27 @@
 
 import os
 
+# Run from the source tree (`lit test/Dialect/Softmax/ops.mlir`), lit finds
+# this file first and no site config has set the build's paths: load the
+# site config of the build instead ($SOFTMAX_BUILD_DIR, relative to the
+# repository root like in scripts/common.sh, default build/). It sets the
+# paths and loads this file again; the bare `raise SystemExit` then returns
+# control to lit (TestingConfig.load_from_path allows it), so the rest of
+# this file runs once, with the site config's values. The suite's exec root
+# is the build's test/ either way, so both spellings run the same tests.
+if not hasattr(config, "softmax_obj_root"):
+    _src_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    _build_dir = os.environ.get("SOFTMAX_BUILD_DIR", "build")
+    _site_cfg = os.path.join(_src_root, _build_dir, "test", "lit.site.cfg.py")
+    if not os.path.isfile(_site_cfg):
+        lit_config.fatal(
+            "no %s: configure and build first (bash scripts/setup.sh), or "
+            "set SOFTMAX_BUILD_DIR to the build directory (relative to %s or "
+            "absolute), or run lit on <build>/test" % (_site_cfg, _src_root)
+        )
+    lit_config.load_config(config, _site_cfg)
+    raise SystemExit
+
 import lit.formats
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
