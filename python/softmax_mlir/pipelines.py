@@ -42,7 +42,10 @@ def select_algorithm_args(
     return [pass_flag("softmax-select-algorithm", target=target, force=force)]
 
 
-ThreePass = Literal["auto", "recompute", "reload"]
+# The three_pass variants of softmax-map-to-cpu (``three-pass`` of
+# softmax-to-cpu): recompute exp in the output sweep, reload it from the
+# output, or tiled (max and sum per L1 block); auto lets the heuristic pick.
+ThreePass = Literal["auto", "recompute", "reload", "tiled"]
 
 
 def to_cpu_args(
@@ -117,10 +120,17 @@ def to_cpu(
         reduction_tile_size: tile the reduction dimension of the ops lowered
             through ``softmax-decompose`` by this size (0: untiled).
         vector_width: f32 lanes of the vector code; None: the host's native
-            width; 0: scalar linalg loops for every op.
+            width (the pipeline's ``vector-width=-1``, its default); 0: no
+            vector mapping, scalar linalg loops for every op. (The pass
+            ``softmax-map-to-cpu`` reads its own ``vector-width=0`` as the
+            host's width; this is the pipeline's option.)
         threads: 1 runs rows in order; 0 lets OpenMP choose, N > 1 uses N
             threads (the program then needs libomp: ``runner_libs(openmp=True)``).
-        three_pass: three_pass's output pass, ``recompute`` or ``reload``.
+        three_pass: the variant of ``three_pass`` on the vector path:
+            ``recompute`` (exp again in the output sweep), ``reload`` (exp
+            stored by the sum sweep, rescaled in place), ``tiled`` (max and
+            sum per L1 block, then the output), or ``auto`` (the mapping's
+            heuristic).
         raise_linalg: run ``--softmax-raise`` first.
         algorithm: force this algorithm on every softmax op
             (``--softmax-select-algorithm=force=...``).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,23 @@ def test_to_cpu_reaches_llvm(softmax_opt: Path) -> None:
     out = sm.to_cpu(DIALECT_SOFTMAX, reduction_tile_size=64)
     assert "llvm.func @f" in out
     assert "softmax." not in out
+
+
+def test_three_pass_values_are_the_pipelines(softmax_opt: Path) -> None:
+    # Every value the type allows is one softmax-to-cpu accepts, "tiled"
+    # included, and the pipeline's own list is the same.
+    values = typing.get_args(sm.pipelines.ThreePass)
+    assert values == ("auto", "recompute", "reload", "tiled")
+    assert sm.pipelines.to_cpu_args(three_pass="tiled") == [
+        "--softmax-to-cpu=three-pass=tiled"
+    ]
+    for value in values:
+        out = sm.to_cpu(DIALECT_SOFTMAX, vector_width=4, three_pass=value)
+        assert "llvm.func @f" in out, value
+    with pytest.raises(
+        SoftmaxMLIRError, match="three-pass must be auto, recompute, reload or tiled"
+    ):
+        sm.to_cpu(DIALECT_SOFTMAX, vector_width=4, three_pass="bogus")  # type: ignore[arg-type]
 
 
 def test_diagnostic_becomes_exception(softmax_opt: Path) -> None:

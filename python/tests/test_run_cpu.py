@@ -107,9 +107,10 @@ def test_matches_numpy(softmax_opt: Path, mlir_runner: Path, algorithm: str, til
     [
         {"vector_width": 0},
         {"vector_width": 4, "three_pass": "reload"},
+        {"vector_width": 4, "three_pass": "tiled"},
         {"vector_width": 8, "threads": 2},
     ],
-    ids=["scalar", "w4-reload", "w8-threads2"],
+    ids=["scalar", "w4-reload", "w4-tiled", "w8-threads2"],
 )
 def test_cpu_options(softmax_opt: Path, mlir_runner: Path, options: dict) -> None:
     ys = results(sm.run_cpu(module(OPS, "three_pass", "zero"), **options))
