@@ -352,8 +352,9 @@ static bool sameSemanticAttrs(Operation *a, Operation *b) {
   return filtered(a) == filtered(b);
 }
 
-bool ElementView::equivalent(const Element &a, const Element &b) const {
-  if (a.kind != b.kind || !a.isKnown())
+bool ElementView::equivalent(const Element &a, const Element &b,
+                             unsigned depth) const {
+  if (a.kind != b.kind || !a.isKnown() || depth > kMaxDepth)
     return false;
   switch (a.kind) {
   case Element::Kind::Unknown:
@@ -375,7 +376,7 @@ bool ElementView::equivalent(const Element &a, const Element &b) const {
       return false;
     ElementView sa = reductionSpace(*ra), sb = reductionSpace(*rb);
     return sa.getExtents() == sb.getExtents() &&
-           sa.equivalent(ra->element, rb->element);
+           sa.equivalent(ra->element, rb->element, depth + 1);
   }
   case Element::Kind::Scalar: {
     if (a.scalar == b.scalar && sameMap(a.map, b.map))
@@ -392,7 +393,7 @@ bool ElementView::equivalent(const Element &a, const Element &b) const {
       unsigned n = x->getNumOperands();
       for (unsigned i = 0; i < n; ++i) {
         unsigned j = swapped ? n - 1 - i : i;
-        if (!equivalent(operand(a, i), operand(b, j)))
+        if (!equivalent(operand(a, i), operand(b, j), depth + 1))
           return false;
       }
       return true;
@@ -552,9 +553,12 @@ Element ElementView::lift(const Element &e, unsigned extraDims) const {
 namespace {
 /// Rebuilds an element inside a new linalg.generic body.
 struct Rebuilder {
+  explicit Rebuilder(const ElementView &view) : view(view) {}
   const ElementView &view;
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
+  /// Scalars already emitted, so a shared subexpression is emitted once.
+  llvm::DenseMap<std::pair<Value, AffineMap>, Value> emitted;
 
   /// Collects the reads of `e`; false when part of it is not understood.
   bool collect(const Element &e) {
@@ -620,6 +624,9 @@ static Value emitElement(OpBuilder &b, Location loc, const ElementView &view,
   case Element::Kind::Scalar: {
     if (!e.map)
       return e.scalar;
+    auto key = std::make_pair(e.scalar, e.map);
+    if (Value done = rb.emitted.lookup(key))
+      return done;
     Operation *op = e.scalar.getDefiningOp();
     IRMapping mapping;
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
@@ -629,7 +636,9 @@ static Value emitElement(OpBuilder &b, Location loc, const ElementView &view,
         return Value();
       mapping.map(op->getOperand(i), v);
     }
-    return b.clone(*op, mapping)->getResult(0);
+    Value v = b.clone(*op, mapping)->getResult(0);
+    rb.emitted[key] = v;
+    return v;
   }
   }
   return Value();
@@ -645,7 +654,7 @@ Value ElementView::materialize(OpBuilder &b, Location loc, const Element &e,
   }
   if (llvm::any_of(extents, ShapedType::isDynamic))
     return Value();
-  Rebuilder rb{*this, {}, {}};
+  Rebuilder rb(*this);
   if (!rb.collect(e))
     return Value();
   SmallVector<AffineMap> maps(rb.maps);

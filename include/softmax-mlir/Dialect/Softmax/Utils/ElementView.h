@@ -127,7 +127,11 @@ public:
   /// operands (either order for commutative ops), equal constants, equal
   /// reads (same tensor, equal maps once simplified with the extents), or
   /// equivalent reductions.
-  bool equivalent(const Element &a, const Element &b) const;
+  /// Expressions deeper than `kMaxDepth` ops compare unequal: a bound on
+  /// the work (commutative operands are tried both ways).
+  bool equivalent(const Element &a, const Element &b,
+                  unsigned depth = 0) const;
+  static constexpr unsigned kMaxDepth = 48;
 
   /// `read` as a reduction over one dimension, when it reads the result of
   /// a linalg op with one reduction loop (other results of that op, such as
