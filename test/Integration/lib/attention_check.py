@@ -28,6 +28,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from softmax_check import DEFAULT_SEED, resolve_seed  # noqa: E402
+
 BF16 = "bf16"
 
 
@@ -282,7 +285,8 @@ def main() -> int:
     ap.add_argument("--mlir-runner", required=True)
     ap.add_argument("--runner-libs", required=True)
     ap.add_argument("--pipeline-options", default="")
-    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--seed", default=None,
+                    help=f"a number, or 'random' (default: $SOFTMAX_TEST_SEED or {DEFAULT_SEED})")
     ap.add_argument("--only", default=None)
     ap.add_argument("--form", choices=("dialect", "linalg"), default="dialect",
                     help="linalg: the cases a front end can write in linalg "
@@ -290,7 +294,7 @@ def main() -> int:
                          "softmax-raise, which must produce one "
                          "softmax.attention per case")
     args = ap.parse_args()
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    seed = resolve_seed(args.seed)
     print(f"seed {seed}")
     rng = np.random.default_rng(seed)
     chosen = [c for c in cases() if not args.only or args.only in c.name]

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Soak: runs the execution tests (build/test/Integration) N times (default
+# 3), each time with fresh random seeds instead of the fixed one the normal
+# suite uses. A failing run prints its seed and the command that reproduces
+# it (the harnesses' "seed" lines). Not part of scripts/test.sh.
+# Usage: bash scripts/soak.sh [N]
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/common.sh
+runs=${1:-3}
+failed=0
+for ((i = 1; i <= runs; i++)); do
+  echo "=== soak run $i of $runs ==="
+  /usr/bin/python3 "$LLVM_PREFIX/bin/lit" -sv -j"$(nproc)" --param seed=random \
+    "$BUILD_DIR/test/Integration" || failed=$((failed + 1))
+done
+echo "soak: $((runs - failed)) of $runs runs passed"
+[[ "$failed" -eq 0 ]]
