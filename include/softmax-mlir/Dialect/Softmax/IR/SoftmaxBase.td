@@ -27,7 +27,11 @@ def Softmax_Dialect : Dialect {
       ranked tensor. They are what `softmax-raise` produces from plain
       `linalg` IR. `softmax.attention` is the semantic op of scaled
       dot-product attention, whose softmax runs over the scores of one query
-      against all keys (it has no lowering yet).
+      against all keys; `softmax-raise` produces it from linalg attention
+      graphs too, and it lowers to vector loops on the CPU
+      (`softmax-map-to-cpu`) and to a FlashAttention-2-style kernel on
+      matrix units on the GPU (`softmax-map-to-gpu`), both with the online
+      algorithm (docs/Attention.md).
     * **State ops** (`softmax.partial`, `softmax.merge`,
       `softmax.normalize`, `softmax.lse`) expose the running state of the
       reduction, a pair `(m, l)` of ordinary tensors: `m` is an offset (a
