@@ -72,8 +72,10 @@ def to_cpu_args(
 
 
 def raise_linalg(ir: str, *, tool: Tool = None) -> str:
-    """``--softmax-raise``: ``linalg.softmax`` and decomposed front-end forms
-    become ``softmax.softmax`` / ``log_softmax`` / ``logsumexp`` (``masked(nan)``)."""
+    """``--softmax-raise``: ``linalg.softmax``, the linalg spellings of softmax,
+    log-softmax and log-sum-exp, and linalg attention graphs become
+    ``softmax.softmax`` / ``log_softmax`` / ``logsumexp`` / ``attention``
+    (docs/Passes/softmax-raise.md)."""
     return compile(ir, raise_linalg_args(), tool)
 
 
