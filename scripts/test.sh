@@ -44,28 +44,21 @@ GPU_FEATURES = {"cuda-gpu", "amd-gpu"}
 passed = failed = skipped = 0
 seen = False
 log, suite = sys.argv[1], sys.argv[2]
+unsupported = []
+listing = False
 for line in open(log, errors="replace"):
-    u = re.match(r"^UNSUPPORTED: .*? :: (\S+) \(", line)
-    if u:
-        path = "test/" + u.group(1)
-        try:
-            text = open(path, errors="replace").read()
-        except OSError:
-            text = ""
-        feats = set()
-        for m in re.finditer(r"(?:REQUIRES|UNSUPPORTED):(.*)", text):
-            feats |= {f.strip() for f in m.group(1).split(",")}
-        if feats & GPU_FEATURES:
-            skipped += 1
-        elif suite == "asan" and "asan" in feats:
-            print(f"test.sh: {path}: not run under ASan (ran in build/)",
-                  file=sys.stderr)
-        else:
-            failed += 1
-            print(f"test.sh: {path}: unsupported on this machine but needs "
-                  f"no GPU: counted as failed (a set-up step is missing)",
-                  file=sys.stderr)
+    # lit -sv --show-unsupported lists them in a block:
+    #   Unsupported Tests (N):
+    #     SUITE :: path/to/test
+    if re.search(r"Unsupported Tests \(\d+\):", line):
+        listing = True
         continue
+    if listing:
+        u = re.match(r"^\s+\S+ :: (\S+)\s*$", line)
+        if u:
+            unsupported.append(u.group(1))
+            continue
+        listing = False
     m = re.match(r"^\s+([A-Za-z ]+?)\s*:\s*(\d+)\s+\(", line)
     if not m:
         if line.startswith("Total Discovered Tests:"):
@@ -76,6 +69,25 @@ for line in open(log, errors="replace"):
         passed += n
     elif label in ("Failed", "Unresolved", "Timed Out", "Unexpectedly Passed"):
         failed += n
+for test in unsupported:
+    path = "test/" + test
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        text = ""
+    feats = set()
+    for m in re.finditer(r"(?:REQUIRES|UNSUPPORTED):(.*)", text):
+        feats |= {f.strip() for f in m.group(1).split(",")}
+    if feats & GPU_FEATURES:
+        skipped += 1
+    elif suite == "asan" and "asan" in feats:
+        print(f"test.sh: {path}: not run under ASan (ran in build/)",
+              file=sys.stderr)
+    else:
+        failed += 1
+        print(f"test.sh: {path}: unsupported on this machine but needs "
+              f"no GPU: counted as failed (a set-up step is missing)",
+              file=sys.stderr)
 print(passed, failed if seen else failed + 1, skipped)
 PY
 )

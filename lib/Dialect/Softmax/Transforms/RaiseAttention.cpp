@@ -30,7 +30,12 @@
 using namespace mlir;
 using namespace mlir::softmax;
 using raise::isElementwise;
+using raise::kAttentionShapedStage;
 using raise::Why;
+
+/// The stage of a failure before P is known to be a softmax: not
+/// attention-shaped, not reported.
+constexpr int kBeforeShaped = kAttentionShapedStage - 1;
 
 namespace {
 
@@ -540,7 +545,7 @@ struct AttentionMatch {
 std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     std::optional<BatchedMatmul> pv = matchBatchedMatmul(op);
     if (!pv)
-      return why.fail(0, "not a batched matmul");
+      return why.fail(kBeforeShaped, "not a batched matmul");
     unsigned rank = op.getRank(op.getDpsInitOperand(0));
 
     // The rank of P, X and S: the matmul's, or 4 when P V runs on
@@ -550,7 +555,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     if (auto collapse = probs.getDefiningOp<tensor::CollapseShapeOp>();
         collapse && mergesBatchAndHeads(collapse.getReassociationIndices())) {
       if (!probs.hasOneUse())
-        return why.fail(0, "probabilities have other "
+        return why.fail(kBeforeShaped, "probabilities have other "
                                                "users");
       probs = collapse.getSrc();
       frame = 4;
@@ -558,28 +563,28 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     MaskedRows masked;
     if (auto softmax = probs.getDefiningOp<SoftmaxOp>()) {
       if (softmax.getDimension() != frame - 1)
-        return why.fail(1, "softmax is not over the last "
+        return why.fail(kAttentionShapedStage, "softmax is not over the last "
                                                "dimension");
       if (!softmax.getAccumulatorType().isF32())
-        return why.fail(1, "softmax does not accumulate "
+        return why.fail(kAttentionShapedStage, "softmax does not accumulate "
                                                "in f32");
       input = softmax.getInput();
       masked = softmax.getMasked();
     } else if (auto softmax = probs.getDefiningOp<linalg::SoftmaxOp>()) {
       if (!softmax.hasPureTensorSemantics() ||
           softmax.getDimension() != frame - 1)
-        return why.fail(1, "softmax is not over the last "
+        return why.fail(kAttentionShapedStage, "softmax is not over the last "
                                                "dimension");
       input = softmax.getInput();
       // exp(-inf - -inf) for a row of -inf, as in Raise.cpp.
       masked = MaskedRows::NaN;
     } else {
-      return why.fail(0, "left operand is not a softmax");
+      return why.fail(kBeforeShaped, "left operand is not a softmax");
     }
     if (!probs.hasOneUse())
-      return why.fail(1, "probabilities have other users");
+      return why.fail(kAttentionShapedStage, "probabilities have other users");
     if (!isAttentionFloat(elementTypeOf(input)))
-      return why.fail(1, "softmax is not on f16, bf16 or "
+      return why.fail(kAttentionShapedStage, "softmax is not on f16, bf16 or "
                                              "f32");
 
     // X = scale * S (+ mask), S = Q K^T written into a zero init.
@@ -592,7 +597,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     std::optional<ScoreExpr> expr = matchScoreExpr(
         input, frame, [&](Value s) { return static_cast<bool>(matmulOf(s)); });
     if (!expr)
-      return why.fail(1, "softmax input is not c * S (+ mask) with c constant and "
+      return why.fail(kAttentionShapedStage, "softmax input is not c * S (+ mask) with c constant and "
               "S = Q K^T a batched matmul into zeros");
     Value scores = matmulOf(expr->scores);
     std::optional<BatchedMatmul> qk = matchBatchedMatmul(scores.getDefiningOp());
@@ -607,28 +612,28 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
             expr->maskMap.isFunctionOfDim(p) || p + 2 >= frame ? inputShape[p]
                                                                : 1);
       if (llvm::any_of(maskQueryShape, ShapedType::isDynamic))
-        return why.fail(1, "a mask broadcast over queries needs static "
+        return why.fail(kAttentionShapedStage, "a mask broadcast over queries needs static "
                            "shapes");
     }
     if (expr->mask && maskQueryShape.empty() &&
         !isBroadcastMask(expr->maskMap,
                          cast<ShapedType>(expr->mask.getType()), frame))
-      return why.fail(1, "mask is not [B or 1, H or 1, "
+      return why.fail(kAttentionShapedStage, "mask is not [B or 1, H or 1, "
                                              "Nq, Nk] up to unit dimensions");
     // Every step from S to the softmax is dropped; a step that something
     // else reads would have to be computed twice.
     if (scores != expr->scores && !scores.hasOneUse())
-      return why.fail(1, "scores have other users");
+      return why.fail(kAttentionShapedStage, "scores have other users");
     for (Value v = expr->scores; v != input;) {
       if (!v.hasOneUse())
-        return why.fail(1, "scores have other users");
+        return why.fail(kAttentionShapedStage, "scores have other users");
       auto user = dyn_cast<linalg::LinalgOp>(*v.user_begin());
       if (!user || user->getNumResults() != 1 || !isElementwise(user))
-        return why.fail(1, "scores have other users");
+        return why.fail(kAttentionShapedStage, "scores have other users");
       v = user->getResult(0);
     }
     if (!input.hasOneUse())
-      return why.fail(1, "scores have other users");
+      return why.fail(kAttentionShapedStage, "scores have other users");
 
     // Q, K and V in the frame; K as [.., Nk, D] and V as [.., Nk, Dv]. When
     // the graph holds K or V the other way round and no transpose made them
@@ -671,7 +676,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     auto key = operandInFrame(qk->rhs, !qk->rhsTransposed);
     auto value = operandInFrame(pv->rhs, pv->rhsTransposed);
     if (!query || !key || !value)
-      return why.fail(1, "Q, K or V is flattened from other batch and head counts than "
+      return why.fail(kAttentionShapedStage, "Q, K or V is flattened from other batch and head counts than "
               "the scores");
     bool transposeKey = key->second, transposeValue = value->second;
 
@@ -696,7 +701,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
       if (rk || rv) {
         if (!rk || !rv || rk->group != rv->group ||
             ShapedType::isDynamic(rk->group))
-          return why.fail(1, "key and value do not repeat their heads alike");
+          return why.fail(kAttentionShapedStage, "key and value do not repeat their heads alike");
         key->first = rk->source;
         value->first = rv->source;
       }
@@ -704,23 +709,23 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
 
     Type type = elementTypeOf(query);
     if (!isAttentionFloat(type))
-      return why.fail(1, "query is not f16, bf16 or f32");
+      return why.fail(kAttentionShapedStage, "query is not f16, bf16 or f32");
     if (elementTypeOf(key->first) != type ||
         elementTypeOf(value->first) != type)
-      return why.fail(1, "query, key and value element "
+      return why.fail(kAttentionShapedStage, "query, key and value element "
                                              "types differ");
     Type outType = elementTypeOf(op->getResult(0));
     if (outType != type && !outType.isF32())
-      return why.fail(1, "output is neither f32 nor the "
+      return why.fail(kAttentionShapedStage, "output is neither f32 nor the "
                                              "query element type");
     if (expr->mask && elementTypeOf(expr->mask) != type &&
         !elementTypeOf(expr->mask).isF32() &&
         !elementTypeOf(expr->mask).isInteger(1))
-      return why.fail(1, "mask is neither i1, f32 nor the "
+      return why.fail(kAttentionShapedStage, "mask is neither i1, f32 nor the "
                                              "query element type");
     auto scaleF32 = static_cast<float>(scale);
     if (!std::isfinite(scaleF32))
-      return why.fail(1, "scale is not finite in f32");
+      return why.fail(kAttentionShapedStage, "scale is not finite in f32");
 
     return AttentionMatch{*pv,   rank,       frame, masked, query, *key,
                           *value, *expr, scaleF32, outType, maskQueryShape};
