@@ -26,9 +26,12 @@ inline void report(PipelineErrorHandler emitError, const llvm::Twine &message) {
     llvm::errs() << "error: " << message << "\n";
 }
 
-/// An error handler that emits an error diagnostic at `op`.
+/// An error handler that emits an error diagnostic at `op`'s location
+/// (without the op itself as a note: the options are at fault, not the IR).
 inline std::function<void(const llvm::Twine &)> errorAt(Operation *op) {
-  return [op](const llvm::Twine &message) { op->emitError(message); };
+  return [loc = op->getLoc()](const llvm::Twine &message) {
+    mlir::emitError(loc, message);
+  };
 }
 
 /// Registers a pipeline whose builder checks its options: an invalid value
@@ -41,13 +44,18 @@ void registerPipeline(
                              PipelineErrorHandler)) {
   registerPassPipeline(
       argument, description,
-      [builder](OpPassManager &pm, StringRef text,
-                function_ref<LogicalResult(const Twine &)> errorHandler) {
+      [argument, builder](
+          OpPassManager &pm, StringRef text,
+          function_ref<LogicalResult(const Twine &)> errorHandler) {
         Options options;
         std::string parseError;
         llvm::raw_string_ostream os(parseError);
         if (failed(options.parseFromString(text, os)))
-          return errorHandler(parseError);
+          return errorHandler(argument + ": invalid options '" + text +
+                              "'" +
+                              (parseError.empty()
+                                   ? ""
+                                   : ": " + StringRef(parseError).trim()));
         LogicalResult result = success();
         if (failed(builder(pm, options, [&](const Twine &message) {
               result = errorHandler(message);
