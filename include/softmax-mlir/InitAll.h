@@ -49,10 +49,11 @@ void registerAllExtensions(DialectRegistry &registry);
 void registerEverything(DialectRegistry &registry);
 
 /// Registers the softmax passes under their names (softmax-raise, ...).
+/// Idempotent.
 void registerAllPasses();
 
 /// Registers the named pipelines (softmax-to-cpu, softmax-to-nvvm,
-/// softmax-to-rocdl) for textual pipelines and command lines.
+/// softmax-to-rocdl) for textual pipelines and command lines. Idempotent.
 void registerAllPipelines();
 
 } // namespace mlir::softmax

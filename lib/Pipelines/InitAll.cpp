@@ -175,13 +175,24 @@ void mlir::softmax::registerEverything(DialectRegistry &registry) {
   registerAllExtensions(registry);
 }
 
+// Both are idempotent: a host compiler, a plugin and the C API may each
+// call them (MLIR's registry would report a pipeline registered twice in an
+// assertions build).
 void mlir::softmax::registerAllPasses() {
-  registerSoftmaxPasses();
-  registerSoftmaxConversionPasses();
-  registerSoftmaxPipelinesPasses();
+  static bool once = [] {
+    registerSoftmaxPasses();
+    registerSoftmaxConversionPasses();
+    registerSoftmaxPipelinesPasses();
+    return true;
+  }();
+  (void)once;
 }
 
 void mlir::softmax::registerAllPipelines() {
-  registerSoftmaxToCPUPipeline();
-  registerSoftmaxGPUPipelines();
+  static bool once = [] {
+    registerSoftmaxToCPUPipeline();
+    registerSoftmaxGPUPipelines();
+    return true;
+  }();
+  (void)once;
 }
