@@ -195,6 +195,7 @@ struct SoftmaxCheckNoHostFallbackPass
       if (!fallback)
         return WalkResult::advance();
       found = true;
+      ++numHostFallbacks;
       report(*fallback);
       // A softmax op's or linalg.softmax's body is part of it.
       return WalkResult::skip();

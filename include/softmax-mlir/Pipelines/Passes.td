@@ -63,6 +63,11 @@ def SoftmaxCheckNoHostFallback
            /*default=*/"\"the GPU pipeline\"",
            "Name of the pipeline in the messages">
   ];
+  let statistics = [
+    Statistic<"numHostFallbacks", "host-fallbacks",
+              "Softmax- or attention-shaped computations found outside "
+              "kernels">
+  ];
 }
 
 #endif // SOFTMAX_MLIR_PIPELINES_PASSES_TD

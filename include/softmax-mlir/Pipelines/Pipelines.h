@@ -68,8 +68,8 @@ using CPUPipelineOptions = SoftmaxToCPUPipelineOptions;
 std::optional<std::string>
 checkSoftmaxToCPUPipelineOptions(const SoftmaxToCPUPipelineOptions &options);
 
-/// Adds the softmax-to-cpu passes to `pm` (a pass manager on builtin.module
-/// or on any op). Module of func ops on tensors (softmax dialect, linalg,
+/// Adds the softmax-to-cpu passes to `pm` (a pass manager on
+/// builtin.module). Module of func ops on tensors (softmax dialect, linalg,
 /// bufferization, memref, calls to the runner-utils print functions) ->
 /// LLVM dialect that mlir-runner executes. With an invalid option value,
 /// adds nothing, reports the value through `emitError` (llvm::errs() when
