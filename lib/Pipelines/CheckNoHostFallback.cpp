@@ -105,7 +105,8 @@ static SmallVector<Neighbour> findNeighbours(linalg::LinalgOp op) {
   SmallVector<Neighbour> neighbours;
   for (OpOperand &operand : op->getOpOperands()) {
     Value value = operand.get();
-    bool reads = !op.isDpsInit(&operand) || op.payloadUsesValueFromOperand(&operand);
+    bool reads = !op.isDpsInit(&operand) ||
+                 op.payloadUsesValueFromOperand(&operand);
     bool writes = op.isDpsInit(&operand);
     if (isa<RankedTensorType>(value.getType())) {
       if (auto producer =

@@ -1,4 +1,4 @@
-//===- GPUPipeline.cpp - the softmax-to-nvvm and softmax-to-rocdl pipelines ===//
+//===- GPUPipeline.cpp - softmax-to-nvvm and softmax-to-rocdl -------------===//
 //
 // Both pipelines share everything but their ends: bufferization, the one
 // GPU mapping (softmax-map-to-gpu), the check that nothing softmax-shaped
@@ -66,7 +66,8 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
     else if (!chip.starts_with(prefix))
       os << "chip '" << chip << "' is not "
          << (end == GPUEnd::NVVM ? "an NVIDIA" : "an AMD")
-         << " chip (use " << (end == GPUEnd::NVVM ? "softmax-to-rocdl" : "softmax-to-nvvm")
+         << " chip (use "
+         << (end == GPUEnd::NVVM ? "softmax-to-rocdl" : "softmax-to-nvvm")
          << " for it)";
   }
   if (message.empty() && !llvm::is_contained(kFormats, format))
@@ -81,10 +82,9 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
   return (pipelineName(end) + ": " + message).str();
 }
 
-static LogicalResult buildGPUPipeline(OpPassManager &pm,
-                                      const SoftmaxToGPUPipelineOptions &options,
-                                      GPUEnd end,
-                                      PipelineErrorHandler emitError) {
+static LogicalResult
+buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+                 GPUEnd end, PipelineErrorHandler emitError) {
   if (std::optional<std::string> error = checkSoftmaxToGPUPipelineOptions(
           options, /*rocdl=*/end == GPUEnd::ROCDL)) {
     pipelines::report(emitError, *error);
@@ -95,7 +95,8 @@ static LogicalResult buildGPUPipeline(OpPassManager &pm,
     chip = end == GPUEnd::NVVM ? "sm_90" : "gfx942";
   std::string toolkit = options.toolkit;
   if (toolkit.empty())
-    toolkit = end == GPUEnd::NVVM ? "/usr/local/cuda" : "/usr/lib/x86_64-linux-gnu";
+    toolkit = end == GPUEnd::NVVM ? "/usr/local/cuda"
+                                  : "/usr/lib/x86_64-linux-gnu";
 
   // Raise, choose algorithms for the GPU, bufferize.
   pm.addPass(createSoftmaxRaise());

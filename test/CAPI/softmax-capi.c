@@ -106,7 +106,8 @@ int main(void) {
   mlirDialectRegistryDestroy(registry);
   mlirContextAttachDiagnosticHandler(context, handleDiagnostic, NULL, NULL);
 
-  MlirStringRef ns = mlirDialectHandleGetNamespace(mlirGetDialectHandle__softmax__());
+  MlirStringRef ns =
+      mlirDialectHandleGetNamespace(mlirGetDialectHandle__softmax__());
   fprintf(stdout, "dialect: %.*s\n", (int)ns.length, ns.data);
   // CHECK: dialect: softmax
 
@@ -147,7 +148,8 @@ int main(void) {
               mlirSoftmaxBuildCPUPipeline(
                   opm, mlirStringRefCreateFromCString("vector-width=8"),
                   printToStdout, NULL));
-  printResult("run", mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  printResult("run",
+              mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
   // CHECK: build cpu: success
@@ -155,7 +157,8 @@ int main(void) {
 
   /* Errors. IR that does not parse: a null module and a diagnostic. */
   module = parse(context, "func.func @f(");
-  fprintf(stdout, "bad ir: %s\n", mlirModuleIsNull(module) ? "null module" : "parsed");
+  fprintf(stdout, "bad ir: %s\n",
+          mlirModuleIsNull(module) ? "null module" : "parsed");
   // CHECK: diagnostic: expected non-function type
   // CHECK: bad ir: null module
 
@@ -220,7 +223,8 @@ int main(void) {
                   mlirStringRefCreateFromCString(
                       "builtin.module(softmax-decompose)"),
                   printToStdout, NULL));
-  printResult("run", mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
+  printResult("run",
+              mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   printModule(module);
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);

@@ -74,14 +74,16 @@ checkSoftmaxToCPUPipelineOptions(const SoftmaxToCPUPipelineOptions &options);
 /// LLVM dialect that mlir-runner executes. With an invalid option value,
 /// adds nothing, reports the value through `emitError` (llvm::errs() when
 /// null) and fails.
-LogicalResult buildSoftmaxToCPUPipeline(OpPassManager &pm,
-                                        const SoftmaxToCPUPipelineOptions &options,
-                                        PipelineErrorHandler emitError = {});
+LogicalResult
+buildSoftmaxToCPUPipeline(OpPassManager &pm,
+                          const SoftmaxToCPUPipelineOptions &options,
+                          PipelineErrorHandler emitError = {});
 
 /// Builds the pipeline on the module's context and runs it; an invalid
 /// option value is an error diagnostic at the module's location.
-LogicalResult runSoftmaxToCPUPipeline(ModuleOp module,
-                                      const SoftmaxToCPUPipelineOptions &options);
+LogicalResult
+runSoftmaxToCPUPipeline(ModuleOp module,
+                        const SoftmaxToCPUPipelineOptions &options);
 
 /// Registers `softmax-to-cpu` for textual pipelines.
 void registerSoftmaxToCPUPipeline();
@@ -137,19 +139,23 @@ checkSoftmaxToGPUPipelineOptions(const SoftmaxToGPUPipelineOptions &options,
 /// calling the runtime ABI (lib/Runtime). With an invalid option value,
 /// adds nothing, reports it through `emitError` (llvm::errs() when null)
 /// and fails.
-LogicalResult buildSoftmaxToNVVMPipeline(OpPassManager &pm,
-                                         const SoftmaxToGPUPipelineOptions &options,
-                                         PipelineErrorHandler emitError = {});
-LogicalResult buildSoftmaxToROCDLPipeline(OpPassManager &pm,
-                                          const SoftmaxToGPUPipelineOptions &options,
-                                          PipelineErrorHandler emitError = {});
+LogicalResult
+buildSoftmaxToNVVMPipeline(OpPassManager &pm,
+                           const SoftmaxToGPUPipelineOptions &options,
+                           PipelineErrorHandler emitError = {});
+LogicalResult
+buildSoftmaxToROCDLPipeline(OpPassManager &pm,
+                            const SoftmaxToGPUPipelineOptions &options,
+                            PipelineErrorHandler emitError = {});
 
 /// Build on the module's context and run; an invalid option value is an
 /// error diagnostic at the module's location.
-LogicalResult runSoftmaxToNVVMPipeline(ModuleOp module,
-                                       const SoftmaxToGPUPipelineOptions &options);
-LogicalResult runSoftmaxToROCDLPipeline(ModuleOp module,
-                                        const SoftmaxToGPUPipelineOptions &options);
+LogicalResult
+runSoftmaxToNVVMPipeline(ModuleOp module,
+                         const SoftmaxToGPUPipelineOptions &options);
+LogicalResult
+runSoftmaxToROCDLPipeline(ModuleOp module,
+                          const SoftmaxToGPUPipelineOptions &options);
 
 /// Registers `softmax-to-nvvm` and `softmax-to-rocdl` for textual pipelines.
 void registerSoftmaxGPUPipelines();

@@ -1,4 +1,4 @@
-/*===- c-consumer.c - the installed C API, from another project ----*- C -*-===*\
+/*===- c-consumer.c - the installed C API, from another project --*- C -*-===*\
 |*                                                                            *|
 |* Parses FILE, runs softmax-to-cpu through the C API (the one registration   *|
 |* call, no pass registered) and prints the module.                           *|
@@ -6,7 +6,10 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
+#include "softmax-mlir-c/Dialects.h"
+#include "softmax-mlir-c/Passes.h"
 #include "softmax-mlir-c/Pipelines.h"
 #include "softmax-mlir-c/RegisterEverything.h"
 
@@ -34,6 +37,15 @@ int main(int argc, char **argv) {
   mlirSoftmaxRegisterEverything(registry);
   MlirContext context = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
+
+  MlirDialectHandle softmax = mlirGetDialectHandle__softmax__();
+  MlirStringRef ns = mlirDialectHandleGetNamespace(softmax);
+  printf("dialect %.*s\n", (int)ns.length, ns.data);
+
+  /* One of our passes by its constructor, in a pass manager we own. */
+  MlirPassManager pm = mlirPassManagerCreate(context);
+  mlirPassManagerAddOwnedPass(pm, mlirCreateSoftmaxSoftmaxRaise());
+  mlirPassManagerDestroy(pm);
 
   MlirModule module =
       mlirModuleCreateParse(context, mlirStringRefCreate(text, size));

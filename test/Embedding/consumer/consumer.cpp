@@ -89,12 +89,14 @@ int main(int argc, char **argv) {
     }
     result = pm.run(*module);
   } else if (pipeline == "cpu") {
-    auto parsed = softmax::SoftmaxToCPUPipelineOptions::createFromString(options);
+    auto parsed =
+        softmax::SoftmaxToCPUPipelineOptions::createFromString(options);
     if (!parsed)
       return 1;
     result = softmax::runSoftmaxToCPUPipeline(*module, *parsed);
   } else if (pipeline == "nvvm" || pipeline == "rocdl") {
-    auto parsed = softmax::SoftmaxToGPUPipelineOptions::createFromString(options);
+    auto parsed =
+        softmax::SoftmaxToGPUPipelineOptions::createFromString(options);
     if (!parsed)
       return 1;
     result = pipeline == "nvvm"
