@@ -62,13 +62,22 @@ foreach(_tool softmax-opt SoftmaxPlugin)
   endif()
 endforeach()
 
-# Headers: include/softmax-mlir (.h, .td) and the generated .inc files.
+# Headers: include/softmax-mlir (.h, .td), include/softmax-mlir-c and the
+# generated .inc files.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/softmax-mlir
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/softmax-mlir
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.inc"
+  PATTERN "CMakeFiles" EXCLUDE)
+# The C API: include/softmax-mlir-c and its generated pass declarations.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/softmax-mlir-c
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/softmax-mlir-c
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.inc"
   PATTERN "CMakeFiles" EXCLUDE)
 
 # The package: installed tree ...

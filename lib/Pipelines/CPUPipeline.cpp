@@ -1,45 +1,108 @@
 //===- CPUPipeline.cpp - the softmax-to-cpu pipeline ---------------------===//
+//
+// Built from pass constructors, in the style of upstream's
+// GPUToNVVMPipeline.cpp: an embedder needs no pass registered, and no
+// option value can make a malformed pipeline.
+//
+//===----------------------------------------------------------------------===//
 
 #include "softmax-mlir/Pipelines/Pipelines.h"
 
+#include "PipelineUtils.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
 
-/// Upstream bufferization, textual so that it reads like the mlir-opt
-/// command a user would otherwise type.
-static constexpr const char *kBufferize =
-    // No cse before bufferization: merging the tensor.empty ops of two
-    // state tensors would make them share one buffer and force copies.
-    "canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries=true "
-    "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops=true},"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,cse";
-
-/// Upstream lowering of loops, vectors and buffers to the LLVM dialect.
-static constexpr const char *kToLLVM =
-    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
-    // bf16 <-> f32 conversions become integer ops: the x86 backend would
-    // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
-    "arith-expand{include-bf16=true},"
-    // expand-strided-metadata leaves affine.apply for the offsets of
-    // non-innermost slices.
-    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-    "convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
-
-static void addTextual(OpPassManager &pm, StringRef pipeline) {
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("softmax-to-cpu: malformed upstream pipeline");
+void mlir::softmax::pipelines::addBufferization(OpPassManager &pm) {
+  // No cse before bufferization: merging the tensor.empty ops of two state
+  // tensors would make them share one buffer and force copies.
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void mlir::softmax::buildSoftmaxToCPUPipeline(
-    OpPassManager &pm, const CPUPipelineOptions &options) {
+/// Upstream lowering of loops, vectors and buffers to the LLVM dialect.
+static void addToLLVM(OpPassManager &pm) {
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  // bf16 <-> f32 conversions become integer ops: the x86 backend would
+  // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  // expand-strided-metadata leaves affine.apply for the offsets of
+  // non-innermost slices.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+std::optional<std::string> mlir::softmax::checkSoftmaxToCPUPipelineOptions(
+    const SoftmaxToCPUPipelineOptions &options) {
+  int64_t vectorWidth = options.vectorWidth;
+  int64_t threads = options.threads;
+  int64_t reductionTileSize = options.reductionTileSize;
+  StringRef threePass = options.threePass;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (vectorWidth < -1)
+    os << "vector-width must be -1 (the host's width), 0 (no vector "
+          "mapping) or a number of lanes, not "
+       << vectorWidth;
+  else if (threads < 0)
+    os << "threads must be 0 (the OpenMP runtime chooses), 1 or more, not "
+       << threads;
+  else if (!llvm::is_contained({"auto", "recompute", "reload", "tiled"},
+                               threePass))
+    os << "three-pass must be auto, recompute, reload or tiled, not '"
+       << threePass << "'";
+  else if (reductionTileSize < 0)
+    os << "reduction-tile-size must be 0 (no tiling) or a tile size, not "
+       << reductionTileSize;
+  if (message.empty())
+    return std::nullopt;
+  return "softmax-to-cpu: " + message;
+}
+
+LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
+    OpPassManager &pm, const SoftmaxToCPUPipelineOptions &options,
+    PipelineErrorHandler emitError) {
+  if (std::optional<std::string> error =
+          checkSoftmaxToCPUPipelineOptions(options)) {
+    pipelines::report(emitError, *error);
+    return failure();
+  }
+
   // linalg.softmax and decomposed forms are lowered through the dialect;
   // left alone, linalg.softmax would reach the end unlowered.
   pm.addPass(createSoftmaxRaise());
@@ -55,34 +118,42 @@ void mlir::softmax::buildSoftmaxToCPUPipeline(
   } else {
     pm.addPass(createSoftmaxDecompose(decompose));
   }
-  addTextual(pm, kBufferize);
+  pipelines::addBufferization(pm);
+  pm.addPass(createCSEPass());
   if (vectorize) {
-    addTextual(pm, llvm::formatv("softmax-map-to-cpu{{vector-width={0} "
-                                 "three-pass={1}},canonicalize",
-                                 options.vectorWidth < 0
-                                     ? int64_t(0)
-                                     : int64_t(options.vectorWidth),
-                                 std::string(options.threePass))
-                       .str());
+    SoftmaxMapToCPUOptions map;
+    // -1 (the pipeline's "native") is the pass's 0.
+    map.vectorWidth = options.vectorWidth < 0 ? 0 : options.vectorWidth;
+    map.threePass = options.threePass;
+    pm.addPass(createSoftmaxMapToCPU(map));
+    pm.addPass(createCanonicalizerPass());
   }
   if (options.threads != 1) {
     // Every scf.parallel (the mapping's row loops, and any of the input's)
     // becomes an OpenMP parallel loop.
-    std::string scfToOpenMP = "convert-scf-to-openmp";
-    if (options.threads > 1)
-      scfToOpenMP += llvm::formatv("{{num-threads={0}}",
-                                   int64_t(options.threads))
-                         .str();
+    ConvertSCFToOpenMPPassOptions scfToOpenMP;
+    scfToOpenMP.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(scfToOpenMP));
     // The canonicalizer inlines the memref.alloca_scope the conversion wraps
     // each body in (the bodies allocate nothing), which convert-scf-to-cf
     // could not handle once the body has several blocks.
-    addTextual(pm, scfToOpenMP + ",canonicalize");
+    pm.addPass(createCanonicalizerPass());
   }
-  addTextual(pm, kToLLVM);
+  addToLLVM(pm);
+  return success();
+}
+
+LogicalResult mlir::softmax::runSoftmaxToCPUPipeline(
+    ModuleOp module, const SoftmaxToCPUPipelineOptions &options) {
+  PassManager pm(module->getContext());
+  if (failed(buildSoftmaxToCPUPipeline(pm, options,
+                                       pipelines::errorAt(module))))
+    return failure();
+  return pm.run(module);
 }
 
 void mlir::softmax::registerSoftmaxToCPUPipeline() {
-  PassPipelineRegistration<CPUPipelineOptions>(
+  pipelines::registerPipeline<SoftmaxToCPUPipelineOptions>(
       "softmax-to-cpu",
       "Lower a module of func ops on tensors (softmax, linalg) to the LLVM "
       "dialect for mlir-runner or an LLVM CPU backend: rows in vector loops "

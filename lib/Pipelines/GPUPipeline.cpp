@@ -1,15 +1,36 @@
-//===- GPUPipeline.cpp - the softmax-to-nvvm and softmax-to-rocdl pipelines ===//
+//===- GPUPipeline.cpp - softmax-to-nvvm and softmax-to-rocdl -------------===//
 //
 // Both pipelines share everything but their ends: bufferization, the one
-// GPU mapping (softmax-map-to-gpu), kernel outlining, and the host lowering
-// to calls of the runtime ABI that lib/Runtime implements.
+// GPU mapping (softmax-map-to-gpu), the check that nothing softmax-shaped
+// is left for the host, kernel outlining, and the host lowering to calls
+// of the runtime ABI that lib/Runtime implements. Built from pass
+// constructors, like upstream's GPUToNVVMPipeline.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "softmax-mlir/Pipelines/Pipelines.h"
 
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "PipelineUtils.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/GPUToROCDL/Runtimes.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "softmax-mlir/Conversion/Passes.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax-mlir/Pipelines/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -19,67 +40,179 @@ namespace {
 enum class GPUEnd { NVVM, ROCDL };
 } // namespace
 
-static void buildGPUPipeline(OpPassManager &pm,
-                             const GPUPipelineOptions &options, GPUEnd end) {
+static StringRef pipelineName(GPUEnd end) {
+  return end == GPUEnd::NVVM ? "softmax-to-nvvm" : "softmax-to-rocdl";
+}
+
+/// gpu-module-to-binary's names of its formats.
+static constexpr const char *kFormats[] = {
+    "isa", "assembly", "bin", "binary", "fatbin", "fatbinary", "llvm",
+    "offloading"};
+
+std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
+    const SoftmaxToGPUPipelineOptions &options, bool rocdl) {
+  GPUEnd end = rocdl ? GPUEnd::ROCDL : GPUEnd::NVVM;
+  StringRef chip = options.chip;
+  StringRef format = options.format;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (!chip.empty()) {
+    std::optional<GPUTarget> target = lookupGPUTarget(chip);
+    StringRef prefix = end == GPUEnd::NVVM ? "sm_" : "gfx";
+    if (!target)
+      os << "chip '" << chip << "' is not a supported target (expected "
+         << (end == GPUEnd::NVVM ? "sm_80 or sm_90" : "gfx90a or gfx942")
+         << ")";
+    else if (!chip.starts_with(prefix))
+      os << "chip '" << chip << "' is not "
+         << (end == GPUEnd::NVVM ? "an NVIDIA" : "an AMD")
+         << " chip (use "
+         << (end == GPUEnd::NVVM ? "softmax-to-rocdl" : "softmax-to-nvvm")
+         << " for it)";
+  }
+  if (message.empty() && !llvm::is_contained(kFormats, format))
+    os << "format must be isa or bin (or fatbin, llvm, offloading), not '"
+       << format << "'";
+  if (message.empty() && end == GPUEnd::ROCDL &&
+      !StringRef(options.features).empty())
+    os << "features is an NVVM option (PTX features); the ROCDL end takes "
+          "none";
+  if (message.empty())
+    return std::nullopt;
+  return (pipelineName(end) + ": " + message).str();
+}
+
+static LogicalResult
+buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+                 GPUEnd end, PipelineErrorHandler emitError) {
+  if (std::optional<std::string> error = checkSoftmaxToGPUPipelineOptions(
+          options, /*rocdl=*/end == GPUEnd::ROCDL)) {
+    pipelines::report(emitError, *error);
+    return failure();
+  }
   std::string chip = options.chip;
   if (chip.empty())
     chip = end == GPUEnd::NVVM ? "sm_90" : "gfx942";
   std::string toolkit = options.toolkit;
   if (toolkit.empty())
-    toolkit = end == GPUEnd::NVVM ? "/usr/local/cuda" : "/usr/lib/x86_64-linux-gnu";
+    toolkit = end == GPUEnd::NVVM ? "/usr/local/cuda"
+                                  : "/usr/lib/x86_64-linux-gnu";
 
-  std::string pipeline = llvm::formatv(
-      "softmax-raise,softmax-select-algorithm{{target=gpu},canonicalize,"
-      "one-shot-bufferize{{bufferize-function-boundaries=true "
-      "function-boundary-type-conversion=identity-layout-map "
-      "allow-return-allocs-from-loops=true},"
-      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-      "softmax-map-to-gpu{{chip={0}},softmax-stage-gpu-buffers,"
-      "gpu-kernel-outlining,"
-      "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,canonicalize,cse,",
-      chip);
-  if (end == GPUEnd::NVVM)
-    pipeline += llvm::formatv(
-        "nvvm-attach-target{{chip={0} features={1} O=3},"
-        "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,canonicalize,"
-        "cse,"
-        "reconcile-unrealized-casts),",
-        chip,
-        options.features.empty() ? std::string("+ptx80")
-                                 : std::string(options.features));
-  else
-    pipeline += llvm::formatv(
-        "rocdl-attach-target{{chip={0} O=3},"
-        "gpu.module(convert-gpu-to-rocdl{{chipset={0} runtime=HIP},"
-        "canonicalize,cse,reconcile-unrealized-casts),",
-        chip);
-  pipeline += llvm::formatv(
-      "arith-expand{{include-bf16=true},expand-strided-metadata,"
-      "lower-affine,finalize-memref-to-llvm,gpu-to-llvm,"
-      "gpu-module-to-binary{{format={0} toolkit={1}},"
-      "convert-to-llvm,canonicalize,cse,reconcile-unrealized-casts",
-      std::string(options.format), toolkit);
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("softmax GPU pipeline: malformed pipeline");
+  // Raise, choose algorithms for the GPU, bufferize.
+  pm.addPass(createSoftmaxRaise());
+  SoftmaxSelectAlgorithmOptions select;
+  select.target = "gpu";
+  pm.addPass(createSoftmaxSelectAlgorithm(select));
+  pipelines::addBufferization(pm);
+
+  // The mapping to gpu.launch, buffers kernels reach, and nothing
+  // softmax-shaped left on the host unless allowed.
+  SoftmaxMapToGPUOptions map;
+  map.chip = chip;
+  pm.addPass(createSoftmaxMapToGPU(map));
+  pm.addPass(createSoftmaxStageGPUBuffers());
+  if (!options.allowHostCode) {
+    SoftmaxCheckNoHostFallbackOptions check;
+    check.pipeline = pipelineName(end).str();
+    pm.addPass(createSoftmaxCheckNoHostFallback(check));
+  }
+
+  // Outline the kernels; loops to cf on both sides.
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // The device end.
+  if (end == GPUEnd::NVVM) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip;
+    target.features = StringRef(options.features).empty()
+                          ? std::string("+ptx80")
+                          : std::string(options.features);
+    target.optLevel = 3;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    // The attention kernel's ldmatrix and cp.async.
+    kernels.addPass(createConvertNVGPUToNVVMPass());
+    kernels.addPass(createConvertGpuOpsToNVVMOps());
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createCSEPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  } else {
+    GpuROCDLAttachTargetOptions target;
+    target.chip = chip;
+    target.optLevel = 3;
+    pm.addPass(createGpuROCDLAttachTarget(target));
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    ConvertGpuOpsToROCDLOpsOptions toROCDL;
+    toROCDL.chipset = chip;
+    toROCDL.runtime = gpu::amd::Runtime::HIP;
+    kernels.addPass(createConvertGpuOpsToROCDLOps(toROCDL));
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createCSEPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  }
+
+  // The host end: runtime calls, the kernels' binaries, LLVM.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return success();
 }
 
-void mlir::softmax::buildSoftmaxToNVVMPipeline(
-    OpPassManager &pm, const GPUPipelineOptions &options) {
-  buildGPUPipeline(pm, options, GPUEnd::NVVM);
+LogicalResult mlir::softmax::buildSoftmaxToNVVMPipeline(
+    OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+    PipelineErrorHandler emitError) {
+  return buildGPUPipeline(pm, options, GPUEnd::NVVM, emitError);
 }
 
-void mlir::softmax::buildSoftmaxToROCDLPipeline(
-    OpPassManager &pm, const GPUPipelineOptions &options) {
-  buildGPUPipeline(pm, options, GPUEnd::ROCDL);
+LogicalResult mlir::softmax::buildSoftmaxToROCDLPipeline(
+    OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+    PipelineErrorHandler emitError) {
+  return buildGPUPipeline(pm, options, GPUEnd::ROCDL, emitError);
+}
+
+static LogicalResult runGPUPipeline(ModuleOp module,
+                                    const SoftmaxToGPUPipelineOptions &options,
+                                    GPUEnd end) {
+  PassManager pm(module->getContext());
+  if (failed(buildGPUPipeline(pm, options, end, pipelines::errorAt(module))))
+    return failure();
+  return pm.run(module);
+}
+
+LogicalResult mlir::softmax::runSoftmaxToNVVMPipeline(
+    ModuleOp module, const SoftmaxToGPUPipelineOptions &options) {
+  return runGPUPipeline(module, options, GPUEnd::NVVM);
+}
+
+LogicalResult mlir::softmax::runSoftmaxToROCDLPipeline(
+    ModuleOp module, const SoftmaxToGPUPipelineOptions &options) {
+  return runGPUPipeline(module, options, GPUEnd::ROCDL);
 }
 
 void mlir::softmax::registerSoftmaxGPUPipelines() {
-  PassPipelineRegistration<GPUPipelineOptions>(
+  pipelines::registerPipeline<SoftmaxToGPUPipelineOptions>(
       "softmax-to-nvvm",
       "Lower a module of func ops on tensors or buffers (softmax, linalg) to "
       "NVVM kernels in a gpu.binary and LLVM host code calling the runtime",
       buildSoftmaxToNVVMPipeline);
-  PassPipelineRegistration<GPUPipelineOptions>(
+  pipelines::registerPipeline<SoftmaxToGPUPipelineOptions>(
       "softmax-to-rocdl",
       "Lower a module of func ops on tensors or buffers (softmax, linalg) to "
       "ROCDL kernels in a gpu.binary and LLVM host code calling the runtime",

@@ -1,15 +1,43 @@
 //===- Pipelines.h - named lowering pipelines -------------------*- C++ -*-===//
+//
+// softmax-to-cpu, softmax-to-nvvm and softmax-to-rocdl, built from pass
+// constructors (no pass has to be registered to build or run them) and
+// registered under their names for textual pipelines.
+//
+// Embedding, in C++ (docs/Embedding.md):
+//
+//   mlir::softmax::registerEverything(registry);          // InitAll.h
+//   ...
+//   mlir::PassManager pm(&context);
+//   mlir::softmax::SoftmaxToNVVMPipelineOptions options;
+//   options.chip = "sm_90";
+//   if (failed(mlir::softmax::buildSoftmaxToNVVMPipeline(pm, options)) ||
+//       failed(pm.run(module)))
+//     ...;
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef SOFTMAX_MLIR_PIPELINES_PIPELINES_H
 #define SOFTMAX_MLIR_PIPELINES_PIPELINES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
 
 namespace mlir::softmax {
 
+/// Receives the message of an invalid option value.
+using PipelineErrorHandler = llvm::function_ref<void(const llvm::Twine &)>;
+
+//===----------------------------------------------------------------------===//
+// softmax-to-cpu
+//===----------------------------------------------------------------------===//
+
 /// Options of the softmax-to-cpu pipeline.
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+struct SoftmaxToCPUPipelineOptions
+    : public PassPipelineOptions<SoftmaxToCPUPipelineOptions> {
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("f32 lanes of the vector code (softmax-map-to-cpu); -1: "
@@ -34,17 +62,39 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "softmax-decompose by this size (0: no tiling)"),
       llvm::cl::init(0)};
 };
+using CPUPipelineOptions = SoftmaxToCPUPipelineOptions;
 
-/// Module of func ops on tensors (softmax dialect, linalg, bufferization,
-/// memref, calls to the runner-utils print functions) -> LLVM dialect that
-/// mlir-runner executes.
-void buildSoftmaxToCPUPipeline(OpPassManager &pm,
-                               const CPUPipelineOptions &options);
+/// Checks the option values; returns the message for the first invalid one.
+std::optional<std::string>
+checkSoftmaxToCPUPipelineOptions(const SoftmaxToCPUPipelineOptions &options);
 
+/// Adds the softmax-to-cpu passes to `pm` (a pass manager on
+/// builtin.module). Module of func ops on tensors (softmax dialect, linalg,
+/// bufferization, memref, calls to the runner-utils print functions) ->
+/// LLVM dialect that mlir-runner executes. With an invalid option value,
+/// adds nothing, reports the value through `emitError` (llvm::errs() when
+/// null) and fails.
+LogicalResult
+buildSoftmaxToCPUPipeline(OpPassManager &pm,
+                          const SoftmaxToCPUPipelineOptions &options,
+                          PipelineErrorHandler emitError = {});
+
+/// Builds the pipeline on the module's context and runs it; an invalid
+/// option value is an error diagnostic at the module's location.
+LogicalResult
+runSoftmaxToCPUPipeline(ModuleOp module,
+                        const SoftmaxToCPUPipelineOptions &options);
+
+/// Registers `softmax-to-cpu` for textual pipelines.
 void registerSoftmaxToCPUPipeline();
 
+//===----------------------------------------------------------------------===//
+// softmax-to-nvvm, softmax-to-rocdl
+//===----------------------------------------------------------------------===//
+
 /// Options of the softmax-to-nvvm and softmax-to-rocdl pipelines.
-struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+struct SoftmaxToGPUPipelineOptions
+    : public PassPipelineOptions<SoftmaxToGPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Target chip: sm_80, sm_90 (default for NVVM), gfx90a, "
@@ -57,23 +107,57 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("Binary format: isa (PTX / AMDGPU assembly) or bin "
-                     "(cubin through ptxas / hsaco through ld.lld)"),
+                     "(cubin through ptxas / hsaco through ld.lld); also "
+                     "fatbin, llvm or offloading (gpu-module-to-binary)"),
       llvm::cl::init("isa")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit (libdevice, ptxas) or ROCm device "
                      "library folder"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> allowHostCode{
+      *this, "allow-host-code",
+      llvm::cl::desc("Let a softmax- or attention-shaped computation that "
+                     "is not mapped to a kernel be compiled for the host "
+                     "(otherwise softmax-check-no-host-fallback stops the "
+                     "pipeline with an error pointing at it)"),
+      llvm::cl::init(false)};
 };
+using SoftmaxToNVVMPipelineOptions = SoftmaxToGPUPipelineOptions;
+using SoftmaxToROCDLPipelineOptions = SoftmaxToGPUPipelineOptions;
+using GPUPipelineOptions = SoftmaxToGPUPipelineOptions;
 
-/// Module of func ops on tensors (or buffers holding device-accessible
-/// memory) -> kernels in a gpu.binary plus LLVM host code calling the
-/// runtime ABI (lib/Runtime).
-void buildSoftmaxToNVVMPipeline(OpPassManager &pm,
-                                const GPUPipelineOptions &options);
-void buildSoftmaxToROCDLPipeline(OpPassManager &pm,
-                                 const GPUPipelineOptions &options);
+/// Checks the option values for the NVVM (`rocdl` false) or ROCDL end;
+/// returns the message for the first invalid one.
+std::optional<std::string>
+checkSoftmaxToGPUPipelineOptions(const SoftmaxToGPUPipelineOptions &options,
+                                 bool rocdl);
 
+/// Adds the softmax-to-nvvm / softmax-to-rocdl passes to `pm` (on
+/// builtin.module). Module of func ops on tensors (or buffers holding
+/// device-accessible memory) -> kernels in a gpu.binary plus LLVM host code
+/// calling the runtime ABI (lib/Runtime). With an invalid option value,
+/// adds nothing, reports it through `emitError` (llvm::errs() when null)
+/// and fails.
+LogicalResult
+buildSoftmaxToNVVMPipeline(OpPassManager &pm,
+                           const SoftmaxToGPUPipelineOptions &options,
+                           PipelineErrorHandler emitError = {});
+LogicalResult
+buildSoftmaxToROCDLPipeline(OpPassManager &pm,
+                            const SoftmaxToGPUPipelineOptions &options,
+                            PipelineErrorHandler emitError = {});
+
+/// Build on the module's context and run; an invalid option value is an
+/// error diagnostic at the module's location.
+LogicalResult
+runSoftmaxToNVVMPipeline(ModuleOp module,
+                         const SoftmaxToGPUPipelineOptions &options);
+LogicalResult
+runSoftmaxToROCDLPipeline(ModuleOp module,
+                          const SoftmaxToGPUPipelineOptions &options);
+
+/// Registers `softmax-to-nvvm` and `softmax-to-rocdl` for textual pipelines.
 void registerSoftmaxGPUPipelines();
 
 } // namespace mlir::softmax

@@ -1,11 +1,17 @@
 //===- consumer.cpp - embed softmax-mlir through find_package ------------===//
 //
-// Parses a module with a softmax.softmax op, runs softmax-decompose on it
-// and prints the result.
+// A host compiler in miniature: registers the dialects of its own IR (func,
+// tensor) and the one softmax-mlir call, parses a file and runs one of our
+// pipelines on it, built from C++ (no pass registered), or softmax-decompose
+// by name (after registerAllPasses). Prints the module; with --ptx=FILE,
+// writes the first kernel's PTX (softmax-to-nvvm format=isa) to FILE.
+//
+//   softmax-consumer FILE cpu|nvvm|rocdl|decompose [OPTIONS] [--ptx=FILE]
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -14,44 +20,100 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "softmax-mlir/InitAll.h"
+#include "softmax-mlir/Pipelines/Pipelines.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-static const char *const kModule = R"mlir(
-func.func @softmax(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
-  %e = tensor.empty() : tensor<4x128xf32>
-  %y = softmax.softmax ins(%x : tensor<4x128xf32>) outs(%e : tensor<4x128xf32>)
-                       dimension(1) masked(zero) algorithm(three_pass)
-  return %y : tensor<4x128xf32>
+#include <string>
+
+using namespace mlir;
+
+static int usage() {
+  llvm::errs() << "usage: softmax-consumer FILE cpu|nvvm|rocdl|decompose "
+                  "[OPTIONS] [--ptx=FILE]\n";
+  return 2;
 }
-)mlir";
 
-int main() {
-  mlir::DialectRegistry registry;
-  registry.insert<mlir::func::FuncDialect, mlir::tensor::TensorDialect>();
-  mlir::softmax::registerAllDialects(registry);
-  mlir::softmax::registerAllPasses();
+/// Writes the text of the first gpu.binary object to `path`.
+static LogicalResult writeFirstKernel(ModuleOp module, llvm::StringRef path) {
+  gpu::ObjectAttr object;
+  module.walk([&](gpu::BinaryOp binary) {
+    if (!object && !binary.getObjects().empty())
+      object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+  });
+  if (!object)
+    return failure();
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (error)
+    return failure();
+  os << object.getObject().getValue();
+  return success();
+}
 
-  mlir::MLIRContext context(registry);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kModule, &context);
-  if (!module) {
-    llvm::errs() << "consumer: failed to parse the input module\n";
+int main(int argc, char **argv) {
+  if (argc < 3)
+    return usage();
+  std::string file = argv[1], pipeline = argv[2], options, ptxPath;
+  for (int i = 3; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg.consume_front("--ptx="))
+      ptxPath = arg.str();
+    else
+      options += (options.empty() ? "" : " ") + arg.str();
+  }
+
+  // What our own IR uses, plus everything softmax-mlir's pipelines need.
+  DialectRegistry registry;
+  registry.insert<func::FuncDialect, tensor::TensorDialect>();
+  softmax::registerEverything(registry);
+  MLIRContext context(registry);
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sourceMgr,
+                                                           &context);
+  if (!module)
+    return 1;
+
+  LogicalResult result = failure();
+  if (pipeline == "decompose") {
+    // By name: only this needs the passes registered.
+    softmax::registerAllPasses();
+    PassManager pm(&context);
+    if (failed(parsePassPipeline("softmax-decompose", pm))) {
+      llvm::errs() << "consumer: softmax-decompose is not registered\n";
+      return 1;
+    }
+    result = pm.run(*module);
+  } else if (pipeline == "cpu") {
+    auto parsed =
+        softmax::SoftmaxToCPUPipelineOptions::createFromString(options);
+    if (!parsed)
+      return 1;
+    result = softmax::runSoftmaxToCPUPipeline(*module, *parsed);
+  } else if (pipeline == "nvvm" || pipeline == "rocdl") {
+    auto parsed =
+        softmax::SoftmaxToGPUPipelineOptions::createFromString(options);
+    if (!parsed)
+      return 1;
+    result = pipeline == "nvvm"
+                 ? softmax::runSoftmaxToNVVMPipeline(*module, *parsed)
+                 : softmax::runSoftmaxToROCDLPipeline(*module, *parsed);
+  } else {
+    return usage();
+  }
+  if (failed(result)) {
+    llvm::errs() << "consumer: " << pipeline << " failed\n";
     return 1;
   }
-  llvm::outs() << "// parsed\n";
   module->print(llvm::outs());
-
-  mlir::PassManager pm(&context);
-  if (mlir::failed(mlir::parsePassPipeline("softmax-decompose", pm))) {
-    llvm::errs() << "consumer: softmax-decompose is not registered\n";
+  llvm::outs() << "\n";
+  if (!ptxPath.empty() && failed(writeFirstKernel(*module, ptxPath))) {
+    llvm::errs() << "consumer: no kernel to write to " << ptxPath << "\n";
     return 1;
   }
-  if (mlir::failed(pm.run(*module))) {
-    llvm::errs() << "consumer: softmax-decompose failed\n";
-    return 1;
-  }
-  llvm::outs() << "// decomposed\n";
-  module->print(llvm::outs());
   return 0;
 }

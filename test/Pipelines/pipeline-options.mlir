@@ -1,0 +1,33 @@
+// An option value a pipeline cannot honour is an error that names it, never
+// a fatal error or a malformed pipeline (the pipelines are built from pass
+// constructors, so no value can break their text).
+// RUN: not softmax-opt %s --softmax-to-cpu="three-pass=fastest" 2>&1 | FileCheck %s --check-prefix=THREEPASS
+// RUN: not softmax-opt %s --softmax-to-cpu="threads=-1" 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not softmax-opt %s --softmax-to-cpu="vector-width=-4" 2>&1 | FileCheck %s --check-prefix=WIDTH
+// RUN: not softmax-opt %s --softmax-to-cpu="reduction-tile-size=-8" 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not softmax-opt %s --softmax-to-cpu="vector-width=wide" 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: not softmax-opt %s --softmax-to-cpu="lanes=8" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not softmax-opt %s --softmax-to-nvvm="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=NVCHIP
+// RUN: not softmax-opt %s --softmax-to-nvvm="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=OLDCHIP
+// RUN: not softmax-opt %s --softmax-to-rocdl="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=AMDCHIP
+// RUN: not softmax-opt %s --softmax-to-nvvm="format=ptx" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not softmax-opt %s --softmax-to-rocdl="features=+ptx80" 2>&1 | FileCheck %s --check-prefix=FEATURES
+// RUN: not softmax-opt %s --pass-pipeline="builtin.module(softmax-to-cpu{three-pass=fastest})" 2>&1 | FileCheck %s --check-prefix=THREEPASS
+
+// THREEPASS: error: softmax-to-cpu: three-pass must be auto, recompute, reload or tiled, not 'fastest'
+// THREADS: error: softmax-to-cpu: threads must be 0 (the OpenMP runtime chooses), 1 or more, not -1
+// WIDTH: error: softmax-to-cpu: vector-width must be -1 (the host's width), 0 (no vector mapping) or a number of lanes, not -4
+// TILE: error: softmax-to-cpu: reduction-tile-size must be 0 (no tiling) or a tile size, not -8
+// PARSE: error: softmax-to-cpu: invalid options 'vector-width=wide'
+// UNKNOWN: error: softmax-to-cpu: invalid options 'lanes=8': <Pass-Options-Parser>: no such option lanes
+// NVCHIP: error: softmax-to-nvvm: chip 'gfx942' is not an NVIDIA chip (use softmax-to-rocdl for it)
+// OLDCHIP: error: softmax-to-nvvm: chip 'sm_75' is not a supported target (expected sm_80 or sm_90)
+// AMDCHIP: error: softmax-to-rocdl: chip 'sm_90' is not an AMD chip (use softmax-to-nvvm for it)
+// FORMAT: error: softmax-to-nvvm: format must be isa or bin (or fatbin, llvm, offloading), not 'ptx'
+// FEATURES: error: softmax-to-rocdl: features is an NVVM option (PTX features); the ROCDL end takes none
+
+func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = softmax.softmax ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) dimension(1) masked(zero)
+  return %y : tensor<4x8xf32>
+}
