@@ -29,6 +29,10 @@ padding and boolean masks leave at least one key visible, and a boolean
 mask marked ``"values": "tril"`` gets the lower-triangular causal mask the
 model keeps in its buffer.
 
+A function with dynamic shapes lists its declared argument and result types
+in ``arg_types`` and ``result_type``; it is called on the static ``shape``
+of each argument through ``tensor.cast``.
+
 Error metric, per function (the maximum over its rows): softmax
 ``max |y - ref| / max |ref|`` per row; log_softmax ``max |y - ref| /
 max(1, |ref|)``; logsumexp ``|y - ref| / max(1, |ref|)``; attention, per
@@ -297,12 +301,26 @@ def build_module(text: str, entry, hexes) -> str:
     res = sem["result"] if sem["kind"] != "attention" else sem["out"]
     lines = [text, "", "func.func @main() {"]
     names = []
+    # A function with dynamic shapes declares its signature in the manifest
+    # ("arg_types", "result_type"); the static inputs are tensor.cast to it
+    # and the result cast back to the static "shape" of the manifest.
+    decl = sem.get("arg_types") or [None] * len(args)
     for i, (a, hx) in enumerate(zip(args, hexes)):
-        lines.append(f"  %in{i} = arith.constant dense<{hx}> : {ttype(a['shape'], a['dtype'])}")
-        names.append(f"%in{i}")
-    ins = ", ".join(ttype(a["shape"], a["dtype"]) for a in args)
+        st = ttype(a["shape"], a["dtype"])
+        lines.append(f"  %in{i} = arith.constant dense<{hx}> : {st}")
+        if decl[i] and decl[i] != st:
+            lines.append(f"  %dyn{i} = tensor.cast %in{i} : {st} to {decl[i]}")
+            names.append(f"%dyn{i}")
+        else:
+            names.append(f"%in{i}")
+    ins = ", ".join(d or ttype(a["shape"], a["dtype"]) for a, d in zip(args, decl))
     rt = ttype(res["shape"], res["dtype"])
-    lines.append(f"  %r = call @{entry['func']}({', '.join(names)}) : ({ins}) -> {rt}")
+    rdecl = sem.get("result_type") or rt
+    if rdecl != rt:
+        lines.append(f"  %rd = call @{entry['func']}({', '.join(names)}) : ({ins}) -> {rdecl}")
+        lines.append(f"  %r = tensor.cast %rd : {rdecl} to {rt}")
+    else:
+        lines.append(f"  %r = call @{entry['func']}({', '.join(names)}) : ({ins}) -> {rt}")
     lines.append(print_result("%r", res["shape"], res["dtype"], "r"))
     lines.append("  return\n}")
     lines.append("func.func private @printMemrefI32(memref<*xi32>)")
