@@ -29,6 +29,8 @@ padding and boolean masks leave at least one key visible, and a boolean
 mask marked ``"values": "tril"`` gets the lower-triangular causal mask the
 model keeps in its buffer.
 
+A normalization over several contiguous dimensions at once lists them in
+``dims`` (``dim`` is the first); it is checked as one over their product.
 A function with dynamic shapes lists its declared argument and result types
 in ``arg_types`` and ``result_type``; it is called on the static ``shape``
 of each argument through ``tensor.cast``.
@@ -104,9 +106,22 @@ def encode(x64: np.ndarray, dtype: str) -> tuple[np.ndarray, str]:
     return vals.reshape(np.shape(x64)), '"0x' + raw.hex().upper() + '"'
 
 
+def merged_shape(sem, shape):
+    """A normalization over several contiguous dimensions ("dims", e.g. an
+    ONNX opset-1 Softmax over the flattened trailing dimensions) is one over
+    a single dimension of the tensor with those dimensions merged: (merged
+    shape, that dimension)."""
+    dims = sem.get("dims") or [sem["dim"]]
+    d0, d1 = dims[0], dims[-1]
+    if list(dims) != list(range(d0, d1 + 1)):
+        raise ValueError(f"dims {dims} are not contiguous")
+    shape = list(shape)
+    return shape[:d0] + [int(np.prod(shape[d0:d1 + 1]))] + shape[d1 + 1:], d0
+
+
 def softmax_inputs(sem, rng):
     a = sem["args"][0]
-    shape, dim = a["shape"], sem["dim"]
+    shape, dim = merged_shape(sem, a["shape"])
     x = rng.standard_normal(shape) * 3.0
     rows = np.moveaxis(x, dim, -1).reshape(-1, shape[dim])
     if rows.shape[0] >= 3:
@@ -115,7 +130,7 @@ def softmax_inputs(sem, rng):
         rows[1] = rng.uniform(-2.0e4, -1.0e4, n)
     moved = list(np.moveaxis(x, dim, -1).shape)
     x = np.moveaxis(rows.reshape(moved), -1, dim)
-    return [x]
+    return [x.reshape(a["shape"])]
 
 
 def parse_layout(layout: str) -> list[list[str]]:
@@ -212,13 +227,14 @@ def attention_inputs(sem, rng):
 
 
 def softmax_ref(sem, vals):
-    x, dim = vals[0], sem["dim"]
+    shape, dim = merged_shape(sem, vals[0].shape)
+    x = vals[0].reshape(shape)
     moved = np.moveaxis(x, dim, -1)
     rows = moved.reshape(-1, moved.shape[-1])
     y = softmax_reference(sem["kind"], rows, "nan")
     if sem["kind"] == "logsumexp":
         return y.reshape(moved.shape[:-1])
-    return np.moveaxis(y.reshape(moved.shape), -1, dim)
+    return np.moveaxis(y.reshape(moved.shape), -1, dim).reshape(vals[0].shape)
 
 
 def attention_ref(sem, vals):
@@ -415,8 +431,12 @@ def main(argv=None) -> int:
                     bad = not np.isfinite(err)
                 else:
                     op = e["kind"]
-                    moved = np.moveaxis(got, e["dim"], -1) if op != "logsumexp" else got
-                    rmoved = np.moveaxis(ref, e["dim"], -1) if op != "logsumexp" else ref
+                    if op != "logsumexp":
+                        mshape, mdim = merged_shape(e, ref.shape)
+                        moved = np.moveaxis(got.reshape(mshape), mdim, -1)
+                        rmoved = np.moveaxis(ref.reshape(mshape), mdim, -1)
+                    else:
+                        moved, rmoved = got, ref
                     if op == "logsumexp":
                         errs, mism = row_errors(op, moved.reshape(-1), rmoved.reshape(-1))
                     else:
