@@ -3,29 +3,28 @@
 // Origin: buddy-compiler/buddy-mlir@335ac7ad4d3a3adc203e52fad5d8bca9aad46afd:examples/BuddyStableDiffusion/subgraph_text_encoder.mlir (subgraph0: the causal and padding masks %12 .. %34 and the first CLIP self-attention %64 .. %128)
 // Converted from Inputs/buddy-tosa-clip-text-attention.tosa.mlir with: mlir-opt
 //  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,convert-elementwise-to-linalg))'
-// Producer: buddy-mlir's TorchDynamo frontend (torch -> TOSA + linalg) on Stable Diffusion 2's
-//  CLIP text encoder (HF CLIPAttention), then MLIR 22 tosa-to-linalg.
-// Form: the scale is applied to Q BEFORE the matmul (HF CLIP: q_proj(x) * head_dim^-0.5, here
-//  a broadcasting mulf by 0.125 on the [1,S,H*D] projection); heads split by reshape and
-//  transposes, K^T by a transpose, batch_matmul on [H,S,D]; two additive masks: the causal mask
-//  select(j < i+1, 0, -FLT_MAX) built from an arange by a cmpi generic, and the padding mask
-//  select(bool(1 - m), -FLT_MAX, 1 - m) of the i64 attention_mask; tosa-to-linalg softmax
-//  (linalg.reduce, reciprocal as divf(1.0, sum) with the 1.0 inside the body, mulf); P.V by
-//  batch_matmul; output transposed back to [1,S,H*D].
-// Edits: the masks and the first self-attention of @subgraph0 cut out: the attention_mask
-//  %arg4 (i64 [1, S]), the query projection %63 (before its scaling), the key and value
-//  projections %75 and %89 ([1, S, H*D], bias added) are arguments, %128 the result; the
-//  projections' matmuls dropped; renamed; sequence 12 -> 13 (the arange constant of the causal
-//  mask extended to 0 .. 12), 16 heads -> 3, head dim 64 -> 16 (hidden 1024 -> 48), the scale
-//  0.125 (1/sqrt(64)) kept; TOSA syntax brought to MLIR 22: tosa.const value -> values,
-//  tosa.reshape new_shape attribute -> a tosa.const_shape operand, tosa.mul's shift attribute ->
-//  a tensor<1xi8> operand, tosa.transpose's perms constant -> its perms attribute (the constants
-//  dropped), tosa.matmul given its zero-point operands; after conversion, the dead
-//  tosa.const_shape ops deleted.
-// Semantics: softmax(0.125 * Q K^T + causal + (1 - m) * -FLT_MAX) V per head: Q (%63), K (%75),
-//  V (%89) [1, S, H*D] split into 3 heads of 16, the causal mask hides keys j > i, m the i64
-//  attention mask [1, S] hides padded keys (a raise may carry the causal part as causal or inside
-//  the mask operand); result [1, S, H*D].
+// Producer: buddy-mlir's TorchDynamo frontend (torch -> TOSA + linalg) on Stable Diffusion 2's CLIP
+//  text encoder (HF CLIPAttention), then MLIR 22 tosa-to-linalg.
+// Form: the scale is applied to Q BEFORE the matmul (HF CLIP: q_proj(x) * head_dim^-0.5, here a
+//  broadcasting mulf by 0.125 on the [1,S,H*D] projection); heads split by reshape and transposes,
+//  K^T by a transpose, batch_matmul on [H,S,D]; two additive masks: the causal mask select(j < i+1,
+//  0, -FLT_MAX) built from an arange by a cmpi generic, and the padding mask select(bool(1 - m),
+//  -FLT_MAX, 1 - m) of the i64 attention_mask; tosa-to-linalg softmax (linalg.reduce, reciprocal as
+//  divf(1.0, sum) with the 1.0 inside the body, mulf); P.V by batch_matmul; output transposed back
+//  to [1,S,H*D].
+// Edits: the masks and the first self-attention of @subgraph0 cut out: the attention_mask %arg4
+//  (i64 [1, S]), the query projection %63 (before its scaling), the key and value projections %75
+//  and %89 ([1, S, H*D], bias added) are arguments, %128 the result; the projections' matmuls
+//  dropped; renamed; sequence 12 -> 13 (the arange constant of the causal mask extended to 0 .. 12),
+//  16 heads -> 3, head dim 64 -> 16 (hidden 1024 -> 48), the scale 0.125 (1/sqrt(64)) kept; TOSA
+//  syntax brought to MLIR 22: tosa.const value -> values, tosa.reshape new_shape attribute -> a
+//  tosa.const_shape operand, tosa.mul's shift attribute -> a tensor<1xi8> operand, tosa.transpose's
+//  perms constant -> its perms attribute (the constants dropped), tosa.matmul given its zero-point
+//  operands; after conversion, the dead tosa.const_shape ops deleted.
+// Semantics: softmax(0.125 * Q K^T + causal + (1 - m) * -FLT_MAX) V per head: Q (%63), K (%75), V
+//  (%89) [1, S, H*D] split into 3 heads of 16, the causal mask hides keys j > i, m the i64 attention
+//  mask [1, S] hides padded keys (a raise may carry the causal part as causal or inside the mask
+//  operand); result [1, S, H*D].
 
 // CHECK-LABEL: func.func @buddy_tosa_clip_text_attention(
 // CHECK-NOT: math.exp

@@ -3,29 +3,31 @@
 // Origin: plaidml/mlir-generator@4457cbf8207f595fdc049b09954c5c515acb28bf:iree/mlir/minilm.py.mlir (__inference_predict_63530, %0 .. %10 and %278 .. %347: the attention mask and the first layer's self-attention)
 // Producer: TensorFlow -> MHLO -> linalg-on-tensors by IREE's iree-mhlo-to-linalg-on-tensors (the
 //  TF/XLA path that StableHLO-to-linalg replaced), dumped with
-//  --mlir-print-ir-after=iree-mhlo-to-linalg-on-tensors by iree/scripts/dump_linalg.sh of the
-//  same commit (2022, model script iree/models/minilm.py: HuggingFace TFBertModel microsoft/MiniLM-L12-H384-uncased).
-// Form: mhlo-to-linalg of HF TFBertSelfAttention: Q, K, V [1,S,H*D] split by
-//  tensor.expand_shape, Q transposed to [1,H,S,D] and K to [1,H,D,S] by copy generics (K^T in one
-//  (d0,d3,d1,d2) permutation), linalg.batch_matmul on collapse_shape'd [H,..] operands, the scale
-//  as mulf by a broadcast 0-d tensor<f32> constant (1/sqrt(32)), the additive mask
-//  (1 - float(attention_mask)) * -1e4 computed from the i32 [1,S] input and broadcast by a
-//  (d0,0,0,d3) map, + 1e-9 (stable_softmax), the mhlo softmax (0-d tensor reduce bodies), P.V by
-//  batch_matmul, the output transposed back and collapsed to [S, H*D]
-// Edits: the first self-attention of @__inference_predict_63530 cut out: the input
-//  attention_mask %arg1 (i32 [1, S]) and the key/query/value projections %277/%286/%335 (bias
-//  added, [1, S, H*D]) are arguments, %347 the result; the mask computation %0 .. %10 and the four
-//  0-d constants it uses (%cst_2, %cst_3, %cst_5, %cst_8) kept; the projections' matmuls and bias
-//  generics (%279 .. %286, %328 .. %335) dropped; renamed; sequence 512 -> 13, 12 heads -> 3, head
-//  dim 32 -> 16 (hidden 384 -> 48); the scale 0.176776692 (1/sqrt(32)) kept; the dump's own damage repaired as the file's dump script caused it: its sed
-//  `/\^bb/ s/ loc(fused.*)/)/` cut every block argument after the first, so the block arguments
-//  are restored (one per ins/outs operand, named %%argN, %%argN+1, .. in order, typed by the
-//  operand's element type), and a residual ` loc(unknown)` dropped; MLIR syntax of 2022 brought to
-//  MLIR 22: linalg.init_tensor [..] : T -> tensor.empty() : T, arith.maxf -> arith.maximumf,
-//  output_shape added to tensor.expand_shape (the repair is tools-free and mechanical).
-// Semantics: softmax(Q K^T * 0.176776692 + (1 - m) * -1e4 + 1e-9) V per head, m the i32
-//  attention mask [1, S] broadcast over heads and queries (the +1e-9 leaves softmax unchanged); Q
-//  (%286), K (%277), V (%335) are [1, S, H*D] split into 3 heads of 16; result [S, H*D].
+//  --mlir-print-ir-after=iree-mhlo-to-linalg-on-tensors by iree/scripts/dump_linalg.sh of the same
+//  commit (2022, model script iree/models/minilm.py: HuggingFace TFBertModel
+//  microsoft/MiniLM-L12-H384-uncased).
+// Form: mhlo-to-linalg of HF TFBertSelfAttention: Q, K, V [1,S,H*D] split by tensor.expand_shape, Q
+//  transposed to [1,H,S,D] and K to [1,H,D,S] by copy generics (K^T in one (d0,d3,d1,d2)
+//  permutation), linalg.batch_matmul on collapse_shape'd [H,..] operands, the scale as mulf by a
+//  broadcast 0-d tensor<f32> constant (1/sqrt(32)), the additive mask (1 - float(attention_mask)) *
+//  -1e4 computed from the i32 [1,S] input and broadcast by a (d0,0,0,d3) map, + 1e-9
+//  (stable_softmax), the mhlo softmax (0-d tensor reduce bodies), P.V by batch_matmul, the output
+//  transposed back and collapsed to [S, H*D]
+// Edits: the first self-attention of @__inference_predict_63530 cut out: the input attention_mask
+//  %arg1 (i32 [1, S]) and the key/query/value projections %277/%286/%335 (bias added, [1, S, H*D])
+//  are arguments, %347 the result; the mask computation %0 .. %10 and the four 0-d constants it uses
+//  (%cst_2, %cst_3, %cst_5, %cst_8) kept; the projections' matmuls and bias generics (%279 .. %286,
+//  %328 .. %335) dropped; renamed; sequence 512 -> 13, 12 heads -> 3, head dim 32 -> 16 (hidden 384
+//  -> 48); the scale 0.176776692 (1/sqrt(32)) kept; the dump's own damage repaired as the file's
+//  dump script caused it: its sed `/\^bb/ s/ loc(fused.*)/)/` cut every block argument after the
+//  first, so the block arguments are restored (one per ins/outs operand, named %argN, %argN+1, .. in
+//  order, typed by the operand's element type), and a residual ` loc(unknown)` dropped; MLIR syntax
+//  of 2022 brought to MLIR 22: linalg.init_tensor [..] : T -> tensor.empty() : T, arith.maxf ->
+//  arith.maximumf, output_shape added to tensor.expand_shape (the repair is tools-free and
+//  mechanical).
+// Semantics: softmax(Q K^T * 0.176776692 + (1 - m) * -1e4 + 1e-9) V per head, m the i32 attention
+//  mask [1, S] broadcast over heads and queries (the +1e-9 leaves softmax unchanged); Q (%286), K
+//  (%277), V (%335) are [1, S, H*D] split into 3 heads of 16; result [S, H*D].
 
 // CHECK-LABEL: func.func @iree_mhlo_tf_minilm_attention(
 // CHECK-NOT: math.exp

@@ -3,21 +3,23 @@
 // Origin: plaidml/mlir-generator@4457cbf8207f595fdc049b09954c5c515acb28bf:iree/mlir/minilm.py.mlir (__inference_predict_63530, %310 .. %327: the softmax of the first layer's attention scores)
 // Producer: TensorFlow -> MHLO -> linalg-on-tensors by IREE's iree-mhlo-to-linalg-on-tensors (the
 //  TF/XLA path that StableHLO-to-linalg replaced), dumped with
-//  --mlir-print-ir-after=iree-mhlo-to-linalg-on-tensors by iree/scripts/dump_linalg.sh of the
-//  same commit (2022, model script iree/models/minilm.py: HuggingFace TFBertModel microsoft/MiniLM-L12-H384-uncased).
-// Form: mhlo-to-linalg of HF transformers' stable_softmax (tf.nn.softmax over the last
-//  axis): reductions as linalg.generic whose bodies are the converted mhlo reduce regions
+//  --mlir-print-ir-after=iree-mhlo-to-linalg-on-tensors by iree/scripts/dump_linalg.sh of the same
+//  commit (2022, model script iree/models/minilm.py: HuggingFace TFBertModel
+//  microsoft/MiniLM-L12-H384-uncased).
+// Form: mhlo-to-linalg of HF transformers' stable_softmax (tf.nn.softmax over the last axis):
+//  reductions as linalg.generic whose bodies are the converted mhlo reduce regions
 //  (tensor.from_elements / tensor.extract of 0-d tensors around arith.maximumf / arith.addf), -inf
-//  and -0.0 seeds, tensor.expand_shape to [..,1], broadcast generics with (d0,d1,d2,0) maps,
-//  subf, exp and divf generics
-// Edits: the first softmax of @__inference_predict_63530 cut out: the masked scores %309 are
-//  the argument, %327 the result; renamed; tensor<1x12x512x512xf32> -> tensor<1x3x5x37xf32> (12
-//  heads -> 3, 512 queries -> 5, 512 keys -> 37), tensor<1x12x512x..> -> tensor<1x3x5x..>; the dump's own damage repaired as the file's dump script caused it: its sed
-//  `/\^bb/ s/ loc(fused.*)/)/` cut every block argument after the first, so the block arguments
-//  are restored (one per ins/outs operand, named %%argN, %%argN+1, .. in order, typed by the
-//  operand's element type), and a residual ` loc(unknown)` dropped; MLIR syntax of 2022 brought to
-//  MLIR 22: linalg.init_tensor [..] : T -> tensor.empty() : T, arith.maxf -> arith.maximumf,
-//  output_shape added to tensor.expand_shape (the repair is tools-free and mechanical).
+//  and -0.0 seeds, tensor.expand_shape to [..,1], broadcast generics with (d0,d1,d2,0) maps, subf,
+//  exp and divf generics
+// Edits: the first softmax of @__inference_predict_63530 cut out: the masked scores %309 are the
+//  argument, %327 the result; renamed; tensor<1x12x512x512xf32> -> tensor<1x3x5x37xf32> (12 heads ->
+//  3, 512 queries -> 5, 512 keys -> 37), tensor<1x12x512x..> -> tensor<1x3x5x..>; the dump's own
+//  damage repaired as the file's dump script caused it: its sed `/\^bb/ s/ loc(fused.*)/)/` cut
+//  every block argument after the first, so the block arguments are restored (one per ins/outs
+//  operand, named %argN, %argN+1, .. in order, typed by the operand's element type), and a residual
+//  ` loc(unknown)` dropped; MLIR syntax of 2022 brought to MLIR 22: linalg.init_tensor [..] : T ->
+//  tensor.empty() : T, arith.maxf -> arith.maximumf, output_shape added to tensor.expand_shape (the
+//  repair is tools-free and mechanical).
 // Semantics: softmax over dimension 3 of tensor<1x3x5x37xf32>.
 
 // CHECK-LABEL: func.func @iree_mhlo_tf_minilm_softmax(

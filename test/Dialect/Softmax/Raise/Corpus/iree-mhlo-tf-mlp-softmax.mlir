@@ -3,20 +3,20 @@
 // Origin: plaidml/mlir-generator@4457cbf8207f595fdc049b09954c5c515acb28bf:iree/mlir/linear.py.mlir (__inference_predict_670, %43 .. %60: tf.nn.softmax of the logits)
 // Producer: TensorFlow -> MHLO -> linalg-on-tensors by IREE's iree-mhlo-to-linalg-on-tensors (the
 //  TF/XLA path that StableHLO-to-linalg replaced), dumped with
-//  --mlir-print-ir-after=iree-mhlo-to-linalg-on-tensors by iree/scripts/dump_linalg.sh of the
-//  same commit (2022, model script iree/models/linear.py).
-// Form: mhlo-to-linalg of tf.nn.softmax: linalg.generic reductions whose bodies are
-//  the converted mhlo reduce regions (tensor.from_elements / tensor.extract of 0-d tensors around
-//  arith.maximumf / arith.addf), -inf and -0.0 seeds, tensor.expand_shape to [..,1], explicit
-//  broadcast generics with (d0,d1,0) maps, then elementwise subf, exp and divf generics
-// Edits: the softmax at the end of @__inference_predict_670 cut out: the ReLU'd logits %42
-//  are the argument, %60 the result; renamed; tensor<1x1x10xf32> -> tensor<2x3x37xf32>,
-//  tensor<1x1x..> -> tensor<2x3x..>; the dump's own damage repaired as the file's dump script caused it: its sed
-//  `/\^bb/ s/ loc(fused.*)/)/` cut every block argument after the first, so the block arguments
-//  are restored (one per ins/outs operand, named %%argN, %%argN+1, .. in order, typed by the
-//  operand's element type), and a residual ` loc(unknown)` dropped; MLIR syntax of 2022 brought to
-//  MLIR 22: linalg.init_tensor [..] : T -> tensor.empty() : T, arith.maxf -> arith.maximumf,
-//  output_shape added to tensor.expand_shape (the repair is tools-free and mechanical).
+//  --mlir-print-ir-after=iree-mhlo-to-linalg-on-tensors by iree/scripts/dump_linalg.sh of the same
+//  commit (2022, model script iree/models/linear.py).
+// Form: mhlo-to-linalg of tf.nn.softmax: linalg.generic reductions whose bodies are the converted
+//  mhlo reduce regions (tensor.from_elements / tensor.extract of 0-d tensors around arith.maximumf /
+//  arith.addf), -inf and -0.0 seeds, tensor.expand_shape to [..,1], explicit broadcast generics with
+//  (d0,d1,0) maps, then elementwise subf, exp and divf generics
+// Edits: the softmax at the end of @__inference_predict_670 cut out: the ReLU'd logits %42 are the
+//  argument, %60 the result; renamed; tensor<1x1x10xf32> -> tensor<2x3x37xf32>, tensor<1x1x..> ->
+//  tensor<2x3x..>; the dump's own damage repaired as the file's dump script caused it: its sed
+//  `/\^bb/ s/ loc(fused.*)/)/` cut every block argument after the first, so the block arguments are
+//  restored (one per ins/outs operand, named %argN, %argN+1, .. in order, typed by the operand's
+//  element type), and a residual ` loc(unknown)` dropped; MLIR syntax of 2022 brought to MLIR 22:
+//  linalg.init_tensor [..] : T -> tensor.empty() : T, arith.maxf -> arith.maximumf, output_shape
+//  added to tensor.expand_shape (the repair is tools-free and mechanical).
 // Semantics: softmax over dimension 2 of tensor<2x3x37xf32>.
 
 // CHECK-LABEL: func.func @iree_mhlo_tf_mlp_softmax(

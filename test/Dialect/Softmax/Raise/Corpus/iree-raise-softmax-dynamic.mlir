@@ -1,12 +1,12 @@
 // RUN: softmax-opt %s --softmax-raise | FileCheck %s
 //
 // Origin: iree-org/iree@b48a5955575cf8924ffc191f3b0804976e5738b9:compiler/src/iree/compiler/GlobalOptimization/test/raise_special_ops.mlir (@softmax)
-// Form: IREE's raise-special-ops input with DYNAMIC shapes (tensor<?x?x?xf32>): the sizes come
-//  from tensor.dim and feed tensor.empty(%dim..); max/sum as linalg.generic reductions with a
-//  -FLT_MAX / 0 fill, subf, exp, reciprocal as divf(1.0, sum) on the [?,?] sum, then mulf.
+// Form: IREE's raise-special-ops input with DYNAMIC shapes (tensor<?x?x?xf32>): the sizes come from
+//  tensor.dim and feed tensor.empty(%dim..); max/sum as linalg.generic reductions with a -FLT_MAX /
+//  0 fill, subf, exp, reciprocal as divf(1.0, sum) on the [?,?] sum, then mulf.
 //  (iree-raise-softmax.mlir is the same function cut to static shapes.)
-// Edits: util.func public -> func.func; util.return -> return; renamed; the shapes are kept
-//  dynamic (corpus.json gives the static shape 2x3x37 the execution check casts to).
+// Edits: util.func public -> func.func; util.return -> return; renamed; the shapes are kept dynamic
+//  (corpus.json gives the static shape 2x3x37 the execution check casts to).
 // Semantics: softmax over dimension 2 of tensor<?x?x?xf32>.
 
 // CHECK-LABEL: func.func @iree_raise_softmax_dynamic(

@@ -3,8 +3,8 @@
 // Origin: copparihollmann/merlin@a18da2a5ef65852d6c46e9fbae57b08c56681d2d:samples/test_ukernel_qs8_qc8w_gemm_rvv/compilation_phases_transformer/model_quantized_ort.1.input.mlir (main_graph$async, %107 .. %117: the softmax of the first attention's scores)
 // Producer: ONNX through torch-mlir: a PyTorch TransformerEncoderLayer (d_model 64, 8 heads,
 //  export_models_onnx.py of the same commit) exported to ONNX and statically quantized by
-//  onnxruntime (QDQ), imported by iree-compile (torch-mlir's onnx.Softmax -> torch ->
-//  linalg conversion) and dumped after IREE's input phase; the ONNX graph of the same commit
+//  onnxruntime (QDQ), imported by iree-compile (torch-mlir's onnx.Softmax -> torch -> linalg
+//  conversion) and dumped after IREE's input phase; the ONNX graph of the same commit
 //  (model_quantized_ort.mlir) has onnx.Softmax {axis = -1} on [1,8,16,16].
 // Form: torch-mlir softmax over the last of four dimensions: two-result max (unused i64 argmax)
 //  into [1,H,S] and tensor.expand_shape to [1,H,S,1], (d0,d1,d2,0) broadcast maps, sum into
@@ -12,8 +12,8 @@
 // Edits: the softmax of @main_graph$async cut out: the dequantized scores %106 are the argument,
 //  %117 the result (the QDQ generics around it dropped); the constants it uses (%c0_i64, %cst_15,
 //  %cst_16), the tensor.empty %102 and the module's #map5/#map10/#map11 kept; util.func ->
-//  func.func; tensor<1x8x16x16xf32> -> tensor<1x3x5x37xf32> (8 heads -> 3, 16 queries -> 5, 16
-//  keys -> 37), tensor<1x8x16x..> -> tensor<1x3x5x..>.
+//  func.func; tensor<1x8x16x16xf32> -> tensor<1x3x5x37xf32> (8 heads -> 3, 16 queries -> 5, 16 keys
+//  -> 37), tensor<1x8x16x..> -> tensor<1x3x5x..>.
 // Semantics: softmax over dimension 3 of tensor<1x3x5x37xf32>.
 
 // CHECK-LABEL: func.func @onnx_quantized_transformer_softmax(

@@ -1,19 +1,22 @@
 // RUN: softmax-opt %s --softmax-raise | FileCheck %s
 //
 // Origin: renxida/torch-mlir@cb60e81586375d036c551c73b2331cf412328dd0:issue450/test_logsoftmax_old_axis_1_static_1.mlir.linalg.mlir (test_logsoftmax_old_axis_1_static)
-// Producer: ONNX through torch-mlir: the ONNX backend test test_logsoftmax_old_axis_1_static (onnx.LogSoftmax {axis = 1}, opset 1, the lit test input
-//  issue450/test_logsoftmax_old_axis_1_static_1.mlir of the same commit) converted by tabulate_issue450.py of the same commit with
-//  torch-mlir-opt --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
-//  --torch-backend-to-linalg-on-tensors-backend-pipeline (each with --canonicalize).
+// Producer: ONNX through torch-mlir: the ONNX backend test test_logsoftmax_old_axis_1_static
+//  (onnx.LogSoftmax {axis = 1}, opset 1, the lit test input
+//  issue450/test_logsoftmax_old_axis_1_static_1.mlir of the same commit) converted by
+//  tabulate_issue450.py of the same commit with torch-mlir-opt --convert-torch-onnx-to-torch,
+//  --torch-decompose-complex-ops and --torch-backend-to-linalg-on-tensors-backend-pipeline (each
+//  with --canonicalize).
 // Form: opset-1 LogSoftmax(axis = 1) of a rank-3 tensor, which normalizes over the flattened
-//  trailing dimensions: tensor.collapse_shape [3,4,5] -> [3,20] around a torch-mlir log_softmax
-//  over dimension 1 (two-result max, (d0,0) maps, math.log as its own generic on the [3,1] sum)
-//  and tensor.expand_shape [3,20] -> [3,4,5] of the result.
+//  trailing dimensions: tensor.collapse_shape [3,4,5] -> [3,20] around a torch-mlir log_softmax over
+//  dimension 1 (two-result max, (d0,0) maps, math.log as its own generic on the [3,1] sum) and
+//  tensor.expand_shape [3,20] -> [3,4,5] of the result.
 // Edits: module wrapper and the unused ml_program.global @global_seed dropped; renamed to
-//  @onnx_torch_mlir_logsoftmax_old_axis_1; shapes kept (3, 4, 5 and 20 are small and not multiples of 8).
+//  @onnx_torch_mlir_logsoftmax_old_axis_1; shapes kept (3, 4, 5 and 20 are small and not multiples
+//  of 8).
 // Semantics: log_softmax over dimensions 1 and 2 together of tensor<3x4x5xf32> (each of the 3 rows
-//  of 4*5 = 20 values is normalized); raised, it is a log_softmax over dimension 1 of the
-//  collapsed tensor<3x20xf32> (or an equivalent form).
+//  of 4*5 = 20 values is normalized); raised, it is a log_softmax over dimension 1 of the collapsed
+//  tensor<3x20xf32> (or an equivalent form).
 
 // CHECK-LABEL: func.func @onnx_torch_mlir_logsoftmax_old_axis_1(
 // CHECK-NOT: math.exp

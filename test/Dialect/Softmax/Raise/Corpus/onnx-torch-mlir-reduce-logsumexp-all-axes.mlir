@@ -1,14 +1,16 @@
 // RUN: softmax-opt %s --softmax-raise | FileCheck %s
 //
 // Origin: renxida/torch-mlir@cb60e81586375d036c551c73b2331cf412328dd0:issue450/test_reduce_log_sum_exp_default_axes_keepdims_example_1.mlir.linalg.mlir (test_reduce_log_sum_exp_default_axes_keepdims_example)
-// Producer: ONNX through torch-mlir: the ONNX backend test test_reduce_log_sum_exp_default_axes_keepdims_example (onnx.ReduceLogSumExp with the
-//  default (empty) axes, i.e. all axes, keepdims = 1, opset 18; the lit test input
-//  issue450/test_reduce_log_sum_exp_default_axes_keepdims_example_1.mlir of the same commit) converted by tabulate_issue450.py of the same commit
-//  with torch-mlir-opt --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
+// Producer: ONNX through torch-mlir: the ONNX backend test
+//  test_reduce_log_sum_exp_default_axes_keepdims_example (onnx.ReduceLogSumExp with the default
+//  (empty) axes, i.e. all axes, keepdims = 1, opset 18; the lit test input
+//  issue450/test_reduce_log_sum_exp_default_axes_keepdims_example_1.mlir of the same commit)
+//  converted by tabulate_issue450.py of the same commit with torch-mlir-opt
+//  --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
 //  --torch-backend-to-linalg-on-tensors-backend-pipeline (each with --canonicalize).
-// Form: logsumexp over ALL dimensions, computed without a max: extf to f64, exp, a sum with
-//  three reduction iterators into [1,1,1] through a (0,0,0) map, math.log as its own generic,
-//  truncf back to f32.
+// Form: logsumexp over ALL dimensions, computed without a max: extf to f64, exp, a sum with three
+//  reduction iterators into [1,1,1] through a (0,0,0) map, math.log as its own generic, truncf back
+//  to f32.
 // Edits: module wrapper and the unused ml_program.global @global_seed dropped; renamed to
 //  @onnx_torch_mlir_reduce_logsumexp_all_axes; its unused tensor<0xi64> axes argument %arg1 (empty:
 //  all axes) dropped; shapes kept (3x2x2).

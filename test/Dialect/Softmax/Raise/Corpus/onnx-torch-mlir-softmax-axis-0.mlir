@@ -1,9 +1,10 @@
 // RUN: softmax-opt %s --softmax-raise | FileCheck %s
 //
 // Origin: renxida/torch-mlir@cb60e81586375d036c551c73b2331cf412328dd0:issue450/test_softmax_axis_0_1.mlir.linalg.mlir (test_softmax_axis_0)
-// Producer: ONNX through torch-mlir: the ONNX backend test test_softmax_axis_0 (onnx.Softmax {axis = 0}, opset 13, the lit test input
-//  issue450/test_softmax_axis_0_1.mlir of the same commit) converted by tabulate_issue450.py of the same commit with
-//  torch-mlir-opt --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
+// Producer: ONNX through torch-mlir: the ONNX backend test test_softmax_axis_0 (onnx.Softmax {axis
+//  = 0}, opset 13, the lit test input issue450/test_softmax_axis_0_1.mlir of the same commit)
+//  converted by tabulate_issue450.py of the same commit with torch-mlir-opt
+//  --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
 //  --torch-backend-to-linalg-on-tensors-backend-pipeline (each with --canonicalize).
 // Form: softmax over the OUTERMOST of three dimensions: the two-result max generic has iterator
 //  types ["reduction", "parallel", "parallel"] (unused i64 argmax, linalg.index 0) into [4,5],

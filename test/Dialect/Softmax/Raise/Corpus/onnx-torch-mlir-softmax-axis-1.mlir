@@ -1,13 +1,14 @@
 // RUN: softmax-opt %s --softmax-raise | FileCheck %s
 //
 // Origin: renxida/torch-mlir@cb60e81586375d036c551c73b2331cf412328dd0:issue450/test_softmax_axis_1_1.mlir.linalg.mlir (test_softmax_axis_1)
-// Producer: ONNX through torch-mlir: the ONNX backend test test_softmax_axis_1 (onnx.Softmax {axis = 1}, opset 13, the lit test input
-//  issue450/test_softmax_axis_1_1.mlir of the same commit) converted by tabulate_issue450.py of the same commit with
-//  torch-mlir-opt --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
+// Producer: ONNX through torch-mlir: the ONNX backend test test_softmax_axis_1 (onnx.Softmax {axis
+//  = 1}, opset 13, the lit test input issue450/test_softmax_axis_1_1.mlir of the same commit)
+//  converted by tabulate_issue450.py of the same commit with torch-mlir-opt
+//  --convert-torch-onnx-to-torch, --torch-decompose-complex-ops and
 //  --torch-backend-to-linalg-on-tensors-backend-pipeline (each with --canonicalize).
 // Form: softmax over the MIDDLE of three dimensions: two-result max with iterator types
-//  ["parallel", "reduction", "parallel"] into [3,5], tensor.expand_shape [[0, 1], [2]] to
-//  [3,1,5], (d0,0,d2) broadcast maps, sum into [3,1,5], divf.
+//  ["parallel", "reduction", "parallel"] into [3,5], tensor.expand_shape [[0, 1], [2]] to [3,1,5],
+//  (d0,0,d2) broadcast maps, sum into [3,1,5], divf.
 // Edits: module wrapper and the unused ml_program.global @global_seed dropped; renamed to
 //  @onnx_torch_mlir_softmax_axis_1; shapes kept (3, 4, 5 and 20 are small and not multiples of 8).
 // Semantics: softmax over dimension 1 of tensor<3x4x5xf32>.

@@ -3,12 +3,12 @@
 // Origin: llvm/torch-mlir@51967b96a22a8e06c6ac3b3471027c792636bb03:test/python/fx_importer/iree_test/linalg-ir/Log_softmax.mlir (main)
 // Producer: torch-mlir FX importer + torch-backend-to-linalg-on-tensors-backend-pipeline
 //  (test/python/fx_importer/aten_to_linalg.py of the same commit, the head of pull request #3064;
-//  the torch IR it lowered, torch-aten/Log_softmax.mlir there, is the decomposed
-//  log_softmax(x, dim=0): amax/sub/exp/sum/log/sub with keepdim over dimension 0).
+//  the torch IR it lowered, torch-aten/Log_softmax.mlir there, is the decomposed log_softmax(x,
+//  dim=0): amax/sub/exp/sum/log/sub with keepdim over dimension 0).
 // Form: log_softmax over the OUTERMOST dimension: max as a two-result generic with iterator types
 //  ["reduction", "parallel"] (unused i64 argmax, linalg.index 0) into a rank-1 [M] tensor,
-//  tensor.expand_shape to [1,M], (0,d1) broadcast maps, sum into [1,M], math.log as its own
-//  generic on the [1,M] sum, then x - max - log(sum).
+//  tensor.expand_shape to [1,M], (0,d1) broadcast maps, sum into [1,M], math.log as its own generic
+//  on the [1,M] sum, then x - max - log(sum).
 // Edits: module wrapper and the unused ml_program.global @global_seed dropped; @main renamed to
 //  @torch_mlir_fx_log_softmax_dim0; its unused i64 argument %arg1 dropped; output_shape added to
 //  tensor.expand_shape (MLIR 22 syntax); tensor<128x128xf32> -> tensor<37x5xf32> (37 along the

@@ -4,13 +4,13 @@
 // Producer: torch-mlir FX importer + torch-backend-to-linalg-on-tensors-backend-pipeline
 //  (test/python/fx_importer/aten_to_linalg.py of the same commit, the head of pull request #3064,
 //  exports torch.ops.aten._softmax(x, 1, False) and saves the linalg IR).
-// Form: torch-mlir softmax over the last dimension: max as a two-result generic (unused i64
-//  argmax, linalg.index/cmpf/select) into a rank-1 [N] tensor, tensor.expand_shape to [N,1],
-//  (d0,0) broadcast maps, sum into [N,1], divf by the sum.
+// Form: torch-mlir softmax over the last dimension: max as a two-result generic (unused i64 argmax,
+//  linalg.index/cmpf/select) into a rank-1 [N] tensor, tensor.expand_shape to [N,1], (d0,0)
+//  broadcast maps, sum into [N,1], divf by the sum.
 // Edits: module wrapper and the unused ml_program.global @global_seed dropped; @main renamed to
 //  @torch_mlir_fx_softmax; its unused i64 argument %arg1 dropped; output_shape added to
-//  tensor.expand_shape (MLIR 22 syntax); tensor<128x128xf32> -> tensor<5x37xf32>, tensor<128x..>
-//  -> tensor<5x..>.
+//  tensor.expand_shape (MLIR 22 syntax); tensor<128x128xf32> -> tensor<5x37xf32>, tensor<128x..> ->
+//  tensor<5x..>.
 // Semantics: softmax over dimension 1 of tensor<5x37xf32>.
 
 // CHECK-LABEL: func.func @torch_mlir_fx_softmax(
