@@ -29,6 +29,12 @@ padding and boolean masks leave at least one key visible, and a boolean
 mask marked ``"values": "tril"`` gets the lower-triangular causal mask the
 model keeps in its buffer.
 
+A normalization over several contiguous dimensions at once lists them in
+``dims`` (``dim`` is the first); it is checked as one over their product.
+A function with dynamic shapes lists its declared argument and result types
+in ``arg_types`` and ``result_type``; it is called on the static ``shape``
+of each argument through ``tensor.cast``.
+
 Error metric, per function (the maximum over its rows): softmax
 ``max |y - ref| / max |ref|`` per row; log_softmax ``max |y - ref| /
 max(1, |ref|)``; logsumexp ``|y - ref| / max(1, |ref|)``; attention, per
@@ -100,9 +106,22 @@ def encode(x64: np.ndarray, dtype: str) -> tuple[np.ndarray, str]:
     return vals.reshape(np.shape(x64)), '"0x' + raw.hex().upper() + '"'
 
 
+def merged_shape(sem, shape):
+    """A normalization over several contiguous dimensions ("dims", e.g. an
+    ONNX opset-1 Softmax over the flattened trailing dimensions) is one over
+    a single dimension of the tensor with those dimensions merged: (merged
+    shape, that dimension)."""
+    dims = sem.get("dims") or [sem["dim"]]
+    d0, d1 = dims[0], dims[-1]
+    if list(dims) != list(range(d0, d1 + 1)):
+        raise ValueError(f"dims {dims} are not contiguous")
+    shape = list(shape)
+    return shape[:d0] + [int(np.prod(shape[d0:d1 + 1]))] + shape[d1 + 1:], d0
+
+
 def softmax_inputs(sem, rng):
     a = sem["args"][0]
-    shape, dim = a["shape"], sem["dim"]
+    shape, dim = merged_shape(sem, a["shape"])
     x = rng.standard_normal(shape) * 3.0
     rows = np.moveaxis(x, dim, -1).reshape(-1, shape[dim])
     if rows.shape[0] >= 3:
@@ -111,7 +130,7 @@ def softmax_inputs(sem, rng):
         rows[1] = rng.uniform(-2.0e4, -1.0e4, n)
     moved = list(np.moveaxis(x, dim, -1).shape)
     x = np.moveaxis(rows.reshape(moved), -1, dim)
-    return [x]
+    return [x.reshape(a["shape"])]
 
 
 def parse_layout(layout: str) -> list[list[str]]:
@@ -208,13 +227,14 @@ def attention_inputs(sem, rng):
 
 
 def softmax_ref(sem, vals):
-    x, dim = vals[0], sem["dim"]
+    shape, dim = merged_shape(sem, vals[0].shape)
+    x = vals[0].reshape(shape)
     moved = np.moveaxis(x, dim, -1)
     rows = moved.reshape(-1, moved.shape[-1])
     y = softmax_reference(sem["kind"], rows, "nan")
     if sem["kind"] == "logsumexp":
         return y.reshape(moved.shape[:-1])
-    return np.moveaxis(y.reshape(moved.shape), -1, dim)
+    return np.moveaxis(y.reshape(moved.shape), -1, dim).reshape(vals[0].shape)
 
 
 def attention_ref(sem, vals):
@@ -297,12 +317,26 @@ def build_module(text: str, entry, hexes) -> str:
     res = sem["result"] if sem["kind"] != "attention" else sem["out"]
     lines = [text, "", "func.func @main() {"]
     names = []
+    # A function with dynamic shapes declares its signature in the manifest
+    # ("arg_types", "result_type"); the static inputs are tensor.cast to it
+    # and the result cast back to the static "shape" of the manifest.
+    decl = sem.get("arg_types") or [None] * len(args)
     for i, (a, hx) in enumerate(zip(args, hexes)):
-        lines.append(f"  %in{i} = arith.constant dense<{hx}> : {ttype(a['shape'], a['dtype'])}")
-        names.append(f"%in{i}")
-    ins = ", ".join(ttype(a["shape"], a["dtype"]) for a in args)
+        st = ttype(a["shape"], a["dtype"])
+        lines.append(f"  %in{i} = arith.constant dense<{hx}> : {st}")
+        if decl[i] and decl[i] != st:
+            lines.append(f"  %dyn{i} = tensor.cast %in{i} : {st} to {decl[i]}")
+            names.append(f"%dyn{i}")
+        else:
+            names.append(f"%in{i}")
+    ins = ", ".join(d or ttype(a["shape"], a["dtype"]) for a, d in zip(args, decl))
     rt = ttype(res["shape"], res["dtype"])
-    lines.append(f"  %r = call @{entry['func']}({', '.join(names)}) : ({ins}) -> {rt}")
+    rdecl = sem.get("result_type") or rt
+    if rdecl != rt:
+        lines.append(f"  %rd = call @{entry['func']}({', '.join(names)}) : ({ins}) -> {rdecl}")
+        lines.append(f"  %r = tensor.cast %rd : {rdecl} to {rt}")
+    else:
+        lines.append(f"  %r = call @{entry['func']}({', '.join(names)}) : ({ins}) -> {rt}")
     lines.append(print_result("%r", res["shape"], res["dtype"], "r"))
     lines.append("  return\n}")
     lines.append("func.func private @printMemrefI32(memref<*xi32>)")
@@ -397,8 +431,12 @@ def main(argv=None) -> int:
                     bad = not np.isfinite(err)
                 else:
                     op = e["kind"]
-                    moved = np.moveaxis(got, e["dim"], -1) if op != "logsumexp" else got
-                    rmoved = np.moveaxis(ref, e["dim"], -1) if op != "logsumexp" else ref
+                    if op != "logsumexp":
+                        mshape, mdim = merged_shape(e, ref.shape)
+                        moved = np.moveaxis(got.reshape(mshape), mdim, -1)
+                        rmoved = np.moveaxis(ref.reshape(mshape), mdim, -1)
+                    else:
+                        moved, rmoved = got, ref
                     if op == "logsumexp":
                         errs, mism = row_errors(op, moved.reshape(-1), rmoved.reshape(-1))
                     else:
