@@ -34,10 +34,10 @@ static void buildGPUPipeline(OpPassManager &pm,
       "function-boundary-type-conversion=identity-layout-map "
       "allow-return-allocs-from-loops=true},"
       "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-      "softmax-map-to-gpu{{chip={0}},softmax-stage-gpu-buffers,"
-      "gpu-kernel-outlining,"
+      "softmax-map-to-gpu{{chip={0} attention-f32-precision={1}},"
+      "softmax-stage-gpu-buffers,gpu-kernel-outlining,"
       "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,canonicalize,cse,",
-      chip);
+      chip, std::string(options.attentionF32Precision));
   if (end == GPUEnd::NVVM)
     pipeline += llvm::formatv(
         "nvvm-attach-target{{chip={0} features={1} O=3},"

@@ -64,6 +64,12 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("CUDA toolkit (libdevice, ptxas) or ROCm device "
                      "library folder"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> attentionF32Precision{
+      *this, "attention-f32-precision",
+      llvm::cl::desc("softmax.attention on f32 inputs (softmax-map-to-gpu): "
+                     "exact (3xTF32, within 1e-5 of float64) or tf32 (one "
+                     "tf32 product, about 1e-3; NVVM only)"),
+      llvm::cl::init("exact")};
 };
 
 /// Module of func ops on tensors (or buffers holding device-accessible

@@ -25,14 +25,13 @@ using namespace mlir::softmax::detail;
 
 namespace {
 
-constexpr int64_t kPad = 8;
-
 class NVVMAttentionMma : public AttentionMma {
 public:
   NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                    int64_t buffers, int64_t mTiles, bool queriesInSmem)
       : AttentionMma(b, loc, op, warps, buffers), mTiles(mTiles),
-        queriesInSmem(queriesInSmem) {}
+        queriesInSmem(queriesInSmem),
+        vecElts(128 / elt.getIntOrFloatBitWidth()) {}
 
   int64_t lanes() const override { return 32; }
   int64_t rowsPerWarp() const override { return 16 * mTiles; }
@@ -42,11 +41,13 @@ public:
       return MemRefType::get(shape, elt, MemRefLayoutAttrInterface(),
                              workgroup);
     };
+    // Rows padded by 16 bytes, so that the 8 rows an ldmatrix reads start
+    // in different 16-byte bank groups.
     SmallVector<MemRefType> t = {
-        tile({stages(), kKeysPerTile, d + kPad}),
-        tile({stages(), kKeysPerTile, dv + kPad})};
+        tile({stages(), kKeysPerTile, d + vecElts}),
+        tile({stages(), kKeysPerTile, dv + vecElts})};
     if (queriesInSmem)
-      t.push_back(tile({warps * rowsPerWarp(), d + kPad}));
+      t.push_back(tile({warps * rowsPerWarp(), d + vecElts}));
     return t;
   }
 
@@ -117,7 +118,7 @@ public:
   void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx, Value hIdx,
                 Value row, function_ref<Value(Value)> finish) override;
 
-private:
+protected:
   VectorType vec(ArrayRef<int64_t> shape, Type t) {
     return VectorType::get(shape, t);
   }
@@ -161,6 +162,8 @@ private:
   /// The warp's queries are read from shared memory per tile instead of
   /// being held in registers (where registers would not hold them).
   bool queriesInSmem;
+  /// Elements per 16-byte copy (8 of f16/bf16, 4 of f32).
+  int64_t vecElts;
 
   Value lane, group, quad, matrix, matrixRow, warpInBlock;
   /// [m][k] A fragments, when held in registers.
@@ -175,17 +178,17 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
     // The warp copies its own rows (clamped to Nq - 1), 16 bytes a copy;
     // the loop's first wait and barrier make them visible.
     Value smemQ = smem[2];
-    int64_t perRow = d / 8, rows = rowsPerWarp();
+    int64_t perRow = d / vecElts, rows = rowsPerWarp();
     Value base = mul(warpInBlock, idx(rows));
     SmallVector<Value> tokens;
     for (int64_t s = 0; s < rows * perRow / 32; ++s) {
       Value linear = add(lane, idx(s * 32));
       Value row = div(linear, perRow);
-      Value col = mul(rem(linear, perRow), idx(8));
+      Value col = mul(rem(linear, perRow), idx(vecElts));
       Value srcRow = minI(add(warpRow, row), last);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           b, loc, smemQ, ValueRange{add(base, row), col}, op.getQuery(),
-          ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(8),
+          ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(vecElts),
           /*srcElements=*/Value(), b.getUnitAttr()));
     }
     nvgpu::DeviceAsyncCreateGroupOp::create(
@@ -234,22 +237,24 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
                               Value kv0, Value buf) {
   Value src = value ? op.getValue() : op.getKey();
   Value smem = value ? smemV : smemK;
-  int64_t perRow = (value ? dv : d) / 8;
+  int64_t perRow = (value ? dv : d) / vecElts;
   int64_t steps = kKeysPerTile * perRow / (warps * 32);
   Value last = sub(nk, idx(1));
   // With no key at all (Nk = 0) nothing is read: a source size of 0
   // zero-fills the destination without touching the source address.
   Value srcElements = arith::SelectOp::create(
-      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(8), idx(0));
+      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(vecElts),
+      idx(0));
   SmallVector<Value> tokens;
   for (int64_t s = 0; s < steps; ++s) {
     Value linear = add(tid, idx(s * warps * 32));
     Value row = div(linear, perRow);
-    Value col = mul(rem(linear, perRow), idx(8));
+    Value col = mul(rem(linear, perRow), idx(vecElts));
     Value srcRow = maxI(minI(add(kv0, row), last), idx(0));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{buf, row, col}, src,
-        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8), srcElements,
+        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(vecElts),
+        srcElements,
         b.getUnitAttr()));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(
@@ -376,6 +381,216 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
   }
 }
 
+namespace {
+
+/// f32 inputs on the tf32 tensor cores, mma.sync m16n8k8 (A 16x8, B 8x8,
+/// both as 32-bit registers holding tf32 bit patterns; C as for m16n8k16).
+/// Staging, the online softmax and the stores are the f16/bf16 kernel's
+/// (16-byte cp.async of 4 floats, rows padded by 4 floats); the queries
+/// are always read from shared memory.
+///
+/// Operands: an ldmatrix of an 8x8 b16 matrix read as 8 rows of 4 floats
+/// gives lane l the float at (l / 4, l % 4), which is the tf32 A and B
+/// fragment layout: Q's A fragment is 4 such matrices (rows 0-7 / 8-15,
+/// columns 0-3 / 4-7), K's B fragment 2 (keys 0-7, dims 0-3 / 4-7). P is
+/// S's accumulator (row g, keys 2q and 2q + 1), which is not the A layout
+/// (row g, k-columns q and q + 4); the keys of each 8-key step are
+/// therefore taken in the order 0 2 4 6 1 3 5 7: k-column q is key 2q,
+/// k-column q + 4 is key 2q + 1, so P's registers are A's unchanged and V's
+/// B fragment is V[2q][g], V[2q + 1][g] (two 4-byte loads, bank-conflict
+/// free with the row stride dv + 4).
+///
+/// Exact (3xTF32): x = hi + lo with hi = x rounded to tf32 and lo = x - hi
+/// (exact in f32); a b is hi_a hi_b + hi_a lo_b + lo_a hi_b, the small
+/// products first, dropping lo_a lo_b (2^-22 relative) and the bits of lo
+/// below tf32 (2^-21). mma.sync truncates its f32 sums, so a long chain of
+/// products into one accumulator drifts towards zero by about an ulp per
+/// 8-key step: P V of each 64-key tile therefore starts from zero (8 steps)
+/// and is added to O in ordinary round-to-nearest f32.
+class NVVMF32AttentionMma : public NVVMAttentionMma {
+public:
+  NVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
+                      int64_t warps, int64_t buffers, int64_t mTiles,
+                      AttentionF32Precision precision)
+      : NVVMAttentionMma(b, loc, op, warps, buffers, mTiles,
+                         /*queriesInSmem=*/true),
+        exact(precision == AttentionF32Precision::Exact) {}
+
+  SmallVector<Value> scores(Value buf) override;
+  SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
+                                Value buf) override;
+
+private:
+  /// A fragment (4 registers) or B fragment (2) as tf32 parts: `hi` always,
+  /// `lo` when exact.
+  struct Parts {
+    SmallVector<Value> hi, lo;
+  };
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  /// hi = x rounded to the nearest tf32 (ties away from zero: add half of
+  /// the 13 dropped bits, clear them), lo = x - hi; as i32 bit patterns.
+  Parts split(ArrayRef<Value> xs) {
+    Parts out;
+    for (Value x : xs) {
+      Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
+      Value hi = arith::AndIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, bits, i32(0x1000)),
+          i32(static_cast<int32_t>(0xffffe000u)));
+      out.hi.push_back(hi);
+      if (!exact)
+        continue;
+      Value hiF = arith::BitcastOp::create(b, loc, b.getF32Type(), hi);
+      Value lo = arith::SubFOp::create(b, loc, x, hiF);
+      out.lo.push_back(arith::BitcastOp::create(b, loc, b.getI32Type(), lo));
+    }
+    return out;
+  }
+  /// The 4 floats of an ldmatrix.x4 of 8x4-float matrices at (row, col).
+  SmallVector<Value> loadFloats(Value tile, ValueRange indices) {
+    Value m = nvgpu::LdMatrixOp::create(b, loc, vec({4, 1}, b.getF32Type()),
+                                        tile, indices, /*transpose=*/false,
+                                        /*numTiles=*/4);
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(
+          vector::ExtractOp::create(b, loc, m, ArrayRef<int64_t>{i, 0}));
+    return out;
+  }
+  /// c + a b on one m16n8k8 tf32 mma.
+  Value mmaTF32(ArrayRef<Value> a, ArrayRef<Value> bv, Value c);
+  /// c + a b: 3 mma (exact) or 1.
+  Value product(const Parts &a, const Parts &bp, Value c) {
+    if (exact) {
+      c = mmaTF32(a.lo, bp.hi, c);
+      c = mmaTF32(a.hi, bp.lo, c);
+    }
+    return mmaTF32(a.hi, bp.hi, c);
+  }
+  Parts slice(const Parts &p, int64_t first, int64_t n) {
+    Parts out;
+    out.hi.assign(p.hi.begin() + first, p.hi.begin() + first + n);
+    if (exact)
+      out.lo.assign(p.lo.begin() + first, p.lo.begin() + first + n);
+    return out;
+  }
+
+  bool exact;
+};
+
+} // namespace
+
+Value NVVMF32AttentionMma::mmaTF32(ArrayRef<Value> a, ArrayRef<Value> bv,
+                                   Value c) {
+  SmallVector<Value> opsC;
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < 2; ++e)
+      opsC.push_back(
+          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
+  Type f32T = b.getF32Type();
+  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  {f32T, f32T, f32T, f32T});
+  Value res = NVVM::MmaOp::create(
+      b, loc, resType, a, bv, opsC, ArrayRef<int64_t>{16, 8, 8},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                    NVVM::MMATypes::tf32},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
+  return vector::FromElementsOp::create(b, loc, accType(), out);
+}
+
+SmallVector<Value> NVVMF32AttentionMma::scores(Value buf) {
+  // [m][n] accumulators of 16 x 8, 8 dims per step; each ldmatrix.x4 of K
+  // gives the B fragments of two 8-key tiles, each used by every m tile.
+  int64_t nTiles = kKeysPerTile / 8;
+  SmallVector<Value> s(mTiles * nTiles, accZero());
+  for (int64_t k = 0; k < d / 8; ++k) {
+    SmallVector<Parts> a;
+    for (int64_t m = 0; m < mTiles; ++m) {
+      // Lanes 8i..8i+7 address matrix i: rows 16m + (i%2)*8 + r, columns
+      // 8k + (i/2)*4 (registers a0..a3 of the A fragment).
+      Value row = add(add(mul(warpInBlock, idx(rowsPerWarp())), idx(16 * m)),
+                      add(mul(rem(matrix, 2), idx(8)), matrixRow));
+      Value col = add(idx(8 * k), mul(div(matrix, 2), idx(4)));
+      a.push_back(split(loadFloats(smem[2], ValueRange{row, col})));
+    }
+    for (int64_t n = 0; n < nTiles; n += 2) {
+      // Lanes 8i..8i+7 address matrix i: keys 8n + (i/2)*8 + r, dims
+      // 8k + (i%2)*4: registers 0, 1 are tile n's b0, b1; 2, 3 tile n+1's.
+      Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
+      Value col = add(idx(8 * k), mul(rem(matrix, 2), idx(4)));
+      Parts frags = split(loadFloats(smemK, ValueRange{buf, row, col}));
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t m = 0; m < mTiles; ++m)
+          s[m * nTiles + n + h] =
+              product(a[m], slice(frags, 2 * h, 2), s[m * nTiles + n + h]);
+    }
+  }
+  SmallVector<Value> out;
+  for (Value acc : s)
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t e = 0; e < 2; ++e)
+        out.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
+  return out;
+}
+
+SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
+                                                   ArrayRef<Value> acc,
+                                                   Value buf) {
+  SmallVector<Value> o(acc);
+  int64_t nTiles = dv / 8, steps = kKeysPerTile / 8;
+  // P's A fragment of row tile m and 8-key step j: S's accumulator of keys
+  // [8j, 8j + 8) as (row g, key 2q), (row g+8, key 2q), (row g, key 2q+1),
+  // (row g+8, key 2q+1).
+  SmallVector<SmallVector<Parts>> pa(mTiles);
+  for (int64_t m = 0; m < mTiles; ++m)
+    for (int64_t j = 0; j < steps; ++j) {
+      int64_t base = (m * steps + j) * 4;
+      pa[m].push_back(
+          split({p[base], p[base + 2], p[base + 1], p[base + 3]}));
+    }
+  // V's B fragment of step j and 8 value columns n: V[8j + 2q][8n + g],
+  // V[8j + 2q + 1][8n + g].
+  auto vFrag = [&](int64_t j, int64_t n) {
+    Value row = add(idx(8 * j), mul(quad, idx(2)));
+    Value col = add(idx(8 * n), group);
+    SmallVector<Value> vals;
+    for (int64_t e = 0; e < 2; ++e)
+      vals.push_back(memref::LoadOp::create(
+          b, loc, smemV, ValueRange{buf, add(row, idx(e)), col}));
+    return split(vals);
+  };
+  if (!exact) {
+    // tf32: one chain per accumulator, as on f16/bf16 (its truncation
+    // drift stays far under tf32's own 1e-3).
+    for (int64_t j = 0; j < steps; ++j)
+      for (int64_t n = 0; n < nTiles; ++n) {
+        Parts v = vFrag(j, n);
+        for (int64_t m = 0; m < mTiles; ++m)
+          o[m * nTiles + n] = product(pa[m][j], v, o[m * nTiles + n]);
+      }
+    return o;
+  }
+  // Exact: the tile's P V from zero, then O + it rounded to nearest.
+  for (int64_t n = 0; n < nTiles; ++n) {
+    SmallVector<Value> t(mTiles, accZero());
+    for (int64_t j = 0; j < steps; ++j) {
+      Parts v = vFrag(j, n);
+      for (int64_t m = 0; m < mTiles; ++m)
+        t[m] = product(pa[m][j], v, t[m]);
+    }
+    for (int64_t m = 0; m < mTiles; ++m)
+      o[m * nTiles + n] = arith::AddFOp::create(b, loc, o[m * nTiles + n], t[m]);
+  }
+  return o;
+}
+
 std::unique_ptr<AttentionMma>
 mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
                                             AttentionOp op, int64_t warps,
@@ -383,4 +598,11 @@ mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
                                             bool queriesInSmem) {
   return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers,
                                             rows / 16, queriesInSmem);
+}
+
+std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMF32AttentionMma(
+    OpBuilder &b, Location loc, AttentionOp op, int64_t warps, int64_t buffers,
+    int64_t rows, AttentionF32Precision precision) {
+  return std::make_unique<NVVMF32AttentionMma>(b, loc, op, warps, buffers,
+                                               rows / 16, precision);
 }

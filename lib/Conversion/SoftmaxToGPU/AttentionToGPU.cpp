@@ -81,6 +81,7 @@ chooseAttentionStrategy(AttentionOp op, bool nvidia,
   s.rowsPerWarp = overrides.rowsPerWarp ? overrides.rowsPerWarp
                                         : (nvidia ? 32 : 16);
   s.buffers = overrides.buffers ? overrides.buffers : 1;
+  s.f32Precision = overrides.f32Precision;
   if (s.rowsPerWarp != 16 && (s.rowsPerWarp != 32 || !nvidia))
     return op->emitOpError()
            << "attention-rows-per-warp must be 16"
@@ -92,6 +93,16 @@ chooseAttentionStrategy(AttentionOp op, bool nvidia,
            << (nvidia ? " or 2" : " on CDNA (2 needs asynchronous copies)")
            << ", not " << s.buffers;
   return s;
+}
+
+/// The matrix instruction recorded in `softmax.strategy`.
+StringRef mmaName(bool nvidia, bool isF32, const AttentionGPUStrategy &s) {
+  if (!nvidia)
+    return "mfma16x16x16";
+  if (!isF32)
+    return "m16n8k16";
+  return s.f32Precision == AttentionF32Precision::Exact ? "m16n8k8.tf32x3"
+                                                        : "m16n8k8.tf32";
 }
 
 class AttentionKernel : IndexArith {
@@ -384,6 +395,15 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   }
 }
 
+std::optional<AttentionF32Precision>
+mlir::softmax::parseAttentionF32Precision(StringRef s) {
+  if (s == "exact")
+    return AttentionF32Precision::Exact;
+  if (s == "tf32")
+    return AttentionF32Precision::TF32;
+  return std::nullopt;
+}
+
 LogicalResult
 mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                    const GPUTarget &target,
@@ -396,10 +416,15 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return op->emitOpError(*why);
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
-  if (!isa<Float16Type, BFloat16Type>(q.getElementType()))
-    return op->emitOpError() << "GPU attention mapping runs on f16 or bf16 "
-                                "tensor cores, not "
-                             << q.getElementType() << " inputs";
+  Type elt = q.getElementType();
+  bool isF32 = elt.isF32();
+  if (!isa<Float16Type, BFloat16Type>(elt) && !(isF32 && nvidia))
+    return op->emitOpError()
+           << "GPU attention mapping runs on f16 or bf16 tensor cores"
+           << (nvidia ? " or f32 on tf32 tensor cores"
+                      : " (f32 attention is NVIDIA only: CDNA's MFMA end has "
+                        "no f32 path)")
+           << ", not " << elt << " inputs";
   for (int64_t dim : {q.getDimSize(3), v.getDimSize(3)})
     if (ShapedType::isDynamic(dim) || dim % 16 || dim > 256)
       return op->emitOpError("GPU attention mapping needs static head "
@@ -423,11 +448,15 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return failure();
   int64_t rowsPerWarp = strategy->rowsPerWarp, buffers = strategy->buffers;
   int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp);
+  // f32 reads its queries from shared memory at either row count (its A
+  // fragments come by ldmatrix of 8x4 f32 blocks, AttentionMmaNVVM.cpp).
   std::unique_ptr<AttentionMma> mma =
-      nvidia ? makeNVVMAttentionMma(rewriter, loc, op, warps, buffers,
-                                    rowsPerWarp,
-                                    /*queriesInSmem=*/rowsPerWarp == 32)
-             : makeROCDLAttentionMma(rewriter, loc, op, warps);
+      !nvidia ? makeROCDLAttentionMma(rewriter, loc, op, warps)
+      : isF32 ? makeNVVMF32AttentionMma(rewriter, loc, op, warps, buffers,
+                                        rowsPerWarp, strategy->f32Precision)
+              : makeNVVMAttentionMma(rewriter, loc, op, warps, buffers,
+                                     rowsPerWarp,
+                                     /*queriesInSmem=*/rowsPerWarp == 32);
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
   Value tiles = arith::CeilDivUIOp::create(rewriter, loc, nq,
@@ -490,8 +519,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
            rewriter.getNamedAttr("buffers",
                                  rewriter.getI64IntegerAttr(mma->stages())),
            rewriter.getNamedAttr(
-               "mma", rewriter.getStringAttr(nvidia ? "m16n8k16"
-                                                    : "mfma16x16x16"))}));
+               "mma", rewriter.getStringAttr(mmaName(nvidia, isF32,
+                                                     *strategy)))}));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
