@@ -1,12 +1,14 @@
 //===- AttentionMmaNVVM.cpp - attention tiles on mma.sync tensor cores ----===//
 //
-// NVIDIA sm_80+: a warp's 16 query rows are m16n8k16 A fragments held in
-// registers (lane: rows group and group + 8, group = lane / 4); K and V
-// tiles are copied by cp.async into one or two buffers each (with two, the
-// next tile lands while the current one is used), padded to a row stride
-// of D + 8 elements, so that ldmatrix reads them without bank conflicts; K
-// fragments come from ldmatrix.x4, V fragments from ldmatrix.x4.trans; P is
-// reused from S's accumulator registers as A fragments.
+// NVIDIA sm_80+, f16/bf16: a warp's 16 query rows are m16n8k16 A fragments
+// held in registers (lane: rows group and group + 8, group = lane / 4); K
+// and V tiles are copied by cp.async into one or two buffers each (with
+// two, the next tile lands while the current one is used), padded to a row
+// stride of D + 8 elements, so that ldmatrix reads them without bank
+// conflicts; K fragments come from ldmatrix.x4, V fragments from
+// ldmatrix.x4.trans; P is reused from S's accumulator registers as A
+// fragments. f32 (NVVMF32AttentionMma, below): the same staging, products
+// on m16n8k8 tf32 (three per tile for exact results, one for tf32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -403,10 +405,23 @@ namespace {
 /// Exact (3xTF32): x = hi + lo with hi = x rounded to tf32 and lo = x - hi
 /// (exact in f32); a b is hi_a hi_b + hi_a lo_b + lo_a hi_b, the small
 /// products first, dropping lo_a lo_b (2^-22 relative) and the bits of lo
-/// below tf32 (2^-21). mma.sync truncates its f32 sums, so a long chain of
-/// products into one accumulator drifts towards zero by about an ulp per
-/// 8-key step: P V of each 64-key tile therefore starts from zero (8 steps)
-/// and is added to O in ordinary round-to-nearest f32.
+/// below tf32 (2^-21). Why this and not another exact path: measured on the
+/// H200 (f32 run 1, bench/results/gpu_attention_f32.md) it is 1.6e-6 of
+/// float64 at worst and runs 41-64 TFLOP/s, above what fp32 FMA (SIMT) can
+/// reach in attention (datasheet fp32 peak 67 TFLOP/s before any exp,
+/// max or load; SDPA's math path, cuBLAS in fp32, measured 7-27); bf16
+/// parts keep 8 bits each, so three products leave 2^-16 (1.5e-5, over the
+/// 1e-5 asked) and an exact split needs six, as much tensor-core time as
+/// three tf32 products with twice the operand registers.
+/// mma.sync truncates its f32 sums, so one chain of products into O over
+/// the whole key range drifts towards zero by up to an ulp per 8-key step:
+/// measured, 3.0e-5 of float64 at N 4096 d 128 (1.5e-5 at N 2048 d 64).
+/// P V of each 64-key tile therefore starts from zero (8 steps) and is
+/// added to O in round-to-nearest f32: 1.6e-6 at N 4096, for 9% of speed
+/// (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q K^T starts from
+/// zero on every tile anyway (at most 32 steps). The softmax statistics
+/// are the f16/bf16 kernel's f32 ones; ex2.approx.ftz (2 ulp) is part of
+/// the 1.6e-6 measured.
 class NVVMF32AttentionMma : public NVVMAttentionMma {
 public:
   NVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,

@@ -59,11 +59,31 @@ namespace {
 /// warps (each staged tile serves twice the queries, and the diagonal tiles
 /// are fewer), everything else 1.1-1.3x slower (one block of 8 warps per
 /// SM waits longer at each barrier than two blocks of 4); the 8-warp
-/// staging needs d % 32 == 0.
-int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows) {
-  if (rows == 32)
+/// staging needs d % 32 == 0. f32 past d 128 keeps 4 warps: 128 rows of
+/// f32 queries and the K and V tiles would not fit in shared memory.
+int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows,
+                 bool isF32) {
+  if (rows == 32 || (isF32 && d > 128))
     return 4;
   return nvidia && op.getCausal() && d >= 128 && d % 32 == 0 ? 8 : 4;
+}
+
+/// The default query rows per warp. f32 (NVIDIA) measured on the H200 (f32
+/// run 1, bench/results/gpu_attention_f32.md): exact and causal at d 128,
+/// 16 rows (with 8 warps) ran 51.1 TFLOP/s against 41.9 with 32 (B1 H32
+/// N4096), 30.0 against 25.1 at N 1000, where 32 rows spill (ptxas: 832
+/// bytes); everywhere else 32 rows are as fast or faster (exact d 64:
+/// 64.0 against 52.8; tf32: 100-152 against 65-121). Past d 128 only 16
+/// rows fit f32 tiles in shared memory.
+int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
+                           const AttentionGPUStrategy &overrides) {
+  if (!nvidia)
+    return 16;
+  if (!isF32)
+    return 32;
+  int64_t d = cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
+  bool exact = overrides.f32Precision == AttentionF32Precision::Exact;
+  return d > 128 || (exact && op.getCausal() && d >= 128) ? 16 : 32;
 }
 
 /// Fills in the fields `overrides` leaves at 0, or explains why a given one
@@ -75,11 +95,12 @@ int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows) {
 /// not also the queries); one buffer per tile (two measured 0-2% slower
 /// with 32 rows per warp, and 5-14% slower on causal with 16).
 FailureOr<AttentionGPUStrategy>
-chooseAttentionStrategy(AttentionOp op, bool nvidia,
+chooseAttentionStrategy(AttentionOp op, bool nvidia, bool isF32,
                         const AttentionGPUStrategy &overrides) {
   AttentionGPUStrategy s;
-  s.rowsPerWarp = overrides.rowsPerWarp ? overrides.rowsPerWarp
-                                        : (nvidia ? 32 : 16);
+  s.rowsPerWarp = overrides.rowsPerWarp
+                      ? overrides.rowsPerWarp
+                      : defaultRowsPerWarp(op, nvidia, isF32, overrides);
   s.buffers = overrides.buffers ? overrides.buffers : 1;
   s.f32Precision = overrides.f32Precision;
   if (s.rowsPerWarp != 16 && (s.rowsPerWarp != 32 || !nvidia))
@@ -443,11 +464,11 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return arith::ConstantIndexOp::create(rewriter, loc, val);
   };
   FailureOr<AttentionGPUStrategy> strategy =
-      chooseAttentionStrategy(op, nvidia, overrides);
+      chooseAttentionStrategy(op, nvidia, isF32, overrides);
   if (failed(strategy))
     return failure();
   int64_t rowsPerWarp = strategy->rowsPerWarp, buffers = strategy->buffers;
-  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp);
+  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
   // f32 reads its queries from shared memory at either row count (its A
   // fragments come by ldmatrix of 8x4 f32 blocks, AttentionMmaNVVM.cpp).
   std::unique_ptr<AttentionMma> mma =
