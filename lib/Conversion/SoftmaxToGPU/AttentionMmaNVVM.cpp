@@ -402,12 +402,12 @@ namespace {
 /// B fragment is V[2q][g], V[2q + 1][g] (two 4-byte loads, bank-conflict
 /// free with the row stride dv + 4).
 ///
-/// Exact (3xTF32): x = hi + lo with hi = x rounded to tf32 and lo = x - hi
+/// Exact (3xTF32): x = hi + lo with hi = x truncated to tf32 and lo = x - hi
 /// (exact in f32); a b is hi_a hi_b + hi_a lo_b + lo_a hi_b, the small
-/// products first, dropping lo_a lo_b (2^-22 relative) and the bits of lo
-/// below tf32 (2^-21). Why this and not another exact path: measured on the
-/// H200 (f32 run 1, bench/results/gpu_attention_f32.md) it is 1.6e-6 of
-/// float64 at worst and runs 41-64 TFLOP/s, above what fp32 FMA (SIMT) can
+/// products first, dropping lo_a lo_b (2^-20 relative) and the bits of lo
+/// below tf32 (2^-20). Why this and not another exact path: measured on the
+/// H200 (f32 runs 1-3, bench/results/gpu_attention_f32.md) it is 2.5e-6 of
+/// float64 at worst and runs 40-70 TFLOP/s, above what fp32 FMA (SIMT) can
 /// reach in attention (datasheet fp32 peak 67 TFLOP/s before any exp,
 /// max or load; SDPA's math path, cuBLAS in fp32, measured 7-27); bf16
 /// parts keep 8 bits each, so three products leave 2^-16 (1.5e-5, over the
@@ -415,13 +415,18 @@ namespace {
 /// three tf32 products with twice the operand registers.
 /// mma.sync truncates its f32 sums, so one chain of products into O over
 /// the whole key range drifts towards zero by up to an ulp per 8-key step:
-/// measured, 3.0e-5 of float64 at N 4096 d 128 (1.5e-5 at N 2048 d 64).
-/// P V of each 64-key tile therefore starts from zero (8 steps) and is
-/// added to O in round-to-nearest f32: 1.6e-6 at N 4096, for 9% of speed
-/// (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q K^T starts from
+/// measured (f32 run 1, hi rounded), 3.0e-5 of float64 at N 4096 d 128
+/// (1.5e-5 at N 2048 d 64). P V of each 64-key tile therefore starts from
+/// zero (8 steps) and is added to O in round-to-nearest f32: 1.6e-6 at N
+/// 4096, for 9% of speed (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q K^T starts from
 /// zero on every tile anyway (at most 32 steps). The softmax statistics
 /// are the f16/bf16 kernel's f32 ones; ex2.approx.ftz (2 ulp) is part of
-/// the 1.6e-6 measured.
+/// the error measured. Splitting each landed K and V tile once per block
+/// into hi and lo tiles in shared memory, instead of in every warp that
+/// reads it, measured slower (f32 run 2: d 128 46.4 against 49.6 TFLOP/s,
+/// causal d 128 44.6 against 51.1, tf32 d 64 143 against 154): the extra
+/// pass and the larger tiles (fewer blocks per SM) cost more than the
+/// integer ops saved.
 class NVVMF32AttentionMma : public NVVMAttentionMma {
 public:
   NVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
@@ -444,15 +449,27 @@ private:
   Value i32(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
-  /// hi = x rounded to the nearest tf32 (ties away from zero: add half of
-  /// the 13 dropped bits, clear them), lo = x - hi; as i32 bit patterns.
+  /// As i32 bit patterns. tf32: hi = x rounded to the nearest tf32 (ties
+  /// away from zero: add half of the 13 dropped bits, clear them). Exact:
+  /// hi = x truncated to tf32 (clear the 13 bits), lo = x - hi, exact in
+  /// f32 and below 2^-10 |x|; the tensor core reads lo's leading 11 bits,
+  /// so each operand keeps x to 2^-20. Measured on the H200 (f32 run 3):
+  /// truncating hi is 5-16% faster than rounding it (one integer op less
+  /// per element; d 64: 69.8 against 63.8 TFLOP/s, causal d 128: 59.4
+  /// against 51.1) at 2.5e-6 of float64 instead of 1.7e-6 (3.6e-6 against
+  /// 3.2e-6 with 30x larger logits). tf32 keeps the rounding: without it
+  /// (the tensor core truncating x) it measured 11-23% faster but 1.6e-3
+  /// instead of 4.2e-4, which is what PyTorch's TF32 matmuls give.
   Parts split(ArrayRef<Value> xs) {
     Parts out;
+    Value mask = i32(static_cast<int32_t>(0xffffe000u));
     for (Value x : xs) {
       Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
-      Value hi = arith::AndIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, bits, i32(0x1000)),
-          i32(static_cast<int32_t>(0xffffe000u)));
+      Value hi =
+          exact ? arith::AndIOp::create(b, loc, bits, mask)
+                : arith::AndIOp::create(
+                      b, loc, arith::AddIOp::create(b, loc, bits, i32(0x1000)),
+                      mask);
       out.hi.push_back(hi);
       if (!exact)
         continue;

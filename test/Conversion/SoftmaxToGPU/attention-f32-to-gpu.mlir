@@ -3,8 +3,8 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-f32-precision=tf32" --canonicalize --split-input-file | FileCheck %s --check-prefix=TF32
 
 // f32 attention on NVIDIA runs on the tf32 tensor cores, mma.sync m16n8k8.
-// The default is exact (3xTF32): every operand is split into hi (rounded
-// to tf32: add 0x1000, clear the low 13 bits) and lo = x - hi, and each
+// The default is exact (3xTF32): every operand is split into hi (x
+// truncated to tf32: the low 13 bits cleared) and lo = x - hi, and each
 // product is three mma (lo hi, hi lo, hi hi). d 64: 4 warps of 32 rows,
 // K and V tiles of 64 x (64 + 4) floats and the block's 128 queries in
 // dynamic shared memory (69632 bytes), copied 4 floats at a time; the A
@@ -24,8 +24,7 @@
 // CHECK:         scf.for
 // CHECK:           nvgpu.ldmatrix %[[SQ]]{{.*}} {numTiles = 4 : i32, transpose = false} : memref<128x68xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
 // CHECK:           %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
-// CHECK:           %[[ROUND:.*]] = arith.addi %[[BITS]], %c4096_i32 : i32
-// CHECK:           %[[HI:.*]] = arith.andi %[[ROUND]], %c-8192_i32 : i32
+// CHECK-NEXT:      %[[HI:.*]] = arith.andi %[[BITS]], %c-8192_i32 : i32
 // CHECK:           %[[HIF:.*]] = arith.bitcast %[[HI]] : i32 to f32
 // CHECK:           arith.subf %{{.*}}, %[[HIF]] : f32
 // CHECK:           nvgpu.ldmatrix %[[SK]]{{.*}} -> vector<4x1xf32>
@@ -40,11 +39,14 @@
 // CHECK:         vector.store {{.*}} : memref<2x16x2048x64xf32>, vector<2xf32>
 // CHECK:       } {softmax.strategy = {buffers = 1 : i64, keys_per_tile = 64 : i64, mma = "m16n8k8.tf32x3", op = "attention", rows_per_block = 128 : i64}}
 
-// attention-f32-precision=tf32: hi only, one mma per product (128 for S
-// and 128 for P V per tile and warp), P V accumulated into O directly.
+// attention-f32-precision=tf32: hi only, rounded to the nearest tf32 (add
+// 0x1000, then clear the low 13 bits), one mma per product (128 for S and
+// 128 for P V per tile and warp), P V accumulated into O directly.
 // TF32-LABEL: func.func @exact
 // TF32:         scf.for
-// TF32:           arith.andi %{{.*}}, %c-8192_i32 : i32
+// TF32:           %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// TF32-NEXT:      %[[ROUND:.*]] = arith.addi %[[BITS]], %c4096_i32 : i32
+// TF32-NEXT:      arith.andi %[[ROUND]], %c-8192_i32 : i32
 // TF32-NOT:       arith.subf
 // TF32-COUNT-128: nvvm.mma.sync {{.*}} k = 8>}
 // TF32:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
