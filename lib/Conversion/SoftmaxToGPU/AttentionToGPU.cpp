@@ -69,12 +69,13 @@ int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows,
 }
 
 /// The default query rows per warp. f32 (NVIDIA) measured on the H200 (f32
-/// run 1, bench/results/gpu_attention_f32.md): exact and causal at d 128,
-/// 16 rows (with 8 warps) ran 51.1 TFLOP/s against 41.9 with 32 (B1 H32
+/// runs 1 and 5, bench/results/gpu_attention_f32.md): exact and causal, 16
+/// rows: at d 128 with 8 warps 51.1 TFLOP/s against 41.9 with 32 (B1 H32
 /// N4096), 30.0 against 25.1 at N 1000, where 32 rows spill (ptxas: 832
-/// bytes); everywhere else 32 rows are as fast or faster (exact d 64:
-/// 64.0 against 52.8; tf32: 100-152 against 65-121). Past d 128 only 16
-/// rows fit f32 tiles in shared memory.
+/// bytes); at d 64 (4 warps) 47.9 against 43.8 (B2 H16 N2048), 43.1
+/// against 39.4 at N 1000. Non-causal, 32 rows are as fast or faster
+/// (exact d 64: 69.8 against 63.6), and tf32 everywhere (100-152 against
+/// 65-121). Past d 128 only 16 rows fit f32 tiles in shared memory.
 int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
                            const AttentionGPUStrategy &overrides) {
   if (!nvidia)
@@ -83,7 +84,7 @@ int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
     return 32;
   int64_t d = cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
   bool exact = overrides.f32Precision == AttentionF32Precision::Exact;
-  return d > 128 || (exact && op.getCausal() && d >= 128) ? 16 : 32;
+  return d > 128 || (exact && op.getCausal()) ? 16 : 32;
 }
 
 /// Fills in the fields `overrides` leaves at 0, or explains why a given one
