@@ -414,7 +414,7 @@ constexpr int64_t kGroup = 4;
 /// products first, dropping lo_a lo_b (2^-20 relative) and the bits of lo
 /// below tf32 (2^-20). Why this and not another exact path: measured on the
 /// H200 (f32 runs 1-3, bench/results/gpu_attention_f32.md) it is 2.5e-6 of
-/// float64 at worst and runs 40-70 TFLOP/s, above what fp32 FMA (SIMT) can
+/// float64 at worst and runs 35-70 TFLOP/s, above what fp32 FMA (SIMT) can
 /// reach in attention (datasheet fp32 peak 67 TFLOP/s before any exp,
 /// max or load; SDPA's math path, cuBLAS in fp32, measured 7-27); bf16
 /// parts keep 8 bits each, so three products leave 2^-16 (1.5e-5, over the
