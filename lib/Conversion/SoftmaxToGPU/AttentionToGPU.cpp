@@ -68,14 +68,15 @@ int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows,
   return nvidia && op.getCausal() && d >= 128 && d % 32 == 0 ? 8 : 4;
 }
 
-/// The default query rows per warp. f32 (NVIDIA) measured on the H200 (f32
-/// runs 1 and 5, bench/results/gpu_attention_f32.md): exact and causal, 16
-/// rows: at d 128 with 8 warps 51.1 TFLOP/s against 41.9 with 32 (B1 H32
-/// N4096), 30.0 against 25.1 at N 1000, where 32 rows spill (ptxas: 832
-/// bytes); at d 64 (4 warps) 47.9 against 43.8 (B2 H16 N2048), 43.1
-/// against 39.4 at N 1000. Non-causal, 32 rows are as fast or faster
-/// (exact d 64: 69.8 against 63.6), and tf32 everywhere (100-152 against
-/// 65-121). Past d 128 only 16 rows fit f32 tiles in shared memory.
+/// The default query rows per warp. f32 (NVIDIA) measured on the H200
+/// (bench/results/gpu_attention_f32.md): exact and causal, 16 rows (run 6,
+/// against 32): at d 128 with 8 warps 59.6 TFLOP/s against 49.8 (B1 H32
+/// N4096), 34.9 against 29.3 at N 1000, where 32 rows spill (ptxas: 1128
+/// bytes); at d 64 (4 warps) 48.7 against 46.5 (B2 H16 N2048), 43.7
+/// against 40.6 at N 1000. Non-causal, 32 rows are as fast or faster (run
+/// 5: exact d 64 69.8 against 63.6), and tf32 everywhere (run 1: 100-152
+/// against 65-121). Past d 128 only 16 rows fit f32 tiles in shared
+/// memory.
 int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
                            const AttentionGPUStrategy &overrides) {
   if (!nvidia)
