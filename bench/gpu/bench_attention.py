@@ -12,6 +12,7 @@ then median times (triton.testing.do_bench) and TFLOP/s = 4 B H N^2 d / t
 
 Usage (on the GPU machine):
     python3 bench/gpu/bench_attention.py --lib-dir build-gpu/attention [--flex] [--json F]
+    python3 bench/gpu/bench_attention.py --lib-dir build-gpu/attention --f32 [--json F]
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class Ours:
         self.rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
         self.lib = ctypes.CDLL(str(lib_dir / "libsoftmax_attention.so"))
 
-    def fn(self, q, k, v, o, causal: bool, mask=None):
-        name = f"_mlir_ciface_attention_d{q.shape[3]}" + ("_causal" if causal else "")
+    def fn(self, q, k, v, o, causal: bool, mask=None, prefix: str = "attention"):
+        name = f"_mlir_ciface_{prefix}_d{q.shape[3]}" + ("_causal" if causal else "")
         if mask is not None and mask.shape[1] == 1 and mask.dtype == torch.bfloat16:
             name += "_headbcast_addmask"
         elif mask is not None:
@@ -133,6 +134,14 @@ def main() -> int:
     ap.add_argument("--misaligned-child", action="store_true",
                     help="(internal) call the kernel on a query 2 bytes off 16-byte "
                          "alignment; the host code must stop with a message")
+    ap.add_argument("--f32", action="store_true",
+                    help="f32 attention instead (F32_SHAPES): ours exact (3xTF32, the "
+                         "default) and tf32 against SDPA's f32 backends (math with and "
+                         "without TF32, efficient; flash and cuDNN tried); needs a library "
+                         "built with build_attention.py --f32")
+    ap.add_argument("--f32-variants", default="",
+                    help="comma-separated kernel prefixes also checked and timed with "
+                         "--f32 (variants linked in with build_attention.py --extra-object)")
     ap.add_argument("--masked", action="store_true",
                     help="time an additive bf16 mask broadcast over heads instead "
                          "(MASKED_SHAPES; SDPA's efficient and cuDNN backends, Flex)")
@@ -155,6 +164,8 @@ def main() -> int:
         print("misaligned call returned")
         return 0
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    if args.f32:
+        return bench_f32(ours, args)
 
     # Correctness on small, odd shapes (partial tiles, GQA, MQA, +-1e4-ish
     # logits), causal and not.
@@ -332,6 +343,192 @@ def main() -> int:
         print(r)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+F32_SHAPES = [  # (B, H, Hkv, N, d)
+    (2, 16, 16, 2048, 64),
+    (1, 32, 32, 4096, 128),
+    (4, 16, 16, 1000, 64),
+    (2, 16, 16, 1000, 128),
+]
+# Bounds on ||o - ref|| / ||ref|| against float64: exact (3xTF32) 1e-5 on
+# N(0,1) inputs; tf32 5e-3 (its operands keep 11 significant bits).
+F32_BOUND = {"exact": 1e-5, "tf32": 5e-3}
+
+
+def errors(o, q, k, v, causal, pairs, mask=None):
+    """(||o - ref|| / ||ref||, max |o - ref| / max |ref|) over the pairs."""
+    ref = reference(q, k, v, causal, pairs, mask)
+    got = torch.stack([o[b, hh] for b, hh in pairs]).double()
+    if torch.isnan(got).any():
+        return float("inf"), float("inf")
+    d = got - ref
+    return (float(torch.linalg.norm(d) / torch.linalg.norm(ref)),
+            float(d.abs().max() / ref.abs().max()))
+
+
+def bench_f32(ours, args) -> int:
+    """f32 inputs: ours exact and tf32 (and --f32-variants) checked on odd
+    shapes, then timed on F32_SHAPES against SDPA's f32 backends, one
+    process, every output float64-checked."""
+    import triton.testing
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    dev, failures, results = "cuda", 0, []
+    kernels = {"exact": "attention_f32", "tf32": "attention_tf32"}
+    for v in filter(None, args.f32_variants.split(",")):
+        kernels[v] = v
+    bound = lambda name: F32_BOUND["tf32" if "tf32" in name else "exact"]
+    worst = {name: [0.0, 0.0] for name in kernels}
+
+    def check(name, q, k, v, causal, label, mask=None, bnd=None):
+        nonlocal failures
+        b, h = q.shape[0], q.shape[1]
+        o = torch.full((b, h, q.shape[2], v.shape[3]), float("nan"), device=dev)
+        call, _ = ours.fn(q, k, v, o, causal, mask, prefix=kernels[name])
+        call()
+        torch.cuda.synchronize()
+        ours.check_error()
+        pairs = [(bb, hh) for bb in range(b) for hh in range(h)]
+        e, emax = errors(o, q, k, v, causal, pairs, mask)
+        ok = e <= (bnd or bound(name)) and not torch.isnan(o).any()
+        failures += not ok
+        if bnd is None:
+            worst[name] = [max(worst[name][0], e), max(worst[name][1], emax)]
+        print(f"check {name} {label} causal={causal}: rel err {e:.2e} (max {emax:.2e}) "
+              f"{'PASS' if ok else 'FAIL'}")
+        return o
+
+    for name in kernels:
+        for (b, h, hkv, n, d) in CHECK_SHAPES:
+            for causal in (False, True):
+                q = torch.randn(b, h, n, d, device=dev)
+                k = torch.randn(b, hkv, n, d, device=dev)
+                v = torch.randn(b, hkv, n, d, device=dev)
+                check(name, q, k, v, causal, f"B{b} H{h} Hkv{hkv} N{n} d{d}")
+                # Large logits (q * 30): the score's absolute error grows with
+                # it; reported against 1e-4 (exact) and 5e-2 (tf32).
+                check(name, q * 30, k, v, causal, f"B{b} H{h} Hkv{hkv} N{n} d{d} q*30",
+                      bnd=10 * bound(name))
+        for (nq, nk, d) in ((70, 300, 128), (300, 70, 64), (1, 257, 128), (129, 1, 64)):
+            for causal in (False, True):
+                q = torch.randn(2, 4, nq, d, device=dev)
+                k = torch.randn(2, 2, nk, d, device=dev)
+                v = torch.randn(2, 2, nk, d, device=dev)
+                check(name, q, k, v, causal, f"Nq{nq} Nk{nk} d{d}")
+        q = torch.randn(1, 2, 70, 64, device=dev)
+        k = torch.empty(1, 2, 0, 64, device=dev)
+        o = torch.full((1, 2, 70, 64), float("nan"), device=dev)
+        call, _ = ours.fn(q, k, k, o, False, prefix=kernels[name])
+        call()
+        torch.cuda.synchronize()
+        ours.check_error()
+        ok = bool((o == 0).all())
+        failures += not ok
+        print(f"check {name} Nk=0: output {'all 0' if ok else 'NOT 0'} {'PASS' if ok else 'FAIL'}")
+    # An additive f32 mask with -inf entries and a fully masked row (exact).
+    b, h, n, d = 2, 4, 200, 64
+    q, k, v = (torch.randn(b, h, n, d, device=dev) for _ in range(3))
+    mask = torch.randn(b, h, n, n, device=dev)
+    mask[torch.rand(b, h, n, n, device=dev) < 0.3] = float("-inf")
+    mask[0, 1, 5, :] = float("-inf")
+    o = check("exact", q, k, v, False, f"add mask B{b} H{h} N{n} d{d}", mask)
+    ok = bool((o[0, 1, 5] == 0).all())
+    failures += not ok
+    print(f"check exact add mask fully masked row: {'0' if ok else 'NOT 0'} "
+          f"{'PASS' if ok else 'FAIL'}")
+    if args.only_check:
+        print(f"{failures} failures")
+        return 1 if failures else 0
+
+    def set_tf32(on: bool):
+        # PyTorch 2.9+ spells it fp32_precision (and refuses a mix of the
+        # two spellings); older ones allow_tf32.
+        mm = torch.backends.cuda.matmul
+        if hasattr(mm, "fp32_precision"):
+            mm.fp32_precision = "tf32" if on else "ieee"
+        else:
+            mm.allow_tf32 = on
+
+    def sdpa_f32(backend, tf32=False):
+        def run(q, k, v, causal):
+            set_tf32(tf32)
+            try:
+                with sdpa_kernel(backend):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            finally:
+                set_tf32(False)
+        return run
+    refs = {"math": sdpa_f32(SDPBackend.MATH),
+            "math (TF32 on)": sdpa_f32(SDPBackend.MATH, tf32=True),
+            "efficient": sdpa_f32(SDPBackend.EFFICIENT_ATTENTION),
+            "flash": sdpa_f32(SDPBackend.FLASH_ATTENTION),
+            "cuDNN": sdpa_f32(SDPBackend.CUDNN_ATTENTION)}
+    rows = []
+    for (b, h, hkv, n, d) in F32_SHAPES:
+        for causal in (False, True):
+            q = torch.randn(b, h, n, d, device=dev)
+            k = torch.randn(b, hkv, n, d, device=dev)
+            v = torch.randn(b, hkv, n, d, device=dev)
+            flops = 4 * b * h * n * n * d / (2 if causal else 1)
+            pairs = [(0, 0), (b - 1, h - 1)]
+            entry = {"B": b, "H": h, "Hkv": hkv, "N": n, "d": d, "causal": causal}
+            cells, errs = [], []
+            for name in kernels:
+                o = torch.full((b, h, n, d), float("nan"), device=dev)
+                call, _ = ours.fn(q, k, v, o, causal, prefix=kernels[name])
+                call()
+                torch.cuda.synchronize()
+                ours.check_error()
+                e, emax = errors(o, q, k, v, causal, pairs)
+                written = not torch.isnan(o).any().item()
+                ok = e <= bound(name) and written
+                failures += not ok
+                worst[name] = [max(worst[name][0], e), max(worst[name][1], emax)]
+                t = triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")
+                ours.check_error()
+                entry[f"ours {name}"] = {"ms": t, "tflops": flops / t / 1e9, "rel_err": e,
+                                         "max_rel_err": emax, "all_written": written}
+                cells.append(f"{flops / t / 1e9:.1f}")
+                errs.append(f"{e:.1e}{'' if ok else ' FAIL'}")
+            for name, f in refs.items():
+                try:
+                    e, emax = errors(f(q, k, v, causal), q, k, v, causal, pairs)
+                    t = triton.testing.do_bench(lambda: f(q, k, v, causal), warmup=25,
+                                                rep=200, return_mode="median")
+                    entry[name] = {"ms": t, "tflops": flops / t / 1e9, "rel_err": e,
+                                   "max_rel_err": emax}
+                    cells.append(f"{flops / t / 1e9:.1f}")
+                    errs.append(f"{e:.1e}")
+                except Exception as ex:  # a backend that refuses f32
+                    entry[name] = {"error": (str(ex).strip().splitlines()
+                                             or [type(ex).__name__])[0][:160]}
+                    cells.append("n/a")
+                    errs.append("n/a")
+                torch.cuda.empty_cache()
+            results.append(entry)
+            rows.append(f"| B{b} H{h} N{n} d{d} | {'yes' if causal else 'no'} | "
+                        + " | ".join(cells) + " | " + " | ".join(errs) + " |")
+            print(rows[-1], flush=True)
+    for name, f in refs.items():
+        for entry in results:
+            if "error" in entry[name]:
+                print(f"{name} refused f32: {entry[name]['error']}")
+                break
+    names = [f"ours {n}" for n in kernels] + list(refs)
+    print("\nTFLOP/s = 4 B H N^2 d / t (causal: half); rel err = ||o - ref|| / ||ref|| "
+          "against float64 on (batch, head) pairs (0, 0) and (B-1, H-1)\n")
+    print("| shape | causal | " + " | ".join(names) + " | "
+          + " | ".join(f"err {n}" for n in names) + " |")
+    print("|---|---|" + "---:|" * (2 * len(names)))
+    for r in rows:
+        print(r)
+    for name, (e, emax) in worst.items():
+        print(f"worst ours {name}: rel err {e:.2e}, max-abs/max-ref {emax:.2e}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": results, "worst": worst}, indent=1))
     print(f"{failures} failures")
     return 1 if failures else 0
 

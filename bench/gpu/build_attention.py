@@ -12,7 +12,12 @@ runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
     void _mlir_ciface_attention_d64_addmask(q, k, v, MemRef4D *f32 mask, o);
     void _mlir_ciface_attention_d64_causal_boolmask(q, k, v, MemRef4D *i1 mask, o);
 
-Usage: python3 bench/gpu/build_attention.py [--out-dir build-gpu/attention]
+With --f32, also f32 kernels (same signatures, f32 memrefs):
+attention_f32_d<D>[_causal] and attention_f32_d64_addmask (the exact
+default, 3xTF32) and attention_tf32_d<D>[_causal]
+(attention-f32-precision=tf32).
+
+Usage: python3 bench/gpu/build_attention.py [--out-dir build-gpu/attention] [--f32]
 Also writes kernels.json (registers and spills from ptxas -v).
 """
 
@@ -31,9 +36,10 @@ LLVM = Path("/usr/lib/llvm-22/bin")
 HEAD_DIMS = (64, 128)
 
 
-def function(d: int, causal: bool, mask: str | None = None) -> str:
-    t = f"memref<?x?x?x{d}xbf16>"
-    name = f"attention_d{d}" + ("_causal" if causal else "") + (f"_{mask}mask" if mask else "")
+def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
+             prefix: str = "attention") -> str:
+    t = f"memref<?x?x?x{d}x{dtype}>"
+    name = f"{prefix}_d{d}" + ("_causal" if causal else "") + (f"_{mask}mask" if mask else "")
     if not mask:
         return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %o: {t}) "
                 f"attributes {{llvm.emit_c_interface}} {{\n"
@@ -47,6 +53,16 @@ def function(d: int, causal: bool, mask: str | None = None) -> str:
             f"attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v, %m : {t}, {t}, {t}, {mt}) outs(%o : {t}) "
             f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
+
+
+def f32_module(precision: str) -> str:
+    """f32 kernels, attention_f32_* (exact) or attention_tf32_*."""
+    prefix = "attention_f32" if precision == "exact" else "attention_tf32"
+    text = "".join(function(d, c, dtype="f32", prefix=prefix)
+                   for d in HEAD_DIMS for c in (False, True))
+    if precision == "exact":
+        text += function(64, False, "add", dtype="f32", prefix=prefix)
+    return text
 
 
 def run(cmd: list[str]) -> subprocess.CompletedProcess:
@@ -63,42 +79,58 @@ def main() -> int:
     ap.add_argument("--out-dir", default=str(ROOT / "build-gpu" / "attention"))
     ap.add_argument("--build-dir", default=str(ROOT / "build"))
     ap.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    ap.add_argument("--f32", action="store_true",
+                    help="also build f32 kernels: attention_f32_* (the exact default) "
+                         "and attention_tf32_* (attention-f32-precision=tf32)")
+    ap.add_argument("--extra-object", action="append", default=[],
+                    help="another object to link into the library (a variant built "
+                         "by hand for a measurement)")
     args = ap.parse_args()
     build = Path(args.build_dir)
     opt = build / "bin" / "softmax-opt"
     runtime = build / "lib" / "libsoftmax_cuda_runtime.so"
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    module = out / "attention.mlir"
-    module.write_text("".join(function(d, c) for d in HEAD_DIMS for c in (False, True))
-                      + function(64, False, "add") + function(64, True, "bool")
-                      + "".join(function(d, False, "headbcast_add") for d in HEAD_DIMS))
-
-    isa = run([str(opt), str(module),
-               f"--softmax-to-nvvm=chip=sm_90 format=isa toolkit={args.toolkit}"]).stdout
+    # (stem, module, extra softmax-to-nvvm options): one object each, all
+    # linked into the one library.
+    units = [("attention",
+              "".join(function(d, c) for d in HEAD_DIMS for c in (False, True))
+              + function(64, False, "add") + function(64, True, "bool")
+              + "".join(function(d, False, "headbcast_add") for d in HEAD_DIMS), "")]
+    if args.f32:
+        units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
+                  ("attention_tf32", f32_module("tf32"), " attention-f32-precision=tf32")]
     report = {}
-    for m in re.finditer(r'gpu\.binary @(\w+) .*?assembly = "(.*?)"', isa, re.S):
-        ptx = re.sub(r"\\([0-9A-Fa-f]{2})", lambda h: chr(int(h[1], 16)), m[2])
-        path = out / f"{m[1]}.ptx"
-        path.write_text(ptx)
-        info = run([f"{args.toolkit}/bin/ptxas", "-arch=sm_90", "-v", str(path),
-                    "-o", os.devnull]).stderr
-        regs = re.search(r"Used (\d+) registers", info)
-        spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", info)
-        report[m[1]] = {"registers": int(regs[1]) if regs else None,
-                        "spill_store_bytes": int(spill[1]) if spill else None,
-                        "spill_load_bytes": int(spill[2]) if spill else None,
-                        "mma_sync": ptx.count("mma.sync"), "ldmatrix": ptx.count("ldmatrix")}
-    lowered = out / "attention.llvm.mlir"
-    run([str(opt), str(module),
-         f"--softmax-to-nvvm=chip=sm_90 format=bin toolkit={args.toolkit}", "-o", str(lowered)])
-    ir = out / "attention.ll"
-    run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
-    obj = out / "attention.o"
-    run([str(LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir), "-o", str(obj)])
+    objects = []
+    for stem, text, extra in units:
+        module = out / f"{stem}.mlir"
+        module.write_text(text)
+        pipeline = f"--softmax-to-nvvm=chip=sm_90 toolkit={args.toolkit}{extra}"
+        isa = run([str(opt), str(module), pipeline + " format=isa"]).stdout
+        for m in re.finditer(r'gpu\.binary @(\w+) .*?assembly = "(.*?)"', isa, re.S):
+            ptx = re.sub(r"\\([0-9A-Fa-f]{2})", lambda h: chr(int(h[1], 16)), m[2])
+            path = out / f"{m[1]}.ptx"
+            path.write_text(ptx)
+            info = run([f"{args.toolkit}/bin/ptxas", "-arch=sm_90", "-v", str(path),
+                        "-o", os.devnull]).stderr
+            regs = re.search(r"Used (\d+) registers", info)
+            spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", info)
+            report[m[1]] = {"registers": int(regs[1]) if regs else None,
+                            "spill_store_bytes": int(spill[1]) if spill else None,
+                            "spill_load_bytes": int(spill[2]) if spill else None,
+                            "mma_sync": ptx.count("mma.sync"),
+                            "ldmatrix": ptx.count("ldmatrix")}
+        lowered = out / f"{stem}.llvm.mlir"
+        run([str(opt), str(module), pipeline + " format=bin", "-o", str(lowered)])
+        ir = out / f"{stem}.ll"
+        run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
+        obj = out / f"{stem}.o"
+        run([str(LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
+             "-o", str(obj)])
+        objects.append(str(obj))
     run(["cp", str(runtime), str(out / runtime.name)])
-    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj), "-o",
-         str(out / "libsoftmax_attention.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
+    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", *objects, *args.extra_object,
+         "-o", str(out / "libsoftmax_attention.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
          "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
     (out / "kernels.json").write_text(json.dumps(report, indent=1))
     for name, r in report.items():

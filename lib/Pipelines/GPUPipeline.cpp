@@ -77,6 +77,13 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
       !StringRef(options.features).empty())
     os << "features is an NVVM option (PTX features); the ROCDL end takes "
           "none";
+  StringRef precision = options.attentionF32Precision;
+  if (message.empty() && precision != "exact" && precision != "tf32")
+    os << "attention-f32-precision must be exact or tf32, not '" << precision
+       << "'";
+  if (message.empty() && end == GPUEnd::ROCDL && precision == "tf32")
+    os << "attention-f32-precision=tf32 needs NVIDIA tf32 tensor cores; the "
+          "ROCDL end has no f32 attention";
   if (message.empty())
     return std::nullopt;
   return (pipelineName(end) + ": " + message).str();
@@ -109,6 +116,7 @@ buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
   // softmax-shaped left on the host unless allowed.
   SoftmaxMapToGPUOptions map;
   map.chip = chip;
+  map.attentionF32Precision = options.attentionF32Precision;
   pm.addPass(createSoftmaxMapToGPU(map));
   pm.addPass(createSoftmaxStageGPUBuffers());
   if (!options.allowHostCode) {

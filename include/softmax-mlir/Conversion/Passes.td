@@ -92,7 +92,11 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     `softmax.attention` becomes one FlashAttention-2-style launch on the
     chip's matrix units, the same algorithm over two ends: `nvgpu`
     (cp.async, ldmatrix) and `nvvm.mma.sync` on sm_80/sm_90,
-    `amdgpu.mfma` 16x16x16 on gfx90a/gfx942 (docs/Attention.md).
+    `amdgpu.mfma` 16x16x16 on gfx90a/gfx942 (docs/Attention.md). f32
+    attention runs on NVIDIA's tf32 tensor cores (mma.sync m16n8k8):
+    exactly by default (3xTF32, within 1e-5 of float64), or with one tf32
+    product per tile when `attention-f32-precision=tf32` asks for it
+    (about 1e-3); CDNA refuses f32 attention with a diagnostic.
 
     The strategy (threads per row, rows per block, vector width, vectors
     kept in registers, blocks per row) comes from a heuristic over the
@@ -135,7 +139,11 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "only)">,
     Option<"attentionBuffers", "attention-buffers", "int64_t", "0",
            "softmax.attention: shared-memory buffers per K/V tile (1, or 2 "
-           "on NVIDIA)">
+           "on NVIDIA)">,
+    Option<"attentionF32Precision", "attention-f32-precision", "std::string",
+           /*default=*/"\"exact\"",
+           "softmax.attention on f32 inputs (NVIDIA): exact (3xTF32, within "
+           "1e-5 of float64) or tf32 (one tf32 product, about 1e-3, faster)">
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",

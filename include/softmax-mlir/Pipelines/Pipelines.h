@@ -122,6 +122,12 @@ struct SoftmaxToGPUPipelineOptions
                      "(otherwise softmax-check-no-host-fallback stops the "
                      "pipeline with an error pointing at it)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> attentionF32Precision{
+      *this, "attention-f32-precision",
+      llvm::cl::desc("softmax.attention on f32 inputs (softmax-map-to-gpu): "
+                     "exact (3xTF32, within 1e-5 of float64) or tf32 (one "
+                     "tf32 product, about 1e-3; NVVM only)"),
+      llvm::cl::init("exact")};
 };
 using SoftmaxToNVVMPipelineOptions = SoftmaxToGPUPipelineOptions;
 using SoftmaxToROCDLPipelineOptions = SoftmaxToGPUPipelineOptions;

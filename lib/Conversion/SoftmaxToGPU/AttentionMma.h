@@ -153,6 +153,12 @@ protected:
 std::unique_ptr<AttentionMma>
 makeNVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                      int64_t buffers, int64_t rowsPerWarp, bool queriesInSmem);
+/// f32 inputs on mma.sync m16n8k8 tf32 (NVIDIA sm_80+): three products of
+/// tf32 parts (exact) or one (tf32); the queries in shared memory.
+std::unique_ptr<AttentionMma>
+makeNVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
+                        int64_t warps, int64_t buffers, int64_t rowsPerWarp,
+                        AttentionF32Precision precision);
 /// MFMA 16x16x16 on 64-lane wavefronts (CDNA gfx90a, gfx942), 1 buffer.
 std::unique_ptr<AttentionMma> makeROCDLAttentionMma(OpBuilder &b, Location loc,
                                                     AttentionOp op,

@@ -1,12 +1,14 @@
 //===- AttentionMmaNVVM.cpp - attention tiles on mma.sync tensor cores ----===//
 //
-// NVIDIA sm_80+: a warp's 16 query rows are m16n8k16 A fragments held in
-// registers (lane: rows group and group + 8, group = lane / 4); K and V
-// tiles are copied by cp.async into one or two buffers each (with two, the
-// next tile lands while the current one is used), padded to a row stride
-// of D + 8 elements, so that ldmatrix reads them without bank conflicts; K
-// fragments come from ldmatrix.x4, V fragments from ldmatrix.x4.trans; P is
-// reused from S's accumulator registers as A fragments.
+// NVIDIA sm_80+, f16/bf16: a warp's 16 query rows are m16n8k16 A fragments
+// held in registers (lane: rows group and group + 8, group = lane / 4); K
+// and V tiles are copied by cp.async into one or two buffers each (with
+// two, the next tile lands while the current one is used), padded to a row
+// stride of D + 8 elements, so that ldmatrix reads them without bank
+// conflicts; K fragments come from ldmatrix.x4, V fragments from
+// ldmatrix.x4.trans; P is reused from S's accumulator registers as A
+// fragments. f32 (NVVMF32AttentionMma, below): the same staging, products
+// on m16n8k8 tf32 (three per tile for exact results, one for tf32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,14 +27,13 @@ using namespace mlir::softmax::detail;
 
 namespace {
 
-constexpr int64_t kPad = 8;
-
 class NVVMAttentionMma : public AttentionMma {
 public:
   NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                    int64_t buffers, int64_t mTiles, bool queriesInSmem)
       : AttentionMma(b, loc, op, warps, buffers), mTiles(mTiles),
-        queriesInSmem(queriesInSmem) {}
+        queriesInSmem(queriesInSmem),
+        vecElts(128 / elt.getIntOrFloatBitWidth()) {}
 
   int64_t lanes() const override { return 32; }
   int64_t rowsPerWarp() const override { return 16 * mTiles; }
@@ -42,11 +43,13 @@ public:
       return MemRefType::get(shape, elt, MemRefLayoutAttrInterface(),
                              workgroup);
     };
+    // Rows padded by 16 bytes, so that the 8 rows an ldmatrix reads start
+    // in different 16-byte bank groups.
     SmallVector<MemRefType> t = {
-        tile({stages(), kKeysPerTile, d + kPad}),
-        tile({stages(), kKeysPerTile, dv + kPad})};
+        tile({stages(), kKeysPerTile, d + vecElts}),
+        tile({stages(), kKeysPerTile, dv + vecElts})};
     if (queriesInSmem)
-      t.push_back(tile({warps * rowsPerWarp(), d + kPad}));
+      t.push_back(tile({warps * rowsPerWarp(), d + vecElts}));
     return t;
   }
 
@@ -117,7 +120,7 @@ public:
   void storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx, Value hIdx,
                 Value row, function_ref<Value(Value)> finish) override;
 
-private:
+protected:
   VectorType vec(ArrayRef<int64_t> shape, Type t) {
     return VectorType::get(shape, t);
   }
@@ -161,6 +164,8 @@ private:
   /// The warp's queries are read from shared memory per tile instead of
   /// being held in registers (where registers would not hold them).
   bool queriesInSmem;
+  /// Elements per 16-byte copy (8 of f16/bf16, 4 of f32).
+  int64_t vecElts;
 
   Value lane, group, quad, matrix, matrixRow, warpInBlock;
   /// [m][k] A fragments, when held in registers.
@@ -175,17 +180,17 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
     // The warp copies its own rows (clamped to Nq - 1), 16 bytes a copy;
     // the loop's first wait and barrier make them visible.
     Value smemQ = smem[2];
-    int64_t perRow = d / 8, rows = rowsPerWarp();
+    int64_t perRow = d / vecElts, rows = rowsPerWarp();
     Value base = mul(warpInBlock, idx(rows));
     SmallVector<Value> tokens;
     for (int64_t s = 0; s < rows * perRow / 32; ++s) {
       Value linear = add(lane, idx(s * 32));
       Value row = div(linear, perRow);
-      Value col = mul(rem(linear, perRow), idx(8));
+      Value col = mul(rem(linear, perRow), idx(vecElts));
       Value srcRow = minI(add(warpRow, row), last);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           b, loc, smemQ, ValueRange{add(base, row), col}, op.getQuery(),
-          ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(8),
+          ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(vecElts),
           /*srcElements=*/Value(), b.getUnitAttr()));
     }
     nvgpu::DeviceAsyncCreateGroupOp::create(
@@ -234,22 +239,24 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
                               Value kv0, Value buf) {
   Value src = value ? op.getValue() : op.getKey();
   Value smem = value ? smemV : smemK;
-  int64_t perRow = (value ? dv : d) / 8;
+  int64_t perRow = (value ? dv : d) / vecElts;
   int64_t steps = kKeysPerTile * perRow / (warps * 32);
   Value last = sub(nk, idx(1));
   // With no key at all (Nk = 0) nothing is read: a source size of 0
   // zero-fills the destination without touching the source address.
   Value srcElements = arith::SelectOp::create(
-      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(8), idx(0));
+      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(vecElts),
+      idx(0));
   SmallVector<Value> tokens;
   for (int64_t s = 0; s < steps; ++s) {
     Value linear = add(tid, idx(s * warps * 32));
     Value row = div(linear, perRow);
-    Value col = mul(rem(linear, perRow), idx(8));
+    Value col = mul(rem(linear, perRow), idx(vecElts));
     Value srcRow = maxI(minI(add(kv0, row), last), idx(0));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{buf, row, col}, src,
-        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(8), srcElements,
+        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(vecElts),
+        srcElements,
         b.getUnitAttr()));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(
@@ -376,6 +383,274 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
   }
 }
 
+namespace {
+
+/// Exact P V: value-column tiles accumulated together, their mma issued
+/// product by product across the tiles. Measured on the H200 (f32 run 5,
+/// against one tile at a time): 4 tiles 57.1 against 52.5 TFLOP/s at B1
+/// H32 N4096 d128, 51.0 against 47.4 at N 1000, 46.5 against 43.8 causal at
+/// d 64, the same elsewhere; 2 tiles no gain.
+constexpr int64_t kGroup = 4;
+
+/// f32 inputs on the tf32 tensor cores, mma.sync m16n8k8 (A 16x8, B 8x8,
+/// both as 32-bit registers holding tf32 bit patterns; C as for m16n8k16).
+/// Staging, the online softmax and the stores are the f16/bf16 kernel's
+/// (16-byte cp.async of 4 floats, rows padded by 4 floats); the queries
+/// are always read from shared memory.
+///
+/// Operands: an ldmatrix of an 8x8 b16 matrix read as 8 rows of 4 floats
+/// gives lane l the float at (l / 4, l % 4), which is the tf32 A and B
+/// fragment layout: Q's A fragment is 4 such matrices (rows 0-7 / 8-15,
+/// columns 0-3 / 4-7), K's B fragment 2 (keys 0-7, dims 0-3 / 4-7). P is
+/// S's accumulator (row g, keys 2q and 2q + 1), which is not the A layout
+/// (row g, k-columns q and q + 4); the keys of each 8-key step are
+/// therefore taken in the order 0 2 4 6 1 3 5 7: k-column q is key 2q,
+/// k-column q + 4 is key 2q + 1, so P's registers are A's unchanged and V's
+/// B fragment is V[2q][g], V[2q + 1][g] (two 4-byte loads, bank-conflict
+/// free with the row stride dv + 4).
+///
+/// Exact (3xTF32): x = hi + lo with hi = x truncated to tf32 and lo = x - hi
+/// (exact in f32); a b is hi_a hi_b + hi_a lo_b + lo_a hi_b, the small
+/// products first, dropping lo_a lo_b (2^-20 relative) and the bits of lo
+/// below tf32 (2^-20). Why this and not another exact path: measured on the
+/// H200 (f32 runs 1-3, bench/results/gpu_attention_f32.md) it is 2.5e-6 of
+/// float64 at worst and runs 35-70 TFLOP/s, above what fp32 FMA (SIMT) can
+/// reach in attention (datasheet fp32 peak 67 TFLOP/s before any exp,
+/// max or load; SDPA's math path, cuBLAS in fp32, measured 7-27); bf16
+/// parts keep 8 bits each, so three products leave 2^-16 (1.5e-5, over the
+/// 1e-5 asked) and an exact split needs six, as much tensor-core time as
+/// three tf32 products with twice the operand registers.
+/// mma.sync truncates its f32 sums, so one chain of products into O over
+/// the whole key range drifts towards zero by up to an ulp per 8-key step:
+/// measured (f32 run 1, hi rounded), 3.0e-5 of float64 at N 4096 d 128
+/// (1.5e-5 at N 2048 d 64). P V of each 64-key tile therefore starts from
+/// zero (8 steps) and is added to O in round-to-nearest f32: 1.6e-6 at N
+/// 4096, for 9% of speed (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q K^T starts from
+/// zero on every tile anyway (at most 32 steps). The softmax statistics
+/// are the f16/bf16 kernel's f32 ones; ex2.approx.ftz (2 ulp) is part of
+/// the error measured. Splitting each landed K and V tile once per block
+/// into hi and lo tiles in shared memory, instead of in every warp that
+/// reads it, measured slower (f32 run 2: d 128 46.4 against 49.6 TFLOP/s,
+/// causal d 128 44.6 against 51.1, tf32 d 64 143 against 154): the extra
+/// pass and the larger tiles (fewer blocks per SM) cost more than the
+/// integer ops saved.
+class NVVMF32AttentionMma : public NVVMAttentionMma {
+public:
+  NVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
+                      int64_t warps, int64_t buffers, int64_t mTiles,
+                      AttentionF32Precision precision)
+      : NVVMAttentionMma(b, loc, op, warps, buffers, mTiles,
+                         /*queriesInSmem=*/true),
+        exact(precision == AttentionF32Precision::Exact) {}
+
+  SmallVector<Value> scores(Value buf) override;
+  SmallVector<Value> accumulate(ArrayRef<Value> p, ArrayRef<Value> acc,
+                                Value buf) override;
+
+private:
+  /// A fragment (4 registers) or B fragment (2) as tf32 parts: `hi` always,
+  /// `lo` when exact.
+  struct Parts {
+    SmallVector<Value> hi, lo;
+  };
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  /// As i32 bit patterns. tf32: hi = x rounded to the nearest tf32 (ties
+  /// away from zero: add half of the 13 dropped bits, clear them). Exact:
+  /// hi = x truncated to tf32 (clear the 13 bits), lo = x - hi, exact in
+  /// f32 and below 2^-10 |x|; the tensor core reads lo's leading 11 bits,
+  /// so each operand keeps x to 2^-20. Measured on the H200 (f32 run 3):
+  /// truncating hi is 5-16% faster than rounding it (one integer op less
+  /// per element; d 64: 69.8 against 63.8 TFLOP/s, causal d 128: 59.4
+  /// against 51.1) at 2.5e-6 of float64 instead of 1.7e-6 (3.6e-6 against
+  /// 3.2e-6 with 30x larger logits). tf32 keeps the rounding: without it
+  /// (the tensor core truncating x) it measured 11-23% faster but 1.6e-3
+  /// instead of 4.2e-4, which is what PyTorch's TF32 matmuls give.
+  Parts split(ArrayRef<Value> xs) {
+    Parts out;
+    Value mask = i32(static_cast<int32_t>(0xffffe000u));
+    for (Value x : xs) {
+      Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
+      Value hi =
+          exact ? arith::AndIOp::create(b, loc, bits, mask)
+                : arith::AndIOp::create(
+                      b, loc, arith::AddIOp::create(b, loc, bits, i32(0x1000)),
+                      mask);
+      out.hi.push_back(hi);
+      if (!exact)
+        continue;
+      Value hiF = arith::BitcastOp::create(b, loc, b.getF32Type(), hi);
+      Value lo = arith::SubFOp::create(b, loc, x, hiF);
+      out.lo.push_back(arith::BitcastOp::create(b, loc, b.getI32Type(), lo));
+    }
+    return out;
+  }
+  /// The 4 floats of an ldmatrix.x4 of 8x4-float matrices at (row, col).
+  SmallVector<Value> loadFloats(Value tile, ValueRange indices) {
+    Value m = nvgpu::LdMatrixOp::create(b, loc, vec({4, 1}, b.getF32Type()),
+                                        tile, indices, /*transpose=*/false,
+                                        /*numTiles=*/4);
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(
+          vector::ExtractOp::create(b, loc, m, ArrayRef<int64_t>{i, 0}));
+    return out;
+  }
+  /// c + a b on one m16n8k8 tf32 mma.
+  Value mmaTF32(ArrayRef<Value> a, ArrayRef<Value> bv, Value c);
+  /// c += a b for several independent accumulators, issued product by
+  /// product across them (lo hi of all, then hi lo, then hi hi), so that
+  /// consecutive mma do not wait on each other's accumulator.
+  struct Product {
+    const Parts *a;
+    Parts b;
+    Value *c;
+  };
+  void products(MutableArrayRef<Product> jobs) {
+    if (exact) {
+      for (Product &j : jobs)
+        *j.c = mmaTF32(j.a->lo, j.b.hi, *j.c);
+      for (Product &j : jobs)
+        *j.c = mmaTF32(j.a->hi, j.b.lo, *j.c);
+    }
+    for (Product &j : jobs)
+      *j.c = mmaTF32(j.a->hi, j.b.hi, *j.c);
+  }
+  Parts slice(const Parts &p, int64_t first, int64_t n) {
+    Parts out;
+    out.hi.assign(p.hi.begin() + first, p.hi.begin() + first + n);
+    if (exact)
+      out.lo.assign(p.lo.begin() + first, p.lo.begin() + first + n);
+    return out;
+  }
+
+  bool exact;
+};
+
+} // namespace
+
+Value NVVMF32AttentionMma::mmaTF32(ArrayRef<Value> a, ArrayRef<Value> bv,
+                                   Value c) {
+  SmallVector<Value> opsC;
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < 2; ++e)
+      opsC.push_back(
+          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
+  Type f32T = b.getF32Type();
+  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  {f32T, f32T, f32T, f32T});
+  Value res = NVVM::MmaOp::create(
+      b, loc, resType, a, bv, opsC, ArrayRef<int64_t>{16, 8, 8},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                    NVVM::MMATypes::tf32},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
+  return vector::FromElementsOp::create(b, loc, accType(), out);
+}
+
+SmallVector<Value> NVVMF32AttentionMma::scores(Value buf) {
+  // [m][n] accumulators of 16 x 8, 8 dims per step; each ldmatrix.x4 of K
+  // gives the B fragments of two 8-key tiles, each used by every m tile.
+  int64_t nTiles = kKeysPerTile / 8;
+  SmallVector<Value> s(mTiles * nTiles, accZero());
+  for (int64_t k = 0; k < d / 8; ++k) {
+    SmallVector<Parts> a;
+    for (int64_t m = 0; m < mTiles; ++m) {
+      // Lanes 8i..8i+7 address matrix i: rows 16m + (i%2)*8 + r, columns
+      // 8k + (i/2)*4 (registers a0..a3 of the A fragment).
+      Value row = add(add(mul(warpInBlock, idx(rowsPerWarp())), idx(16 * m)),
+                      add(mul(rem(matrix, 2), idx(8)), matrixRow));
+      Value col = add(idx(8 * k), mul(div(matrix, 2), idx(4)));
+      a.push_back(split(loadFloats(smem[2], ValueRange{row, col})));
+    }
+    for (int64_t n = 0; n < nTiles; n += 2) {
+      // Lanes 8i..8i+7 address matrix i: keys 8n + (i/2)*8 + r, dims
+      // 8k + (i%2)*4: registers 0, 1 are tile n's b0, b1; 2, 3 tile n+1's.
+      Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
+      Value col = add(idx(8 * k), mul(rem(matrix, 2), idx(4)));
+      Parts frags = split(loadFloats(smemK, ValueRange{buf, row, col}));
+      SmallVector<Product> jobs;
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t m = 0; m < mTiles; ++m)
+          jobs.push_back({&a[m], slice(frags, 2 * h, 2),
+                          &s[m * nTiles + n + h]});
+      products(jobs);
+    }
+  }
+  SmallVector<Value> out;
+  for (Value acc : s)
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t e = 0; e < 2; ++e)
+        out.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
+  return out;
+}
+
+SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
+                                                   ArrayRef<Value> acc,
+                                                   Value buf) {
+  SmallVector<Value> o(acc);
+  int64_t nTiles = dv / 8, steps = kKeysPerTile / 8;
+  // P's A fragment of row tile m and 8-key step j: S's accumulator of keys
+  // [8j, 8j + 8) as (row g, key 2q), (row g+8, key 2q), (row g, key 2q+1),
+  // (row g+8, key 2q+1).
+  SmallVector<SmallVector<Parts>> pa(mTiles);
+  for (int64_t m = 0; m < mTiles; ++m)
+    for (int64_t j = 0; j < steps; ++j) {
+      int64_t base = (m * steps + j) * 4;
+      pa[m].push_back(
+          split({p[base], p[base + 2], p[base + 1], p[base + 3]}));
+    }
+  // V's B fragment of step j and 8 value columns n: V[8j + 2q][8n + g],
+  // V[8j + 2q + 1][8n + g].
+  auto vFrag = [&](int64_t j, int64_t n) {
+    Value row = add(idx(8 * j), mul(quad, idx(2)));
+    Value col = add(idx(8 * n), group);
+    SmallVector<Value> vals;
+    for (int64_t e = 0; e < 2; ++e)
+      vals.push_back(memref::LoadOp::create(
+          b, loc, smemV, ValueRange{buf, add(row, idx(e)), col}));
+    return split(vals);
+  };
+  if (!exact) {
+    // tf32: one chain per accumulator, as on f16/bf16 (its truncation
+    // drift stays far under tf32's own 1e-3).
+    for (int64_t j = 0; j < steps; ++j)
+      for (int64_t n = 0; n < nTiles; ++n) {
+        Parts v = vFrag(j, n);
+        for (int64_t m = 0; m < mTiles; ++m)
+          o[m * nTiles + n] = mmaTF32(pa[m][j].hi, v.hi, o[m * nTiles + n]);
+      }
+    return o;
+  }
+  // Exact: the tile's P V from zero, then O + it rounded to nearest; kGroup
+  // value-column tiles at a time (independent accumulators, interleaved).
+  int64_t width = std::min<int64_t>(kGroup, nTiles);
+  for (int64_t n0 = 0; n0 < nTiles; n0 += width) {
+    SmallVector<Value> t(width * mTiles, accZero());
+    for (int64_t j = 0; j < steps; ++j) {
+      SmallVector<Product> jobs;
+      for (int64_t g = 0; g < width; ++g) {
+        Parts v = vFrag(j, n0 + g);
+        for (int64_t m = 0; m < mTiles; ++m)
+          jobs.push_back({&pa[m][j], v, &t[g * mTiles + m]});
+      }
+      products(jobs);
+    }
+    for (int64_t g = 0; g < width; ++g)
+      for (int64_t m = 0; m < mTiles; ++m) {
+        Value &acc = o[m * nTiles + n0 + g];
+        acc = arith::AddFOp::create(b, loc, acc, t[g * mTiles + m]);
+      }
+  }
+  return o;
+}
+
 std::unique_ptr<AttentionMma>
 mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
                                             AttentionOp op, int64_t warps,
@@ -383,4 +658,11 @@ mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
                                             bool queriesInSmem) {
   return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers,
                                             rows / 16, queriesInSmem);
+}
+
+std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMF32AttentionMma(
+    OpBuilder &b, Location loc, AttentionOp op, int64_t warps, int64_t buffers,
+    int64_t rows, AttentionF32Precision precision) {
+  return std::make_unique<NVVMF32AttentionMma>(b, loc, op, warps, buffers,
+                                               rows / 16, precision);
 }

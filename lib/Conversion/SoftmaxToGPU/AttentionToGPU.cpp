@@ -59,11 +59,33 @@ namespace {
 /// warps (each staged tile serves twice the queries, and the diagonal tiles
 /// are fewer), everything else 1.1-1.3x slower (one block of 8 warps per
 /// SM waits longer at each barrier than two blocks of 4); the 8-warp
-/// staging needs d % 32 == 0.
-int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows) {
-  if (rows == 32)
+/// staging needs d % 32 == 0. f32 past d 128 keeps 4 warps: 128 rows of
+/// f32 queries and the K and V tiles would not fit in shared memory.
+int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows,
+                 bool isF32) {
+  if (rows == 32 || (isF32 && d > 128))
     return 4;
   return nvidia && op.getCausal() && d >= 128 && d % 32 == 0 ? 8 : 4;
+}
+
+/// The default query rows per warp. f32 (NVIDIA) measured on the H200
+/// (bench/results/gpu_attention_f32.md): exact and causal, 16 rows (run 6,
+/// against 32): at d 128 with 8 warps 59.6 TFLOP/s against 49.8 (B1 H32
+/// N4096), 34.9 against 29.3 at N 1000, where 32 rows spill (ptxas: 1128
+/// bytes); at d 64 (4 warps) 48.7 against 46.5 (B2 H16 N2048), 43.7
+/// against 40.6 at N 1000. Non-causal, 32 rows are as fast or faster (run
+/// 5: exact d 64 69.8 against 63.6), and tf32 everywhere (run 1: 100-152
+/// against 65-121). Past d 128 only 16 rows fit f32 tiles in shared
+/// memory.
+int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
+                           const AttentionGPUStrategy &overrides) {
+  if (!nvidia)
+    return 16;
+  if (!isF32)
+    return 32;
+  int64_t d = cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
+  bool exact = overrides.f32Precision == AttentionF32Precision::Exact;
+  return d > 128 || (exact && op.getCausal()) ? 16 : 32;
 }
 
 /// Fills in the fields `overrides` leaves at 0, or explains why a given one
@@ -75,12 +97,14 @@ int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows) {
 /// not also the queries); one buffer per tile (two measured 0-2% slower
 /// with 32 rows per warp, and 5-14% slower on causal with 16).
 FailureOr<AttentionGPUStrategy>
-chooseAttentionStrategy(AttentionOp op, bool nvidia,
+chooseAttentionStrategy(AttentionOp op, bool nvidia, bool isF32,
                         const AttentionGPUStrategy &overrides) {
   AttentionGPUStrategy s;
-  s.rowsPerWarp = overrides.rowsPerWarp ? overrides.rowsPerWarp
-                                        : (nvidia ? 32 : 16);
+  s.rowsPerWarp = overrides.rowsPerWarp
+                      ? overrides.rowsPerWarp
+                      : defaultRowsPerWarp(op, nvidia, isF32, overrides);
   s.buffers = overrides.buffers ? overrides.buffers : 1;
+  s.f32Precision = overrides.f32Precision;
   if (s.rowsPerWarp != 16 && (s.rowsPerWarp != 32 || !nvidia))
     return op->emitOpError()
            << "attention-rows-per-warp must be 16"
@@ -92,6 +116,16 @@ chooseAttentionStrategy(AttentionOp op, bool nvidia,
            << (nvidia ? " or 2" : " on CDNA (2 needs asynchronous copies)")
            << ", not " << s.buffers;
   return s;
+}
+
+/// The matrix instruction recorded in `softmax.strategy`.
+StringRef mmaName(bool nvidia, bool isF32, const AttentionGPUStrategy &s) {
+  if (!nvidia)
+    return "mfma16x16x16";
+  if (!isF32)
+    return "m16n8k16";
+  return s.f32Precision == AttentionF32Precision::Exact ? "m16n8k8.tf32x3"
+                                                        : "m16n8k8.tf32";
 }
 
 class AttentionKernel : IndexArith {
@@ -384,6 +418,15 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   }
 }
 
+std::optional<AttentionF32Precision>
+mlir::softmax::parseAttentionF32Precision(StringRef s) {
+  if (s == "exact")
+    return AttentionF32Precision::Exact;
+  if (s == "tf32")
+    return AttentionF32Precision::TF32;
+  return std::nullopt;
+}
+
 LogicalResult
 mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                    const GPUTarget &target,
@@ -396,10 +439,15 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return op->emitOpError(*why);
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
-  if (!isa<Float16Type, BFloat16Type>(q.getElementType()))
-    return op->emitOpError() << "GPU attention mapping runs on f16 or bf16 "
-                                "tensor cores, not "
-                             << q.getElementType() << " inputs";
+  Type elt = q.getElementType();
+  bool isF32 = elt.isF32();
+  if (!isa<Float16Type, BFloat16Type>(elt) && !(isF32 && nvidia))
+    return op->emitOpError()
+           << "GPU attention mapping runs on f16 or bf16 tensor cores"
+           << (nvidia ? " or f32 on tf32 tensor cores"
+                      : " (f32 attention is NVIDIA only: CDNA's MFMA end has "
+                        "no f32 path)")
+           << ", not " << elt << " inputs";
   for (int64_t dim : {q.getDimSize(3), v.getDimSize(3)})
     if (ShapedType::isDynamic(dim) || dim % 16 || dim > 256)
       return op->emitOpError("GPU attention mapping needs static head "
@@ -418,16 +466,20 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return arith::ConstantIndexOp::create(rewriter, loc, val);
   };
   FailureOr<AttentionGPUStrategy> strategy =
-      chooseAttentionStrategy(op, nvidia, overrides);
+      chooseAttentionStrategy(op, nvidia, isF32, overrides);
   if (failed(strategy))
     return failure();
   int64_t rowsPerWarp = strategy->rowsPerWarp, buffers = strategy->buffers;
-  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp);
+  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
+  // f32 reads its queries from shared memory at either row count (its A
+  // fragments come by ldmatrix of 8x4 f32 blocks, AttentionMmaNVVM.cpp).
   std::unique_ptr<AttentionMma> mma =
-      nvidia ? makeNVVMAttentionMma(rewriter, loc, op, warps, buffers,
-                                    rowsPerWarp,
-                                    /*queriesInSmem=*/rowsPerWarp == 32)
-             : makeROCDLAttentionMma(rewriter, loc, op, warps);
+      !nvidia ? makeROCDLAttentionMma(rewriter, loc, op, warps)
+      : isF32 ? makeNVVMF32AttentionMma(rewriter, loc, op, warps, buffers,
+                                        rowsPerWarp, strategy->f32Precision)
+              : makeNVVMAttentionMma(rewriter, loc, op, warps, buffers,
+                                     rowsPerWarp,
+                                     /*queriesInSmem=*/rowsPerWarp == 32);
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
   Value tiles = arith::CeilDivUIOp::create(rewriter, loc, nq,
@@ -490,8 +542,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
            rewriter.getNamedAttr("buffers",
                                  rewriter.getI64IntegerAttr(mma->stages())),
            rewriter.getNamedAttr(
-               "mma", rewriter.getStringAttr(nvidia ? "m16n8k16"
-                                                    : "mfma16x16x16"))}));
+               "mma", rewriter.getStringAttr(mmaName(nvidia, isF32,
+                                                     *strategy)))}));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());

@@ -34,6 +34,26 @@ struct SoftmaxMapToGPUPass
     AttentionGPUStrategy attention;
     attention.rowsPerWarp = attentionRowsPerWarp;
     attention.buffers = attentionBuffers;
+    std::optional<AttentionF32Precision> precision =
+        parseAttentionF32Precision(attentionF32Precision);
+    if (!precision) {
+      getOperation()->emitError()
+          << "softmax-map-to-gpu: attention-f32-precision must be exact or "
+             "tf32, not '"
+          << attentionF32Precision << "'";
+      return signalPassFailure();
+    }
+    // Only the NVIDIA end has a tf32 path; on CDNA, f32 attention is
+    // refused at the op, and asking for tf32 there is refused here.
+    if (*precision == AttentionF32Precision::TF32 &&
+        !StringRef(target->chip).starts_with("sm_")) {
+      getOperation()->emitError()
+          << "softmax-map-to-gpu: attention-f32-precision=tf32 needs NVIDIA "
+             "tf32 tensor cores (sm_80, sm_90), not "
+          << chip;
+      return signalPassFailure();
+    }
+    attention.f32Precision = *precision;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))

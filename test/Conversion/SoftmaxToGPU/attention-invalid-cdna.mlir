@@ -3,7 +3,7 @@
 // diagnostics as the NVIDIA one (one mapping, two matrix units).
 
 func.func @attention_f32(%q: memref<1x1x4x16xf32>, %k: memref<1x1x8x16xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs on f16 or bf16 tensor cores, not 'f32' inputs}}
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs on f16 or bf16 tensor cores (f32 attention is NVIDIA only: CDNA's MFMA end has no f32 path), not 'f32' inputs}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
   return
 }

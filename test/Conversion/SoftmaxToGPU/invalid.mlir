@@ -88,9 +88,11 @@ func.func @unknown_field(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
 
 // -----
 
-func.func @attention_f32(%q: memref<1x1x4x16xf32>, %k: memref<1x1x8x16xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs on f16 or bf16 tensor cores, not 'f32' inputs}}
-  softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x8x16xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
+// f32 runs on the tf32 tensor cores (attention-f32-to-gpu.mlir), with the
+// same head-dimension rule.
+func.func @attention_f32_head_dim(%q: memref<1x1x4x24xf32>, %k: memref<1x1x8x24xf32>, %v: memref<1x1x8x24xf32>, %o: memref<1x1x4x24xf32>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, at most 256}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x4x24xf32>, memref<1x1x8x24xf32>, memref<1x1x8x24xf32>) outs(%o : memref<1x1x4x24xf32>) masked(zero)
   return
 }
 

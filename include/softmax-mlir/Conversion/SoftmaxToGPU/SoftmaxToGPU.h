@@ -65,6 +65,20 @@ LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
                                 const GPUTarget &target,
                                 const GPUStrategy &overrides);
 
+/// How softmax.attention on f32 inputs uses the tf32 tensor cores
+/// (NVIDIA only; docs/Attention.md, "f32 inputs").
+enum class AttentionF32Precision {
+  /// 3xTF32: each f32 operand split into a tf32 part and a remainder, three
+  /// mma.sync m16n8k8 products per tile (hi*hi + hi*lo + lo*hi); within
+  /// 1e-5 of float64, the default.
+  Exact,
+  /// One tf32 product per tile: about 1e-3 of float64, asked for only.
+  TF32,
+};
+
+/// Parses "exact" or "tf32".
+std::optional<AttentionF32Precision> parseAttentionF32Precision(StringRef s);
+
 /// How softmax.attention is spread over the GPU; 0 leaves a field to the
 /// mapping's measured choice (docs/Attention.md, "GPU lowering").
 struct AttentionGPUStrategy {
@@ -74,13 +88,16 @@ struct AttentionGPUStrategy {
   /// Shared-memory buffers per K/V tile: 1, or 2 (NVIDIA only: the next
   /// tile is copied while the current one is used).
   int64_t buffers = 0;
+  /// f32 inputs only: exact (3xTF32) or tf32.
+  AttentionF32Precision f32Precision = AttentionF32Precision::Exact;
 };
 
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style
 /// gpu.launch on the target's matrix units: mma.sync with ldmatrix and
 /// cp.async on NVIDIA sm_80+, 16x16x16 MFMA on CDNA (gfx90a, gfx942).
-/// Needs f16/bf16 inputs and static head dimensions that are multiples of
-/// 16 (at most 256). Emits a diagnostic and fails on what it cannot honour.
+/// Needs f16/bf16 inputs (or f32 on NVIDIA: mma.sync m16n8k8 on tf32
+/// parts, `AttentionF32Precision`) and static head dimensions that are
+/// multiples of 16 (at most 256). Emits a diagnostic and fails on what it cannot honour.
 LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                   const GPUTarget &target,
                                   const AttentionGPUStrategy &overrides = {});
