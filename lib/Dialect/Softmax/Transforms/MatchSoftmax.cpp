@@ -280,5 +280,29 @@ std::optional<FamilyMatch> raise::matchSoftmaxFamily(linalg::LinalgOp root,
     return m;
   if (std::optional<FamilyMatch> m = matchLogSoftmax(view, e, why))
     return m;
-  return matchLogSumExp(view, e, why);
+  if (std::optional<FamilyMatch> m = matchLogSumExp(view, e, why))
+    return m;
+  // log(sum exp(x)) with no max subtracted (ONNX's ReduceLogSumExp as
+  // torch-mlir lowers it): softmax-shaped, but exp overflows there where
+  // logsumexp does not, so it is reported, not raised.
+  if (e.def<math::LogOp>()) {
+    Element sum = view.operand(e, 0);
+    auto red = sum.isRead() ? sum.tensor.getDefiningOp<linalg::LinalgOp>()
+                            : linalg::LinalgOp();
+    if (red && red.getNumReductionLoops() >= 1 && red.getNumDpsInputs() == 1 &&
+        red.getBlock()) {
+      Value input = red.getDpsInputs()[0];
+      auto type = dyn_cast<RankedTensorType>(input.getType());
+      Element in = type ? ElementView(root.getContext(), type.getShape())
+                              .elementOf(input)
+                        : Element();
+      auto add = red.getBlock()->getTerminator()->getOperand(0)
+                     .getDefiningOp<arith::AddFOp>();
+      if (add && in.def<math::ExpOp>())
+        return why.fail(kShift, "log of a sum of exp with no max subtracted: "
+                                "exp overflows there where logsumexp does "
+                                "not");
+    }
+  }
+  return std::nullopt;
 }

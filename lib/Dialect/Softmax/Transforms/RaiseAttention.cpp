@@ -149,9 +149,38 @@ std::optional<Scaled> matchScaled(Elem e, ArrayRef<int64_t> shape) {
 struct ScoreExpr {
   Value scores;
   double scale = 1.0;
+  /// The mask: a tensor read at `maskMap`, or, when the graph computes it
+  /// in the same body as the scores, the terms whose sum it is, to be
+  /// materialized as a tensor of `termsType` read at `maskMap`.
   Value mask;
   AffineMap maskMap;
+  SmallVector<Elem> maskTerms;
+  RankedTensorType termsType;
+
+  bool hasMask() const { return mask || !maskTerms.empty(); }
+  ShapedType maskType() const {
+    return mask ? cast<ShapedType>(mask.getType()) : termsType;
+  }
 };
+
+/// Marks the dimensions of the root that `e` depends on.
+bool markUsedDims(const Elem &e, SmallVectorImpl<bool> &used,
+                  unsigned depth = 0) {
+  if (depth > ElementView::kMaxDepth || !e.isKnown())
+    return false;
+  if (e.kind == Elem::Kind::Read || e.kind == Elem::Kind::Index) {
+    for (unsigned d = 0; d < used.size(); ++d)
+      used[d] = used[d] || e.map.isFunctionOfDim(d);
+    return true;
+  }
+  if (e.kind != Elem::Kind::Scalar || !e.map)
+    return true;
+  Operation *op = e.scalar.getDefiningOp();
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    if (!markUsedDims(resolve(op->getOperand(i), e.map), used, depth + 1))
+      return false;
+  return true;
+}
 
 /// The mask is added after scaling, as the op does; (S + M) * c would scale
 /// the mask too and is not matched.
@@ -162,6 +191,20 @@ matchScoreExpr(Value input, unsigned rank,
   ArrayRef<int64_t> shape = cast<ShapedType>(input.getType()).getShape();
   Elem root =
       skipCasts(elementOf(input, AffineMap::getMultiDimIdentityMap(rank, ctx)));
+  // A constant added to every score (HF TF's `stable_softmax` adds 1e-9)
+  // cancels in the softmax, up to the rounding of the sum: dropped.
+  while (root.def<arith::AddFOp>() || root.def<arith::SubFOp>()) {
+    Operation *op = root.scalar.getDefiningOp();
+    Elem rhs = skipCasts(resolve(op->getOperand(1), root.map));
+    Elem lhs = skipCasts(resolve(op->getOperand(0), root.map));
+    if (rhs.constant && std::isfinite(toDouble(*rhs.constant)))
+      root = lhs;
+    else if (isa<arith::AddFOp>(op) && lhs.constant &&
+             std::isfinite(toDouble(*lhs.constant)))
+      root = rhs;
+    else
+      break;
+  }
   if (std::optional<Scaled> s = matchScaled(root, shape);
       s && isScores(s->tensor))
     return ScoreExpr{s->tensor, s->scale, Value(), AffineMap()};
@@ -196,7 +239,68 @@ matchScoreExpr(Value input, unsigned rank,
       return ScoreExpr{s->tensor, s->scale, mask.materialized,
                        mask.materializedMap};
   }
-  return std::nullopt;
+  // c * S + m1 + m2 + ..., the mask terms computed in the scores' own body
+  // (a causal and a padding mask built in the IR, as CLIP's TOSA does): the
+  // mask is their sum, materialized over the dimensions it depends on.
+  SmallVector<Elem> terms;
+  std::function<void(Elem)> flatten = [&](Elem e) {
+    if (auto a = e.def<arith::AddFOp>()) {
+      flatten(resolve(a.getLhs(), e.map));
+      flatten(resolve(a.getRhs(), e.map));
+      return;
+    }
+    terms.push_back(e);
+  };
+  flatten(root);
+  std::optional<Scaled> scores;
+  SmallVector<Elem> maskTerms;
+  for (const Elem &t : terms) {
+    std::optional<Scaled> s = scores ? std::nullopt : matchScaled(t, shape);
+    if (s && isScores(s->tensor))
+      scores = s;
+    else
+      maskTerms.push_back(t);
+  }
+  if (!scores || maskTerms.empty() ||
+      llvm::any_of(shape, ShapedType::isDynamic))
+    return std::nullopt;
+  Type elt = root.scalar.getType();
+  SmallVector<bool> used(rank, false);
+  for (const Elem &t : maskTerms)
+    if (!markUsedDims(t, used))
+      return std::nullopt;
+  SmallVector<int64_t> termsShape;
+  SmallVector<AffineExpr> reads;
+  for (unsigned d = 0; d < rank; ++d) {
+    termsShape.push_back(used[d] ? shape[d] : 1);
+    reads.push_back(used[d] ? getAffineDimExpr(d, ctx)
+                            : getAffineConstantExpr(0, ctx));
+  }
+  ScoreExpr expr{scores->tensor, scores->scale, Value(),
+                 AffineMap::get(rank, 0, reads, ctx)};
+  expr.maskTerms = std::move(maskTerms);
+  expr.termsType = RankedTensorType::get(termsShape, elt);
+  return expr;
+}
+
+/// The sum of the mask terms of `expr` as a tensor of its termsType.
+Value materializeMaskTerms(OpBuilder &b, Location loc, const ScoreExpr &expr) {
+  RankedTensorType type = expr.termsType;
+  ElementView view(b.getContext(), type.getShape(), /*throughReshapes=*/false);
+  Value sum;
+  for (const Elem &t : expr.maskTerms) {
+    Value v = view.materialize(b, loc, t, type.getElementType());
+    if (!v)
+      return Value();
+    if (sum) {
+      Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                           type.getElementType());
+      v = linalg::AddOp::create(b, loc, ValueRange{sum, v}, ValueRange{init})
+              ->getResult(0);
+    }
+    sum = v;
+  }
+  return sum;
 }
 
 /// Whether a mask read at `map` (root indices -> mask indices) is one the op
@@ -605,7 +709,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     // mask, [B, 1, 1, Nk]) is broadcast over the queries first: the op
     // takes one mask row per query.
     SmallVector<int64_t> maskQueryShape;
-    if (expr->mask && !expr->maskMap.isFunctionOfDim(frame - 2)) {
+    if (expr->hasMask() && !expr->maskMap.isFunctionOfDim(frame - 2)) {
       auto inputShape = cast<ShapedType>(input.getType()).getShape();
       for (unsigned p = 0; p < frame; ++p)
         maskQueryShape.push_back(
@@ -615,9 +719,8 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
         return why.fail(kAttentionShapedStage, "a mask broadcast over queries needs static "
                            "shapes");
     }
-    if (expr->mask && maskQueryShape.empty() &&
-        !isBroadcastMask(expr->maskMap,
-                         cast<ShapedType>(expr->mask.getType()), frame))
+    if (expr->hasMask() && maskQueryShape.empty() &&
+        !isBroadcastMask(expr->maskMap, expr->maskType(), frame))
       return why.fail(kAttentionShapedStage, "mask is not [B or 1, H or 1, "
                                              "Nq, Nk] up to unit dimensions");
     // Every step from S to the softmax is dropped; a step that something
@@ -718,9 +821,9 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     if (outType != type && !outType.isF32())
       return why.fail(kAttentionShapedStage, "output is neither f32 nor the "
                                              "query element type");
-    if (expr->mask && elementTypeOf(expr->mask) != type &&
-        !elementTypeOf(expr->mask).isF32() &&
-        !elementTypeOf(expr->mask).isInteger(1))
+    if (expr->hasMask() && expr->maskType().getElementType() != type &&
+        !expr->maskType().getElementType().isF32() &&
+        !expr->maskType().getElementType().isInteger(1))
       return why.fail(kAttentionShapedStage, "mask is neither i1, f32 nor the "
                                              "query element type");
     auto scaleF32 = static_cast<float>(scale);
@@ -773,6 +876,11 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     Value k4 = expandLeading(rewriter, loc, k);
     Value v4 = expandLeading(rewriter, loc, v);
     Value mask;
+    if (!expr->maskTerms.empty()) {
+      expr->mask = materializeMaskTerms(rewriter, loc, *expr);
+      if (!expr->mask)
+        return rewriter.notifyMatchFailure(op, "cannot build the mask");
+    }
     if (!m->maskQueryShape.empty()) {
       // mask'[p] = mask[map(p)] over the frame, unit where it broadcasts.
       ArrayRef<int64_t> shape = m->maskQueryShape;
