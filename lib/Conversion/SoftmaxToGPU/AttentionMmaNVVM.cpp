@@ -25,6 +25,31 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
+/// One mma.sync m16n8k`k` with row-major A and column-major B fragments in
+/// registers (`type` both), accumulating into `c`, a 2x2 vector of the f32
+/// accumulators a lane holds; the result in the same form (`accType`).
+static Value mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a,
+                     ArrayRef<Value> bv, Value c, int64_t k,
+                     NVVM::MMATypes type, Type accType) {
+  SmallVector<Value> opsC;
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t e = 0; e < 2; ++e)
+      opsC.push_back(
+          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
+  Type f32T = b.getF32Type();
+  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  {f32T, f32T, f32T, f32T});
+  Value res = NVVM::MmaOp::create(
+      b, loc, resType, a, bv, opsC, ArrayRef<int64_t>{16, 8, k}, std::nullopt,
+      std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
+  return vector::FromElementsOp::create(b, loc, accType, out);
+}
+
 namespace {
 
 class NVVMAttentionMma : public AttentionMma {
@@ -274,28 +299,14 @@ Value NVVMAttentionMma::mma(Value a, Value bRows, int64_t first, Value c) {
                                            pair);
     return vector::ExtractOp::create(b, loc, word, int64_t(0));
   };
-  SmallVector<Value> opsA, opsB, opsC;
+  SmallVector<Value> opsA, opsB;
   for (int64_t i = 0; i < 4; ++i)
     opsA.push_back(operand(a, i));
   for (int64_t i = 0; i < 2; ++i)
     opsB.push_back(operand(bRows, first + i));
-  for (int64_t r = 0; r < 2; ++r)
-    for (int64_t e = 0; e < 2; ++e)
-      opsC.push_back(
-          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
-  Type f32T = b.getF32Type();
-  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                  {f32T, f32T, f32T, f32T});
-  NVVM::MMATypes t = isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  Value res = NVVM::MmaOp::create(
-      b, loc, resType, opsA, opsB, opsC, ArrayRef<int64_t>{16, 8, 16},
-      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{t, t},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < 4; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
-  return vector::FromElementsOp::create(b, loc, accType(), out);
+  return mmaSync(b, loc, opsA, opsB, c, /*k=*/16,
+                 isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16,
+                 accType());
 }
 
 SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
@@ -532,25 +543,7 @@ private:
 
 Value NVVMF32AttentionMma::mmaTF32(ArrayRef<Value> a, ArrayRef<Value> bv,
                                    Value c) {
-  SmallVector<Value> opsC;
-  for (int64_t r = 0; r < 2; ++r)
-    for (int64_t e = 0; e < 2; ++e)
-      opsC.push_back(
-          vector::ExtractOp::create(b, loc, c, ArrayRef<int64_t>{r, e}));
-  Type f32T = b.getF32Type();
-  auto resType = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                  {f32T, f32T, f32T, f32T});
-  Value res = NVVM::MmaOp::create(
-      b, loc, resType, a, bv, opsC, ArrayRef<int64_t>{16, 8, 8},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
-                                    NVVM::MMATypes::tf32},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < 4; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
-  return vector::FromElementsOp::create(b, loc, accType(), out);
+  return mmaSync(b, loc, a, bv, c, /*k=*/8, NVVM::MMATypes::tf32, accType());
 }
 
 SmallVector<Value> NVVMF32AttentionMma::scores(Value buf) {
