@@ -111,7 +111,7 @@ public:
   }
   // ex2.approx.ftz: without ftz (what math.exp2 becomes) ptxas adds a
   // denormal range fix-up around each MUFU.EX2; measured 4-7% of the
-  // kernel's time on the H200 (history run 6). Flushed results are below
+  // kernel's time on the H200. Flushed results are below
   // 2^-126 of the row's largest term, which contributes 1 to the sum.
   Value exp2(Value x) override {
     return LLVM::CallIntrinsicOp::create(
@@ -424,7 +424,7 @@ constexpr int64_t kGroup = 4;
 /// (exact in f32); a b is hi_a hi_b + hi_a lo_b + lo_a hi_b, the small
 /// products first, dropping lo_a lo_b (2^-20 relative) and the bits of lo
 /// below tf32 (2^-20). Why this and not another exact path: measured on the
-/// H200 (f32 runs 1-3, bench/results/gpu_attention_f32.md) it is 2.5e-6 of
+/// H200 (bench/results/gpu_attention_f32.md) it is 2.5e-6 of
 /// float64 at worst and runs 35-70 TFLOP/s, above what fp32 FMA (SIMT) can
 /// reach in attention (datasheet fp32 peak 67 TFLOP/s before any exp,
 /// max or load; SDPA's math path, cuBLAS in fp32, measured 7-27); bf16
@@ -471,7 +471,7 @@ private:
   /// away from zero: add half of the 13 dropped bits, clear them). Exact:
   /// hi = x truncated to tf32 (clear the 13 bits), lo = x - hi, exact in
   /// f32 and below 2^-10 |x|; the tensor core reads lo's leading 11 bits,
-  /// so each operand keeps x to 2^-20. Measured on the H200 (f32 run 3):
+  /// so each operand keeps x to 2^-20. Measured on the H200:
   /// truncating hi is 5-16% faster than rounding it (one integer op less
   /// per element; d 64: 69.8 against 63.8 TFLOP/s, causal d 128: 59.4
   /// against 51.1) at 2.5e-6 of float64 instead of 1.7e-6 (3.6e-6 against

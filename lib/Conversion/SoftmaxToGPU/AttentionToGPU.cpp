@@ -55,7 +55,7 @@ namespace {
 
 /// Warps per block. With 32 query rows per warp (the NVIDIA default), 4:
 /// 128 rows per block, FA2's shape. With 16 (CDNA, or asked for): measured
-/// on the H200 (history run 3), causal d >= 128 runs 1.3x faster with 8
+/// on the H200, causal d >= 128 runs 1.3x faster with 8
 /// warps (each staged tile serves twice the queries, and the diagonal tiles
 /// are fewer), everything else 1.1-1.3x slower (one block of 8 warps per
 /// SM waits longer at each barrier than two blocks of 4); the 8-warp
@@ -69,13 +69,13 @@ int64_t warpsFor(AttentionOp op, int64_t d, bool nvidia, int64_t rows,
 }
 
 /// The default query rows per warp. f32 (NVIDIA) measured on the H200
-/// (bench/results/gpu_attention_f32.md): exact and causal, 16 rows (run 6,
-/// against 32): at d 128 with 8 warps 59.6 TFLOP/s against 49.8 (B1 H32
+/// (bench/results/gpu_attention_f32.md): exact and causal, 16 rows
+/// (against 32): at d 128 with 8 warps 59.6 TFLOP/s against 49.8 (B1 H32
 /// N4096), 34.9 against 29.3 at N 1000, where 32 rows spill (ptxas: 1128
 /// bytes); at d 64 (4 warps) 48.7 against 46.5 (B2 H16 N2048), 43.7
-/// against 40.6 at N 1000. Non-causal, 32 rows are as fast or faster (run
-/// 5: exact d 64 69.8 against 63.6), and tf32 everywhere (run 1: 100-152
-/// against 65-121). Past d 128 only 16 rows fit f32 tiles in shared
+/// against 40.6 at N 1000. Non-causal, 32 rows are as fast or faster
+/// (exact d 64: 69.8 against 63.6), and tf32 everywhere (100-152 against
+/// 65-121). Past d 128 only 16 rows fit f32 tiles in shared
 /// memory.
 int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
                            const AttentionGPUStrategy &overrides) {
@@ -89,8 +89,7 @@ int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
 }
 
 /// Fills in the fields `overrides` leaves at 0, or explains why a given one
-/// cannot be honoured. Defaults, measured on the H200 (history runs 4 and
-/// 6): 32 rows per warp on NVIDIA (0.93-0.97x FA2 against 0.72-0.92x with
+/// cannot be honoured. Defaults, measured on the H200: 32 rows per warp on NVIDIA (0.93-0.97x FA2 against 0.72-0.92x with
 /// 16: each ldmatrix fragment feeds two mma, so the kernel reads about a
 /// third less shared memory per mma), the queries then read from shared
 /// memory per tile (registers hold the O and S accumulators of 32 rows,
@@ -317,7 +316,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         // operand and with c > 0 the product can be folded into the
         // exponent, exp2(fma(s, c, -m')), with the row max taken on s
         // (max(s) c = max(s c)): one instruction per score instead of two.
-        // Measured on the H200 (history run 7): 1.8-2.6% faster at d 64,
+        // Measured on the H200: 1.8-2.6% faster at d 64,
         // 1.5-4.5% slower at d 128, where the longer-lived raw scores push
         // ptxas (already at 255 registers) into spills; so d <= 64 only. A
         // mask operand is added in log2 units, so it needs the product.
