@@ -167,20 +167,6 @@ void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
                      });
 }
 
-/// Pairwise combination of accumulators, so that no sum is longer than
-/// log2(unroll) additions.
-static Value tree(ArrayRef<Value> vs, function_ref<Value(Value, Value)> op) {
-  SmallVector<Value> level(vs.begin(), vs.end());
-  while (level.size() > 1) {
-    SmallVector<Value> next;
-    for (size_t k = 0; k + 1 < level.size(); k += 2)
-      next.push_back(op(level[k], level[k + 1]));
-    if (level.size() % 2)
-      next.push_back(level.back());
-    level = std::move(next);
-  }
-  return level.front();
-}
 
 Value RowKernel::rowMax() {
   Fold f;
@@ -197,7 +183,7 @@ Value RowKernel::rowMax() {
   };
   f.close = [&](ValueRange acc) {
     return SmallVector<Value>{
-        tree(SmallVector<Value>(acc),
+        treeReduce(SmallVector<Value>(acc),
              [&](Value a, Value c) { return vm.maxOf(a, c); })};
   };
   f.merge = [&](ValueRange rowState, ValueRange block) {
@@ -225,7 +211,7 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
     return out;
   };
   f.close = [&](ValueRange acc) {
-    return SmallVector<Value>{tree(SmallVector<Value>(acc), [&](Value a,
+    return SmallVector<Value>{treeReduce(SmallVector<Value>(acc), [&](Value a,
                                                                  Value c) {
       return vm.add(a, c);
     })};
@@ -251,7 +237,7 @@ Value RowKernel::maxOfGroups(Value lo, Value hi) {
         }
         scf::YieldOp::create(b, loc, out);
       });
-  return tree(SmallVector<Value>(loop.getResults()),
+  return treeReduce(SmallVector<Value>(loop.getResults()),
               [&](Value a, Value c) { return vm.maxOf(a, c); });
 }
 
@@ -299,8 +285,9 @@ RowKernel::Fold RowKernel::runningFold(StateKind kind) {
   };
   f.close = [this](ValueRange acc) {
     SmallVector<Value> sums(acc.drop_front());
-    return SmallVector<Value>{
-        acc[0], tree(sums, [&](Value a, Value c) { return vm.add(a, c); })};
+    return SmallVector<Value>{acc[0], treeReduce(sums, [&](Value a, Value c) {
+                                return vm.add(a, c);
+                              })};
   };
   f.merge = [=](ValueRange rowState, ValueRange block) {
     Value mNew = vm.maxOf(block[0], rowState[0]);

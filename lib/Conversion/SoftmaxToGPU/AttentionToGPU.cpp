@@ -30,7 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
-#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 #include <cmath>
 #include <numeric>
 

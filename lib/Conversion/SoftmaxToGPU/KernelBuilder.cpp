@@ -58,21 +58,6 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   });
 }
 
-/// Pairwise reduction: log-depth dependency chains keep many independent
-/// operations in flight per thread, where a running sum would serialize.
-static Value treeReduce(ArrayRef<Value> xs,
-                        llvm::function_ref<Value(Value, Value)> combine) {
-  SmallVector<Value> level(xs);
-  while (level.size() > 1) {
-    SmallVector<Value> next;
-    for (size_t i = 0; i + 1 < level.size(); i += 2)
-      next.push_back(combine(level[i], level[i + 1]));
-    if (level.size() % 2)
-      next.push_back(level.back());
-    level = std::move(next);
-  }
-  return level.front();
-}
 
 SmallVector<Value> KernelBuilder::expsAgainst(ArrayRef<Value> xs, Value m) {
   // e = 2^((x - m) log2 e): a subtraction, a multiply and one ex2 per

@@ -13,7 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
-#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 namespace mlir::softmax::detail {
 

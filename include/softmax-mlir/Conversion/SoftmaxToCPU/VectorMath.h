@@ -8,7 +8,7 @@
 #ifndef SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_VECTORMATH_H
 #define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_VECTORMATH_H
 
-#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 namespace mlir::softmax {
 

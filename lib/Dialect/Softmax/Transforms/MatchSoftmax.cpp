@@ -38,10 +38,10 @@ enum Stage : int {
 
 /// Whether `seed` starts a max reduction without changing the softmax:
 /// -inf; NaN for maxnumf, which ignores it; or a finite value at or below
-/// -1e30 (IREE seeds with -1e30) or the lowest finite value, which differs from the true max only on
-/// rows that lie wholly below it, where the front end's own formula
-/// underflows to 0 / 0. `negInf` says whether a row of -inf yields NaN in
-/// the log-sum-exp (else -inf).
+/// -1e30 (IREE seeds with -1e30) or the lowest finite value, which differs from
+/// the true max only on rows that lie wholly below it, where the front end's
+/// own formula underflows to 0 / 0. `negInf` says whether a row of -inf yields
+/// NaN in the log-sum-exp (else -inf).
 bool isMaxSeed(const std::optional<APFloat> &seed, Combiner combiner,
                bool &negInf) {
   if (!seed)

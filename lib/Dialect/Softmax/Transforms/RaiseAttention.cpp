@@ -102,7 +102,8 @@ bool isOwnIndices(AffineMap map, ArrayRef<int64_t> shape) {
   for (auto [p, e] : llvm::enumerate(map.getResults())) {
     auto d = dyn_cast<AffineDimExpr>(e);
     auto c = dyn_cast<AffineConstantExpr>(e);
-    if (!(d && d.getPosition() == p) && !(c && c.getValue() == 0 && shape[p] == 1))
+    if (!(d && d.getPosition() == p) &&
+        !(c && c.getValue() == 0 && shape[p] == 1))
       return false;
   }
   return true;
@@ -139,7 +140,8 @@ std::optional<Scaled> matchScaled(Elem e, ArrayRef<int64_t> shape) {
     std::optional<double> k = constantOf(div.getRhs());
     if (!k)
       return std::nullopt;
-    if (std::optional<Scaled> inner = matchScaled(resolve(div.getLhs(), e.map), shape))
+    if (std::optional<Scaled> inner =
+            matchScaled(resolve(div.getLhs(), e.map), shape))
       return Scaled{inner->tensor, inner->scale / *k};
   }
   return std::nullopt;
@@ -660,7 +662,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
         collapse && mergesBatchAndHeads(collapse.getReassociationIndices())) {
       if (!probs.hasOneUse())
         return why.fail(kBeforeShaped, "probabilities have other "
-                                               "users");
+                                       "users");
       probs = collapse.getSrc();
       frame = 4;
     }
@@ -701,10 +703,12 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     std::optional<ScoreExpr> expr = matchScoreExpr(
         input, frame, [&](Value s) { return static_cast<bool>(matmulOf(s)); });
     if (!expr)
-      return why.fail(kAttentionShapedStage, "softmax input is not c * S (+ mask) with c constant and "
-              "S = Q K^T a batched matmul into zeros");
+      return why.fail(kAttentionShapedStage,
+                      "softmax input is not c * S (+ mask) with c constant and "
+                      "S = Q K^T a batched matmul into zeros");
     Value scores = matmulOf(expr->scores);
-    std::optional<BatchedMatmul> qk = matchBatchedMatmul(scores.getDefiningOp());
+    std::optional<BatchedMatmul> qk =
+        matchBatchedMatmul(scores.getDefiningOp());
     // A mask that does not depend on the query position (a key-padding
     // mask, [B, 1, 1, Nk]) is broadcast over the queries first: the op
     // takes one mask row per query.
@@ -716,8 +720,9 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
             expr->maskMap.isFunctionOfDim(p) || p + 2 >= frame ? inputShape[p]
                                                                : 1);
       if (llvm::any_of(maskQueryShape, ShapedType::isDynamic))
-        return why.fail(kAttentionShapedStage, "a mask broadcast over queries needs static "
-                           "shapes");
+        return why.fail(kAttentionShapedStage,
+                        "a mask broadcast over queries needs static "
+                        "shapes");
     }
     if (expr->hasMask() && maskQueryShape.empty() &&
         !isBroadcastMask(expr->maskMap, expr->maskType(), frame))
@@ -779,8 +784,10 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     auto key = operandInFrame(qk->rhs, !qk->rhsTransposed);
     auto value = operandInFrame(pv->rhs, pv->rhsTransposed);
     if (!query || !key || !value)
-      return why.fail(kAttentionShapedStage, "Q, K or V is flattened from other batch and head counts than "
-              "the scores");
+      return why.fail(
+          kAttentionShapedStage,
+          "Q, K or V is flattened from other batch and head counts than "
+          "the scores");
     bool transposeKey = key->second, transposeValue = value->second;
 
     // A scale applied to Q folds into the op's.
@@ -804,7 +811,8 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
       if (rk || rv) {
         if (!rk || !rv || rk->group != rv->group ||
             ShapedType::isDynamic(rk->group))
-          return why.fail(kAttentionShapedStage, "key and value do not repeat their heads alike");
+          return why.fail(kAttentionShapedStage,
+                          "key and value do not repeat their heads alike");
         key->first = rk->source;
         value->first = rv->source;
       }
@@ -830,7 +838,7 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     if (!std::isfinite(scaleF32))
       return why.fail(kAttentionShapedStage, "scale is not finite in f32");
 
-    return AttentionMatch{*pv,   rank,       frame, masked, query, *key,
+    return AttentionMatch{*pv,    rank,  frame,    masked,  query,         *key,
                           *value, *expr, scaleF32, outType, maskQueryShape};
 }
 
@@ -914,7 +922,8 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
     bool accumulate = !isZeroOrUndef(init);
     if (frame != rank) {
       // [B, H, Nq, Dv]; the flattened init does not say how B*H splits.
-      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, q4);
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, q4);
       sizes.back() = tensor::getMixedSizes(rewriter, loc, v4).back();
       dest4 = tensor::EmptyOp::create(rewriter, loc, sizes, outType);
     } else {

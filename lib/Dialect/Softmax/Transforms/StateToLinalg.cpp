@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "softmax-mlir/Dialect/Softmax/Transforms/StateMath.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

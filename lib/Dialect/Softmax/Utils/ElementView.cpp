@@ -75,7 +75,8 @@ static AffineMap reshapeMap(Operation *op) {
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
     RankedTensorType source = collapse.getSrcType();
     SmallVector<AffineExpr> exprs(source.getRank());
-    for (auto [g, group] : llvm::enumerate(collapse.getReassociationIndices())) {
+    for (auto [g, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
       AffineExpr d = getAffineDimExpr(g, ctx);
       int64_t stride = 1;
       for (int64_t j : llvm::reverse(group)) {
@@ -251,7 +252,8 @@ Element ElementView::elementOf(Value tensor, AffineMap map) const {
     }
     return e;
   }
-  if (throughReshapes && isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(owner))
+  if (throughReshapes &&
+      isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(owner))
     if (AffineMap reshape = reshapeMap(owner))
       return elementOf(owner->getOperand(0), reshape.compose(map));
   if (auto cast = dyn_cast<tensor::CastOp>(owner))
@@ -491,7 +493,8 @@ ElementView::reductionOf(const Element &read) const {
       loops[l] = getAffineDimExpr(red.dim, ctx);
       continue;
     }
-    std::optional<unsigned> pos = out.getResultPosition(getAffineDimExpr(l, ctx));
+    std::optional<unsigned> pos =
+        out.getResultPosition(getAffineDimExpr(l, ctx));
     if (!pos)
       return std::nullopt;
     loops[l] = readMap.getResult(*pos);
@@ -519,8 +522,8 @@ ElementView::reductionOf(const Element &read) const {
   if (auto type = dyn_cast<RankedTensorType>(seed.getType()); !red.seed && type)
     red.seed = ElementView(ctx, type.getShape()).elementOf(seed).constant;
   if (combined)
-    red.element =
-        reductionSpace(red).resolve(combined, AffineMap::get(rank, 0, loops, ctx));
+    red.element = reductionSpace(red).resolve(
+        combined, AffineMap::get(rank, 0, loops, ctx));
   return red;
 }
 

@@ -108,7 +108,9 @@ public:
   /// transposes, keepdim constants), splat constants and fills, and
   /// tensor.expand_shape / collapse_shape with static sizes.
   Element elementOf(Value tensor, AffineMap map) const;
-  Element elementOf(Value tensor) const { return elementOf(tensor, identity()); }
+  Element elementOf(Value tensor) const {
+    return elementOf(tensor, identity());
+  }
 
   /// A scalar of a linalg body seen through `map` (space -> body loops): a
   /// block argument becomes what its operand holds there; casts of

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_STATEMATH_H
-#define SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_STATEMATH_H
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_STATEMATH_H
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_STATEMATH_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -211,6 +211,23 @@ protected:
   VectorType vecType;
 };
 
+/// Combines `values` pairwise, level by level (an odd one out moves up
+/// unchanged): no chain is longer than log2(n) combinations, so sums keep
+/// short rounding chains and the dependent operations in flight stay few.
+inline Value treeReduce(ArrayRef<Value> values,
+                        llvm::function_ref<Value(Value, Value)> combine) {
+  SmallVector<Value> level(values);
+  while (level.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(combine(level[i], level[i + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
+}
+
 } // namespace mlir::softmax
 
-#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_STATEMATH_H
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_STATEMATH_H
