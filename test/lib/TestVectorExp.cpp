@@ -22,7 +22,7 @@ struct VectorExpPattern : public OpRewritePattern<math::ExpOp> {
     if (!type || type.getRank() != 1 || !type.getElementType().isF32())
       return rewriter.notifyMatchFailure(op, "not a 1-D f32 vector");
     softmax::VectorMath vm(rewriter, op.getLoc(), type.getNumElements());
-    rewriter.replaceOp(op, vm.exp(op.getOperand()));
+    rewriter.replaceOp(op, vm.fastExp(op.getOperand()));
     return success();
   }
 };

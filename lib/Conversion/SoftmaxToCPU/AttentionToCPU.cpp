@@ -291,6 +291,7 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
                                           rewriter.getI64IntegerAttr(lanes)),
                     rewriter.getNamedAttr("keys_per_block",
                                           rewriter.getI64IntegerAttr(lanes))}));
+  expandFastExp(par);
   rewriter.eraseOp(op);
   return success();
 }

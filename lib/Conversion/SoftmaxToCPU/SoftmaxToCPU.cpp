@@ -244,6 +244,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
     attrs.push_back(rewriter.getNamedAttr(
         "three_pass", rewriter.getStringAttr(variantName(s.threePass))));
   par->setAttr("softmax.cpu_strategy", rewriter.getDictionaryAttr(attrs));
+  expandFastExp(par);
   rewriter.eraseOp(op);
   return success();
 }

@@ -3,6 +3,7 @@
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include <cmath>
 
 using namespace mlir;
@@ -31,7 +32,7 @@ Value VectorMath::poly(Value r) {
   return fma(p, r, cst(1.0));
 }
 
-Value VectorMath::exp(Value z) {
+Value VectorMath::fastExp(Value z) {
   // Below -88, k would be -128 or less, which 2^k built from exponent bits
   // cannot represent: clamp there, where k = -127 gives exactly 0. The
   // compare is ordered, so NaN passes through.
@@ -83,3 +84,30 @@ Value VectorMath::splat(Value scalar) {
   return vector::BroadcastOp::create(b, loc, type(), scalar);
 }
 
+namespace {
+struct FastExp : public OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::ExpOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() != 1 || type.isScalable() ||
+        !type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not a 1-D f32 vector");
+    VectorMath vm(rewriter, op.getLoc(), type.getNumElements());
+    rewriter.replaceOp(op, vm.fastExp(op.getOperand()));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::softmax::populateSoftmaxFastExpPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FastExp>(patterns.getContext());
+}
+
+void mlir::softmax::expandFastExp(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populateSoftmaxFastExpPatterns(patterns);
+  walkAndApplyPatterns(root, std::move(patterns));
+}

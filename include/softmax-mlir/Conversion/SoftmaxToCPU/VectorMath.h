@@ -10,10 +10,15 @@
 
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 namespace mlir::softmax {
 
 /// f32 vector arithmetic of the CPU kernels: StateMath on vectors plus an
-/// exp built from fma and integer ops.
+/// exp built from fma and integer ops. The kernels emit math.exp (StateMath's
+/// exp, also from every StateMath formula that calls it); the fast exp
+/// replaces it by a rewrite pattern (populateSoftmaxFastExpPatterns), so no
+/// helper can reach the libm exp by the way it is called.
 ///
 /// Upstream's math.exp expansion (math-polynomial-approximation) covers the
 /// whole f32 domain with selects for overflow and infinities, which softmax
@@ -26,7 +31,7 @@ public:
   VectorMath(OpBuilder &b, Location loc, int64_t lanes);
 
   /// exp(z) for z <= 88; exactly 0 for z < -88 (and -inf), NaN for NaN.
-  Value exp(Value z);
+  Value fastExp(Value z);
   /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
   Value pow2(Value d);
   /// The larger of a and b; NaN in `a` is dropped (it reaches the output
@@ -46,6 +51,14 @@ private:
 
   VectorType i32Type;
 };
+
+/// math.exp on 1-D f32 vectors -> VectorMath::fastExp.
+void populateSoftmaxFastExpPatterns(RewritePatternSet &patterns);
+
+/// Applies populateSoftmaxFastExpPatterns to the ops under `root`, in place
+/// (a walk: no folding, no constant hoisting, so each expansion lands where
+/// its math.exp was).
+void expandFastExp(Operation *root);
 
 } // namespace mlir::softmax
 
