@@ -25,6 +25,18 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
+/// The f32 scalars of 2x2 accumulator vectors, in order.
+static SmallVector<Value> flattenAccumulators(OpBuilder &b, Location loc,
+                                              ArrayRef<Value> accs) {
+  SmallVector<Value> out;
+  for (Value acc : accs)
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t e = 0; e < 2; ++e)
+        out.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
+  return out;
+}
+
 /// One mma.sync m16n8k`k` with row-major A and column-major B fragments in
 /// registers (`type` both), accumulating into `c`, a 2x2 vector of the f32
 /// accumulators a lane holds; the result in the same form (`accType`).
@@ -327,13 +339,7 @@ SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
                         nTiles, n);
     }
   }
-  SmallVector<Value> out;
-  for (Value acc : s)
-    for (int64_t r = 0; r < 2; ++r)
-      for (int64_t e = 0; e < 2; ++e)
-        out.push_back(
-            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
-  return out;
+  return flattenAccumulators(b, loc, s);
 }
 
 SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
@@ -575,13 +581,7 @@ SmallVector<Value> NVVMF32AttentionMma::scores(Value buf) {
       products(jobs);
     }
   }
-  SmallVector<Value> out;
-  for (Value acc : s)
-    for (int64_t r = 0; r < 2; ++r)
-      for (int64_t e = 0; e < 2; ++e)
-        out.push_back(
-            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r, e}));
-  return out;
+  return flattenAccumulators(b, loc, s);
 }
 
 SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
