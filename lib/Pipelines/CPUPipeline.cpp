@@ -86,6 +86,9 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToCPUPipelineOptions(
                                threePass))
     os << "three-pass must be auto, recompute, reload or tiled, not '"
        << threePass << "'";
+  else if (StringRef(options.exp) != "fast" &&
+           StringRef(options.exp) != "polynomial")
+    os << "exp must be fast or polynomial, not '" << options.exp << "'";
   else if (reductionTileSize < 0)
     os << "reduction-tile-size must be 0 (no tiling) or a tile size, not "
        << reductionTileSize;
@@ -125,6 +128,7 @@ LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
     // -1 (the pipeline's "native") is the pass's 0.
     map.vectorWidth = options.vectorWidth < 0 ? 0 : options.vectorWidth;
     map.threePass = options.threePass;
+    map.exp = options.exp;
     pm.addPass(createSoftmaxMapToCPU(map));
     pm.addPass(createCanonicalizerPass());
   }

@@ -6,6 +6,7 @@
 // RUN: not softmax-opt %s --softmax-to-cpu="vector-width=-4" 2>&1 | FileCheck %s --check-prefix=WIDTH
 // RUN: not softmax-opt %s --softmax-to-cpu="reduction-tile-size=-8" 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not softmax-opt %s --softmax-to-cpu="vector-width=wide" 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: not softmax-opt %s --softmax-to-cpu="exp=libm" 2>&1 | FileCheck %s --check-prefix=EXP
 // RUN: not softmax-opt %s --softmax-to-cpu="lanes=8" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not softmax-opt %s --softmax-to-nvvm="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=NVCHIP
 // RUN: not softmax-opt %s --softmax-to-nvvm="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=OLDCHIP
@@ -21,6 +22,7 @@
 // WIDTH: error: softmax-to-cpu: vector-width must be -1 (the host's width), 0 (no vector mapping) or a number of lanes, not -4
 // TILE: error: softmax-to-cpu: reduction-tile-size must be 0 (no tiling) or a tile size, not -8
 // PARSE: error: softmax-to-cpu: invalid options 'vector-width=wide'
+// EXP: error: softmax-to-cpu: exp must be fast or polynomial, not 'libm'
 // UNKNOWN: error: softmax-to-cpu: invalid options 'lanes=8': <Pass-Options-Parser>: no such option lanes
 // NVCHIP: error: softmax-to-nvvm: chip 'gfx942' is not an NVIDIA chip (use softmax-to-rocdl for it)
 // OLDCHIP: error: softmax-to-nvvm: chip 'sm_75' is not a supported target (expected sm_80 or sm_90)

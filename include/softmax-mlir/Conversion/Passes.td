@@ -70,7 +70,11 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     Option<"l1Bytes", "l1-bytes", "int64_t", "0",
            "L1 data cache size the heuristic assumes (0: the host's)">,
     Option<"l2Bytes", "l2-bytes", "int64_t", "0",
-           "L2 cache size the heuristic assumes (0: the host's)">
+           "L2 cache size the heuristic assumes (0: the host's)">,
+    Option<"exp", "exp", "std::string", "\"fast\"",
+           "The vector exp: fast (VectorMath::fastExp, range-reduced, for "
+           "the arguments softmax has) or polynomial (upstream's "
+           "math-polynomial-approximation, which also handles overflow)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -56,6 +56,11 @@ struct SoftmaxToCPUPipelineOptions
       llvm::cl::desc("three_pass on the vector path: auto, recompute, reload "
                      "or tiled (softmax-map-to-cpu)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> exp{
+      *this, "exp",
+      llvm::cl::desc("The vector exp on the vector path: fast or polynomial "
+                     "(softmax-map-to-cpu)"),
+      llvm::cl::init("fast")};
   PassOptions::Option<int64_t> reductionTileSize{
       *this, "reduction-tile-size",
       llvm::cl::desc("Tile the reduction dimension of the ops lowered by "

@@ -291,7 +291,7 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
                                           rewriter.getI64IntegerAttr(lanes)),
                     rewriter.getNamedAttr("keys_per_block",
                                           rewriter.getI64IntegerAttr(lanes))}));
-  expandFastExp(par);
+  expandVectorExp(par, overrides.exp == VectorExp::Polynomial);
   rewriter.eraseOp(op);
   return success();
 }

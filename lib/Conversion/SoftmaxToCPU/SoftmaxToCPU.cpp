@@ -243,8 +243,11 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
   if (alg == Algorithm::ThreePass)
     attrs.push_back(rewriter.getNamedAttr(
         "three_pass", rewriter.getStringAttr(variantName(s.threePass))));
+  if (overrides.exp == VectorExp::Polynomial)
+    attrs.push_back(
+        rewriter.getNamedAttr("exp", rewriter.getStringAttr("polynomial")));
   par->setAttr("softmax.cpu_strategy", rewriter.getDictionaryAttr(attrs));
-  expandFastExp(par);
+  expandVectorExp(par, overrides.exp == VectorExp::Polynomial);
   rewriter.eraseOp(op);
   return success();
 }

@@ -41,7 +41,14 @@ struct SoftmaxMapToCPUPass
              "choice)";
       return signalPassFailure();
     }
+    if (exp != "fast" && exp != "polynomial") {
+      getOperation()->emitError()
+          << "softmax-map-to-cpu: exp must be fast or polynomial, not '" << exp
+          << "'";
+      return signalPassFailure();
+    }
     CPUStrategy overrides;
+    overrides.exp = exp == "fast" ? VectorExp::Fast : VectorExp::Polynomial;
     overrides.vectorWidth = vectorWidth;
     overrides.unroll = unroll;
     overrides.block = block;

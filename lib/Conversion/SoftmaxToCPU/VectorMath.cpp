@@ -2,6 +2,7 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include <cmath>
@@ -106,8 +107,14 @@ void mlir::softmax::populateSoftmaxFastExpPatterns(
   patterns.add<FastExp>(patterns.getContext());
 }
 
-void mlir::softmax::expandFastExp(Operation *root) {
+void mlir::softmax::expandVectorExp(Operation *root, bool polynomial) {
   RewritePatternSet patterns(root->getContext());
-  populateSoftmaxFastExpPatterns(patterns);
+  if (polynomial)
+    populateMathPolynomialApproximationPatterns(
+        patterns, [](StringRef name) {
+          return name == math::ExpOp::getOperationName();
+        });
+  else
+    populateSoftmaxFastExpPatterns(patterns);
   walkAndApplyPatterns(root, std::move(patterns));
 }

@@ -6,6 +6,7 @@
 // RUN: not softmax-opt %s --softmax-map-to-cpu="vector-width=12" 2>&1 | FileCheck %s --check-prefix=WIDTH
 // RUN: not softmax-opt %s --softmax-map-to-cpu="unroll=17" 2>&1 | FileCheck %s --check-prefix=UNROLL
 // RUN: not softmax-opt %s --softmax-map-to-cpu="three-pass=sometimes" 2>&1 | FileCheck %s --check-prefix=VARIANT
+// RUN: not softmax-opt %s --softmax-map-to-cpu="exp=libm" 2>&1 | FileCheck %s --check-prefix=EXP
 // RUN: not softmax-opt %s --softmax-map-to-cpu="block=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not softmax-opt %s --softmax-map-to-cpu="l2-bytes=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // The three_pass heuristic against the cache sizes (rows of 400 + 400 bytes):
@@ -24,6 +25,7 @@
 // WIDTH: error: 'softmax.softmax' op vector width 12 is not a power of two in [1, 64]
 // UNROLL: error: 'softmax.softmax' op unroll 17 is not in [1, 16]
 // VARIANT: error: softmax-map-to-cpu: three-pass must be auto, recompute, reload or tiled, not 'sometimes'
+// EXP: error: softmax-map-to-cpu: exp must be fast or polynomial, not 'libm'
 // NEGATIVE: error: softmax-map-to-cpu: vector-width, unroll, block, l1-bytes and l2-bytes must be positive or 0 (the heuristic's or the host's choice)
 func.func @f(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
   softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : memref<4x100xf32>) dimension(1) masked(zero) algorithm(three_pass)

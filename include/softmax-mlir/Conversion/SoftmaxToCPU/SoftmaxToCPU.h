@@ -38,6 +38,12 @@ CPUTarget hostCPUTarget();
 enum class ThreePassVariant { Auto, Recompute, Reload, Tiled };
 
 /// How one reduction is spread over vector lanes.
+/// The expansion of the kernels' vector math.exp: VectorMath::fastExp, or
+/// upstream's polynomial approximation (populateMathPolynomialApproximation
+/// Patterns for exp: it also covers overflow and infinities, which
+/// softmax's arguments x - max <= 0 never need).
+enum class VectorExp { Fast, Polynomial };
+
 struct CPUStrategy {
   /// f32 lanes per vector.
   int64_t vectorWidth = 0;
@@ -49,6 +55,8 @@ struct CPUStrategy {
   int64_t block = 0;
   /// three_pass only: see ThreePassVariant.
   ThreePassVariant threePass = ThreePassVariant::Auto;
+  /// How the kernels' vector math.exp is expanded (expandVectorExp).
+  VectorExp exp = VectorExp::Fast;
 };
 
 /// The heuristic of docs/Passes/softmax-map-to-cpu.md, from the target and

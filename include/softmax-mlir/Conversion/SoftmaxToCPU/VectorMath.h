@@ -55,10 +55,11 @@ private:
 /// math.exp on 1-D f32 vectors -> VectorMath::fastExp.
 void populateSoftmaxFastExpPatterns(RewritePatternSet &patterns);
 
-/// Applies populateSoftmaxFastExpPatterns to the ops under `root`, in place
-/// (a walk: no folding, no constant hoisting, so each expansion lands where
-/// its math.exp was).
-void expandFastExp(Operation *root);
+/// Expands the vector math.exp ops under `root` in place (a walk: no
+/// folding, no constant hoisting, so each expansion lands where its
+/// math.exp was): with populateSoftmaxFastExpPatterns, or with upstream's
+/// polynomial approximation of exp when `polynomial`.
+void expandVectorExp(Operation *root, bool polynomial);
 
 } // namespace mlir::softmax
 
