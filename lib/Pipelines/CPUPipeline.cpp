@@ -33,6 +33,19 @@
 using namespace mlir;
 using namespace mlir::softmax;
 
+void mlir::softmax::pipelines::addMemRefToLLVM(OpPassManager &pm) {
+  // bf16 <-> f32 conversions become integer ops: the x86 backend would
+  // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  // expand-strided-metadata leaves affine.apply for the offsets of
+  // non-innermost slices.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+}
+
 void mlir::softmax::pipelines::addBufferization(OpPassManager &pm) {
   // No cse before bufferization: merging the tensor.empty ops of two state
   // tensors would make them share one buffer and force copies.
@@ -52,16 +65,7 @@ static void addToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  // bf16 <-> f32 conversions become integer ops: the x86 backend would
-  // otherwise call __truncsfbf2, which Debian 12's libgcc lacks.
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
-  // expand-strided-metadata leaves affine.apply for the offsets of
-  // non-innermost slices.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pipelines::addMemRefToLLVM(pm);
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

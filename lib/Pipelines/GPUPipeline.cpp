@@ -165,12 +165,7 @@ buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
   }
 
   // The host end: runtime calls, the kernels' binaries, LLVM.
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pipelines::addMemRefToLLVM(pm);
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;

@@ -18,6 +18,11 @@ namespace mlir::softmax::pipelines {
 /// bufferization to memref.
 void addBufferization(OpPassManager &pm);
 
+/// Buffers to LLVM, shared by the CPU and the GPU host end: bf16 <-> f32
+/// conversions expanded to integer ops, strided metadata expanded,
+/// affine lowered, memrefs finalized to LLVM.
+void addMemRefToLLVM(OpPassManager &pm);
+
 /// Sends `message` to `emitError`, or to llvm::errs() without one.
 inline void report(PipelineErrorHandler emitError, const llvm::Twine &message) {
   if (emitError)
