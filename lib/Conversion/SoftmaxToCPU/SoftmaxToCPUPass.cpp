@@ -13,66 +13,82 @@ namespace mlir::softmax {
 using namespace mlir;
 using namespace mlir::softmax;
 
+FailureOr<CPUMapping> mlir::softmax::getCPUMappingFromOptions(
+    const SoftmaxMapToCPUOptions &options,
+    function_ref<InFlightDiagnostic()> emitError) {
+  std::optional<ThreePassVariant> variant =
+      llvm::StringSwitch<std::optional<ThreePassVariant>>(options.threePass)
+          .Case("auto", ThreePassVariant::Auto)
+          .Case("recompute", ThreePassVariant::Recompute)
+          .Case("reload", ThreePassVariant::Reload)
+          .Case("tiled", ThreePassVariant::Tiled)
+          .Default(std::nullopt);
+  if (!variant)
+    return emitError() << "three-pass must be auto, recompute, reload or "
+                          "tiled, not '"
+                       << options.threePass << "'";
+  if (options.vectorWidth < 0 || options.unroll < 0 || options.block < 0 ||
+      options.l1Bytes < 0 || options.l2Bytes < 0)
+    return emitError() << "vector-width, unroll, block, l1-bytes and "
+                          "l2-bytes must be positive or 0 (the heuristic's "
+                          "or the host's choice)";
+  if (options.exp != "fast" && options.exp != "polynomial")
+    return emitError() << "exp must be fast or polynomial, not '"
+                       << options.exp << "'";
+  CPUMapping mapping;
+  mapping.overrides.exp =
+      options.exp == "fast" ? VectorExp::Fast : VectorExp::Polynomial;
+  mapping.overrides.vectorWidth = options.vectorWidth;
+  mapping.overrides.unroll = options.unroll;
+  mapping.overrides.block = options.block;
+  mapping.overrides.threePass = *variant;
+  mapping.target = hostCPUTarget();
+  if (options.l1Bytes)
+    mapping.target.l1Bytes = options.l1Bytes;
+  if (options.l2Bytes)
+    mapping.target.l2Bytes = options.l2Bytes;
+  return mapping;
+}
+
+LogicalResult mlir::softmax::mapOpToCPU(RewriterBase &rewriter, Operation *op,
+                                        const CPUMapping &mapping) {
+  if (auto attention = dyn_cast<AttentionOp>(op))
+    return mapAttentionOpToCPU(rewriter, attention, mapping.target,
+                               mapping.overrides);
+  return mapSoftmaxOpToCPU(rewriter, op, mapping.target, mapping.overrides);
+}
+
 namespace {
 struct SoftmaxMapToCPUPass
     : public softmax::impl::SoftmaxMapToCPUBase<SoftmaxMapToCPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<ThreePassVariant> variant =
-        llvm::StringSwitch<std::optional<ThreePassVariant>>(threePass)
-            .Case("auto", ThreePassVariant::Auto)
-            .Case("recompute", ThreePassVariant::Recompute)
-            .Case("reload", ThreePassVariant::Reload)
-            .Case("tiled", ThreePassVariant::Tiled)
-            .Default(std::nullopt);
-    if (!variant) {
-      getOperation()->emitError()
-          << "softmax-map-to-cpu: three-pass must be auto, recompute, "
-             "reload or tiled, not '"
-          << threePass << "'";
+    SoftmaxMapToCPUOptions options;
+    options.vectorWidth = vectorWidth;
+    options.unroll = unroll;
+    options.block = block;
+    options.threePass = threePass;
+    options.l1Bytes = l1Bytes;
+    options.l2Bytes = l2Bytes;
+    options.exp = exp;
+    FailureOr<CPUMapping> mapping =
+        getCPUMappingFromOptions(options, [&]() -> InFlightDiagnostic {
+          InFlightDiagnostic diag = getOperation()->emitError();
+          diag << "softmax-map-to-cpu: ";
+          return diag;
+        });
+    if (failed(mapping))
       return signalPassFailure();
-    }
-    if (vectorWidth < 0 || unroll < 0 || block < 0 || l1Bytes < 0 ||
-        l2Bytes < 0) {
-      getOperation()->emitError()
-          << "softmax-map-to-cpu: vector-width, unroll, block, l1-bytes and "
-             "l2-bytes must be positive or 0 (the heuristic's or the host's "
-             "choice)";
-      return signalPassFailure();
-    }
-    if (exp != "fast" && exp != "polynomial") {
-      getOperation()->emitError()
-          << "softmax-map-to-cpu: exp must be fast or polynomial, not '" << exp
-          << "'";
-      return signalPassFailure();
-    }
-    CPUStrategy overrides;
-    overrides.exp = exp == "fast" ? VectorExp::Fast : VectorExp::Polynomial;
-    overrides.vectorWidth = vectorWidth;
-    overrides.unroll = unroll;
-    overrides.block = block;
-    overrides.threePass = *variant;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))
         ops.push_back(op);
     });
-    CPUTarget target = hostCPUTarget();
-    if (l1Bytes)
-      target.l1Bytes = l1Bytes;
-    if (l2Bytes)
-      target.l2Bytes = l2Bytes;
     IRRewriter rewriter(&getContext());
-    for (Operation *op : ops) {
-      LogicalResult mapped =
-          isa<AttentionOp>(op)
-              ? mapAttentionOpToCPU(rewriter, cast<AttentionOp>(op), target,
-                                    overrides)
-              : mapSoftmaxOpToCPU(rewriter, op, target, overrides);
-      if (failed(mapped))
+    for (Operation *op : ops)
+      if (failed(mapOpToCPU(rewriter, op, *mapping)))
         return signalPassFailure();
-    }
   }
 };
 } // namespace

@@ -91,6 +91,28 @@ LogicalResult mapAttentionOpToCPU(RewriterBase &rewriter, AttentionOp op,
                                   const CPUTarget &target,
                                   const CPUStrategy &overrides);
 
+struct SoftmaxMapToCPUOptions; // Conversion/Passes.h
+
+/// The target and strategy overrides the CPU mapping runs with.
+struct CPUMapping {
+  CPUTarget target;
+  CPUStrategy overrides;
+};
+
+/// The options of softmax-map-to-cpu (the same struct builds the mapping of
+/// transform.softmax.map_to_cpu) as a mapping: the host's target with the
+/// cache sizes the options give, and the strategy fields they fix (0 and
+/// auto leave a field to the heuristic). Reports the first invalid value
+/// through `emitError` and fails.
+FailureOr<CPUMapping>
+getCPUMappingFromOptions(const SoftmaxMapToCPUOptions &options,
+                         function_ref<InFlightDiagnostic()> emitError);
+
+/// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToCPU) or
+/// attention op (mapAttentionOpToCPU) on memrefs.
+LogicalResult mapOpToCPU(RewriterBase &rewriter, Operation *op,
+                         const CPUMapping &mapping);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOCPU_SOFTMAXTOCPU_H

@@ -102,6 +102,29 @@ LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                   const GPUTarget &target,
                                   const AttentionGPUStrategy &overrides = {});
 
+struct SoftmaxMapToGPUOptions; // Conversion/Passes.h
+
+/// The target and strategy overrides the GPU mapping runs with.
+struct GPUMapping {
+  GPUTarget target;
+  /// softmax, log_softmax and logsumexp.
+  GPUStrategy softmax;
+  AttentionGPUStrategy attention;
+};
+
+/// The options of softmax-map-to-gpu (the same struct builds the mapping of
+/// transform.softmax.map_to_gpu) as a mapping: the chip's target and the
+/// strategy fields the options fix (0 leaves a field to the heuristic).
+/// Reports the first invalid value through `emitError` and fails.
+FailureOr<GPUMapping>
+getGPUMappingFromOptions(const SoftmaxMapToGPUOptions &options,
+                         function_ref<InFlightDiagnostic()> emitError);
+
+/// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToGPU) or
+/// attention op (mapAttentionOpToGPU) on memrefs.
+LogicalResult mapOpToGPU(RewriterBase &rewriter, Operation *op,
+                         const GPUMapping &mapping);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_SOFTMAXTOGPU_H

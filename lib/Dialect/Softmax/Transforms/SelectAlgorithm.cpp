@@ -54,6 +54,29 @@ Algorithm mlir::softmax::selectAlgorithm(Operation *op,
                          l2Bytes);
 }
 
+std::optional<CostModelTarget>
+mlir::softmax::parseCostModelTarget(StringRef name) {
+  if (name == "cpu")
+    return CostModelTarget::CPU;
+  if (name == "gpu")
+    return CostModelTarget::GPU;
+  return std::nullopt;
+}
+
+Algorithm mlir::softmax::resolveAlgorithm(Operation *op,
+                                          CostModelTarget target,
+                                          std::optional<Algorithm> forced,
+                                          int64_t l2Bytes) {
+  auto algAttr = op->getAttrOfType<AlgorithmAttr>("algorithm");
+  Algorithm chosen = algAttr ? algAttr.getValue() : Algorithm::Auto;
+  if (forced)
+    chosen = *forced;
+  else if (chosen == Algorithm::Auto)
+    chosen = selectAlgorithm(op, target, l2Bytes);
+  op->setAttr("algorithm", AlgorithmAttr::get(op->getContext(), chosen));
+  return chosen;
+}
+
 namespace {
 struct SoftmaxSelectAlgorithmPass
     : public softmax::impl::SoftmaxSelectAlgorithmBase<SoftmaxSelectAlgorithmPass> {
@@ -67,29 +90,16 @@ struct SoftmaxSelectAlgorithmPass
           << "' (expected three_pass, online or exp_pair)";
       return signalPassFailure();
     }
-    CostModelTarget costTarget;
-    if (target == "cpu") {
-      costTarget = CostModelTarget::CPU;
-    } else if (target == "gpu") {
-      costTarget = CostModelTarget::GPU;
-    } else {
+    std::optional<CostModelTarget> costTarget = parseCostModelTarget(target);
+    if (!costTarget) {
       getOperation()->emitError()
           << "softmax-select-algorithm: unknown target '" << target
           << "' (expected cpu or gpu)";
       return signalPassFailure();
     }
     getOperation()->walk([&](Operation *op) {
-      if (!isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
-        return;
-      auto algAttr = op->getAttrOfType<AlgorithmAttr>("algorithm");
-      Algorithm current = algAttr ? algAttr.getValue() : Algorithm::Auto;
-      Algorithm chosen = current;
-      if (forced) {
-        chosen = *forced;
-      } else if (current == Algorithm::Auto) {
-        chosen = selectAlgorithm(op, costTarget, l2Bytes);
-      }
-      op->setAttr("algorithm", AlgorithmAttr::get(op->getContext(), chosen));
+      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
+        resolveAlgorithm(op, *costTarget, forced, l2Bytes);
     });
   }
 };

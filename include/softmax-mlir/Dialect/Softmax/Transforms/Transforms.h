@@ -60,6 +60,17 @@ Algorithm selectAlgorithm(Operation *op, CostModelTarget target,
 /// Parses "three_pass", "online" or "exp_pair" (not "auto").
 std::optional<Algorithm> parseConcreteAlgorithm(StringRef name);
 
+/// Parses "cpu" or "gpu".
+std::optional<CostModelTarget> parseCostModelTarget(StringRef name);
+
+/// What softmax-select-algorithm (and transform.softmax.select_algorithm)
+/// does to one softmax, log_softmax or logsumexp op: sets `forced` when
+/// given, otherwise the cost model's choice where the op is still `auto`.
+/// Returns the op's algorithm.
+Algorithm resolveAlgorithm(Operation *op, CostModelTarget target,
+                           std::optional<Algorithm> forced,
+                           int64_t l2Bytes = kDefaultL2Bytes);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H
