@@ -111,6 +111,12 @@ llvm_config.add_tool_substitutions(
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 
+# ROCDL binaries need Debian's rocm-device-libs (the setup script installs
+# them); without them the ROCDL tests are reported unsupported, not skipped
+# silently.
+if os.path.isdir("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"):
+    config.available_features.add("rocm-device-libs")
+
 if config.softmax_sanitizers:
     config.available_features.add("asan")
     # softmax-opt is instrumented, libMLIR.so/libLLVM.so are not. ASan

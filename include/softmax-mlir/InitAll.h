@@ -30,9 +30,10 @@ class DialectRegistry;
 
 namespace mlir::softmax {
 
-/// Adds the softmax dialect with its own external interface models, and
-/// every upstream dialect the pipelines produce on their way to LLVM
-/// (arith ... llvm, gpu, nvvm, rocdl, omp).
+/// Adds the softmax dialect with its own external interface models and
+/// its transform-dialect extension (transform.softmax.*, with the transform
+/// dialect), and every upstream dialect the pipelines produce on their way
+/// to LLVM (arith ... llvm, gpu, nvvm, rocdl, omp).
 void registerAllDialects(DialectRegistry &registry);
 
 /// Adds the upstream interfaces and dialect extensions the pipelines rely

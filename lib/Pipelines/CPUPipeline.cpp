@@ -71,8 +71,37 @@ static void addToLLVM(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-std::optional<std::string> mlir::softmax::checkSoftmaxToCPUPipelineOptions(
-    const SoftmaxToCPUPipelineOptions &options) {
+/// The threads and the lowering to LLVM: what softmax-to-cpu runs after the
+/// bufferized code, mapped or not.
+static void addThreadsAndToLLVM(OpPassManager &pm,
+                                const SoftmaxToCPUPipelineOptions &options) {
+  if (options.threads != 1) {
+    // Every scf.parallel (the mapping's row loops, and any of the input's)
+    // becomes an OpenMP parallel loop.
+    ConvertSCFToOpenMPPassOptions scfToOpenMP;
+    scfToOpenMP.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(scfToOpenMP));
+    // The canonicalizer inlines the memref.alloca_scope the conversion wraps
+    // each body in (the bodies allocate nothing), which convert-scf-to-cf
+    // could not handle once the body has several blocks.
+    pm.addPass(createCanonicalizerPass());
+  }
+  addToLLVM(pm);
+}
+
+/// Everything softmax-to-cpu runs after softmax-map-to-cpu; also the
+/// softmax-to-cpu-after-mapping pipeline.
+static void addAfterCPUMapping(OpPassManager &pm,
+                               const SoftmaxToCPUPipelineOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  addThreadsAndToLLVM(pm, options);
+}
+
+/// The message for the first invalid option value, prefixed with the name
+/// of the pipeline that reads them.
+static std::optional<std::string>
+checkCPUOptions(const SoftmaxToCPUPipelineOptions &options,
+                StringRef pipeline) {
   int64_t vectorWidth = options.vectorWidth;
   int64_t threads = options.threads;
   int64_t reductionTileSize = options.reductionTileSize;
@@ -98,7 +127,12 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToCPUPipelineOptions(
        << reductionTileSize;
   if (message.empty())
     return std::nullopt;
-  return "softmax-to-cpu: " + message;
+  return (pipeline + ": " + message).str();
+}
+
+std::optional<std::string> mlir::softmax::checkSoftmaxToCPUPipelineOptions(
+    const SoftmaxToCPUPipelineOptions &options) {
+  return checkCPUOptions(options, "softmax-to-cpu");
 }
 
 LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
@@ -134,20 +168,38 @@ LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
     map.threePass = options.threePass;
     map.exp = options.exp;
     pm.addPass(createSoftmaxMapToCPU(map));
-    pm.addPass(createCanonicalizerPass());
+    addAfterCPUMapping(pm, options);
+  } else {
+    addThreadsAndToLLVM(pm, options);
   }
-  if (options.threads != 1) {
-    // Every scf.parallel (the mapping's row loops, and any of the input's)
-    // becomes an OpenMP parallel loop.
-    ConvertSCFToOpenMPPassOptions scfToOpenMP;
-    scfToOpenMP.numThreads = options.threads;
-    pm.addPass(createConvertSCFToOpenMPPass(scfToOpenMP));
-    // The canonicalizer inlines the memref.alloca_scope the conversion wraps
-    // each body in (the bodies allocate nothing), which convert-scf-to-cf
-    // could not handle once the body has several blocks.
-    pm.addPass(createCanonicalizerPass());
+  return success();
+}
+
+LogicalResult mlir::softmax::buildSoftmaxToCPUAfterMappingPipeline(
+    OpPassManager &pm, const SoftmaxToCPUPipelineOptions &options,
+    PipelineErrorHandler emitError) {
+  StringRef pipeline = "softmax-to-cpu-after-mapping";
+  std::optional<std::string> error = checkCPUOptions(options, pipeline);
+  // What only the mapping or the stages before it read would be a silent
+  // no-op here.
+  for (const auto &[set, name] :
+       {std::pair{options.vectorWidth.hasValue(), "vector-width"},
+        std::pair{options.threePass.hasValue(), "three-pass"},
+        std::pair{options.exp.hasValue(), "exp"},
+        std::pair{options.reductionTileSize.hasValue(),
+                  "reduction-tile-size"}}) {
+    if (error || !set)
+      continue;
+    error = (pipeline + ": " + name).str() +
+            " is an option of the stages up to the mapping "
+            "(softmax-to-cpu, softmax-map-to-cpu, "
+            "transform.softmax.map_to_cpu), not of the passes after it";
   }
-  addToLLVM(pm);
+  if (error) {
+    pipelines::report(emitError, *error);
+    return failure();
+  }
+  addAfterCPUMapping(pm, options);
   return success();
 }
 
@@ -167,4 +219,20 @@ void mlir::softmax::registerSoftmaxToCPUPipeline() {
       "dialect for mlir-runner or an LLVM CPU backend: rows in vector loops "
       "at the host's width, optionally on OpenMP threads",
       buildSoftmaxToCPUPipeline);
+  pipelines::registerPipeline<SoftmaxToCPUPipelineOptions>(
+      "softmax-to-cpu-after-mapping",
+      "The passes softmax-to-cpu runs after softmax-map-to-cpu (threads, "
+      "lowering to LLVM), for a module whose ops a transform script mapped "
+      "(transform.softmax.map_to_cpu); takes the threads option only",
+      buildSoftmaxToCPUAfterMappingPipeline);
+}
+
+void mlir::softmax::registerSoftmaxBufferizePipeline() {
+  PassPipelineRegistration<>(
+      "softmax-bufferize",
+      "The bufferization of every softmax pipeline (canonicalize, "
+      "one-shot-bufferize over function boundaries with identity layouts, "
+      "buffer-deallocation-pipeline, convert-bufferization-to-memref), for "
+      "transform scripts (transform.apply_registered_pass) and command lines",
+      [](OpPassManager &pm) { pipelines::addBufferization(pm); });
 }

@@ -40,8 +40,11 @@ namespace {
 enum class GPUEnd { NVVM, ROCDL };
 } // namespace
 
-static StringRef pipelineName(GPUEnd end) {
-  return end == GPUEnd::NVVM ? "softmax-to-nvvm" : "softmax-to-rocdl";
+/// softmax-to-nvvm, softmax-to-rocdl, or their -after-mapping tails.
+static std::string pipelineName(GPUEnd end, bool afterMapping = false) {
+  std::string name =
+      end == GPUEnd::NVVM ? "softmax-to-nvvm" : "softmax-to-rocdl";
+  return afterMapping ? name + "-after-mapping" : name;
 }
 
 /// gpu-module-to-binary's names of its formats.
@@ -49,9 +52,11 @@ static constexpr const char *kFormats[] = {
     "isa", "assembly", "bin", "binary", "fatbin", "fatbinary", "llvm",
     "offloading"};
 
-std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
-    const SoftmaxToGPUPipelineOptions &options, bool rocdl) {
-  GPUEnd end = rocdl ? GPUEnd::ROCDL : GPUEnd::NVVM;
+/// The message for the first invalid option value of the pipeline or of
+/// its after-mapping tail.
+static std::optional<std::string>
+checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
+                bool afterMapping) {
   StringRef chip = options.chip;
   StringRef format = options.format;
   std::string message;
@@ -67,7 +72,8 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
       os << "chip '" << chip << "' is not "
          << (end == GPUEnd::NVVM ? "an NVIDIA" : "an AMD")
          << " chip (use "
-         << (end == GPUEnd::NVVM ? "softmax-to-rocdl" : "softmax-to-nvvm")
+         << pipelineName(end == GPUEnd::NVVM ? GPUEnd::ROCDL : GPUEnd::NVVM,
+                         afterMapping)
          << " for it)";
   }
   if (message.empty() && !llvm::is_contained(kFormats, format))
@@ -86,42 +92,40 @@ std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
           "ROCDL end has no f32 attention";
   if (message.empty())
     return std::nullopt;
-  return (pipelineName(end) + ": " + message).str();
+  return pipelineName(end, afterMapping) + ": " + message;
 }
 
-static LogicalResult
-buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
-                 GPUEnd end, PipelineErrorHandler emitError) {
-  if (std::optional<std::string> error = checkSoftmaxToGPUPipelineOptions(
-          options, /*rocdl=*/end == GPUEnd::ROCDL)) {
-    pipelines::report(emitError, *error);
-    return failure();
-  }
-  std::string chip = options.chip;
-  if (chip.empty())
-    chip = end == GPUEnd::NVVM ? "sm_90" : "gfx942";
+std::optional<std::string> mlir::softmax::checkSoftmaxToGPUPipelineOptions(
+    const SoftmaxToGPUPipelineOptions &options, bool rocdl) {
+  return checkGPUOptions(options, rocdl ? GPUEnd::ROCDL : GPUEnd::NVVM,
+                         /*afterMapping=*/false);
+}
+
+static std::string chipOf(const SoftmaxToGPUPipelineOptions &options,
+                          GPUEnd end) {
+  if (!StringRef(options.chip).empty())
+    return options.chip;
+  return end == GPUEnd::NVVM ? "sm_90" : "gfx942";
+}
+
+/// Everything the pipeline runs after softmax-map-to-gpu; also the
+/// -after-mapping pipelines (`pipeline` names the one running, for the
+/// messages of softmax-check-no-host-fallback).
+static void addAfterGPUMapping(OpPassManager &pm,
+                               const SoftmaxToGPUPipelineOptions &options,
+                               GPUEnd end, StringRef pipeline) {
+  std::string chip = chipOf(options, end);
   std::string toolkit = options.toolkit;
   if (toolkit.empty())
     toolkit = end == GPUEnd::NVVM ? "/usr/local/cuda"
                                   : "/usr/lib/x86_64-linux-gnu";
 
-  // Raise, choose algorithms for the GPU, bufferize.
-  pm.addPass(createSoftmaxRaise());
-  SoftmaxSelectAlgorithmOptions select;
-  select.target = "gpu";
-  pm.addPass(createSoftmaxSelectAlgorithm(select));
-  pipelines::addBufferization(pm);
-
-  // The mapping to gpu.launch, buffers kernels reach, and nothing
-  // softmax-shaped left on the host unless allowed.
-  SoftmaxMapToGPUOptions map;
-  map.chip = chip;
-  map.attentionF32Precision = options.attentionF32Precision;
-  pm.addPass(createSoftmaxMapToGPU(map));
+  // Buffers kernels reach, and nothing softmax-shaped left on the host
+  // unless allowed.
   pm.addPass(createSoftmaxStageGPUBuffers());
   if (!options.allowHostCode) {
     SoftmaxCheckNoHostFallbackOptions check;
-    check.pipeline = pipelineName(end).str();
+    check.pipeline = pipeline.str();
     pm.addPass(createSoftmaxCheckNoHostFallback(check));
   }
 
@@ -175,6 +179,51 @@ buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+static LogicalResult
+buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+                 GPUEnd end, PipelineErrorHandler emitError) {
+  if (std::optional<std::string> error =
+          checkGPUOptions(options, end, /*afterMapping=*/false)) {
+    pipelines::report(emitError, *error);
+    return failure();
+  }
+
+  // Raise, choose algorithms for the GPU, bufferize.
+  pm.addPass(createSoftmaxRaise());
+  SoftmaxSelectAlgorithmOptions select;
+  select.target = "gpu";
+  pm.addPass(createSoftmaxSelectAlgorithm(select));
+  pipelines::addBufferization(pm);
+
+  // The mapping to gpu.launch.
+  SoftmaxMapToGPUOptions map;
+  map.chip = chipOf(options, end);
+  map.attentionF32Precision = options.attentionF32Precision;
+  pm.addPass(createSoftmaxMapToGPU(map));
+  addAfterGPUMapping(pm, options, end, pipelineName(end));
+  return success();
+}
+
+static LogicalResult
+buildGPUAfterMappingPipeline(OpPassManager &pm,
+                             const SoftmaxToGPUPipelineOptions &options,
+                             GPUEnd end, PipelineErrorHandler emitError) {
+  std::string pipeline = pipelineName(end, /*afterMapping=*/true);
+  std::optional<std::string> error =
+      checkGPUOptions(options, end, /*afterMapping=*/true);
+  // Read by the mapping only: a silent no-op here.
+  if (!error && options.attentionF32Precision.hasValue())
+    error = pipeline +
+            ": attention-f32-precision is an option of the mapping "
+            "(softmax-to-nvvm, softmax-map-to-gpu, "
+            "transform.softmax.map_to_gpu), not of the passes after it";
+  if (error) {
+    pipelines::report(emitError, *error);
+    return failure();
+  }
+  addAfterGPUMapping(pm, options, end, pipeline);
   return success();
 }
 
@@ -188,6 +237,18 @@ LogicalResult mlir::softmax::buildSoftmaxToROCDLPipeline(
     OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
     PipelineErrorHandler emitError) {
   return buildGPUPipeline(pm, options, GPUEnd::ROCDL, emitError);
+}
+
+LogicalResult mlir::softmax::buildSoftmaxToNVVMAfterMappingPipeline(
+    OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+    PipelineErrorHandler emitError) {
+  return buildGPUAfterMappingPipeline(pm, options, GPUEnd::NVVM, emitError);
+}
+
+LogicalResult mlir::softmax::buildSoftmaxToROCDLAfterMappingPipeline(
+    OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+    PipelineErrorHandler emitError) {
+  return buildGPUAfterMappingPipeline(pm, options, GPUEnd::ROCDL, emitError);
 }
 
 static LogicalResult runGPUPipeline(ModuleOp module,
@@ -220,4 +281,18 @@ void mlir::softmax::registerSoftmaxGPUPipelines() {
       "Lower a module of func ops on tensors or buffers (softmax, linalg) to "
       "ROCDL kernels in a gpu.binary and LLVM host code calling the runtime",
       buildSoftmaxToROCDLPipeline);
+  pipelines::registerPipeline<SoftmaxToGPUPipelineOptions>(
+      "softmax-to-nvvm-after-mapping",
+      "The passes softmax-to-nvvm runs after softmax-map-to-gpu (buffer "
+      "staging, the host-code check, outlining, the NVVM and host ends), "
+      "for a module whose ops a transform script mapped "
+      "(transform.softmax.map_to_gpu)",
+      buildSoftmaxToNVVMAfterMappingPipeline);
+  pipelines::registerPipeline<SoftmaxToGPUPipelineOptions>(
+      "softmax-to-rocdl-after-mapping",
+      "The passes softmax-to-rocdl runs after softmax-map-to-gpu (buffer "
+      "staging, the host-code check, outlining, the ROCDL and host ends), "
+      "for a module whose ops a transform script mapped "
+      "(transform.softmax.map_to_gpu)",
+      buildSoftmaxToROCDLAfterMappingPipeline);
 }

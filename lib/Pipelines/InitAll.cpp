@@ -77,6 +77,7 @@
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/TransformOps/SoftmaxTransformOps.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/BufferizableOpInterfaceImpl.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Pipelines/Passes.h"
@@ -87,6 +88,11 @@ using namespace mlir;
 void mlir::softmax::registerAllDialects(DialectRegistry &registry) {
   registry.insert<SoftmaxDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  // The transform.softmax.* ops, here rather than in registerAllExtensions
+  // because they are the project's own: softmax-opt and the dialect plugin
+  // take only this function (their host tools bring upstream's extensions).
+  registry.insert<transform::TransformDialect>();
+  registerTransformDialectExtension(registry);
 
   // What the pipelines go through between the input and the LLVM dialect.
   // Passes load these themselves (dependent dialects); inserting them here
@@ -192,6 +198,7 @@ void mlir::softmax::registerAllPipelines() {
   static bool once = [] {
     registerSoftmaxToCPUPipeline();
     registerSoftmaxGPUPipelines();
+    registerSoftmaxBufferizePipeline();
     return true;
   }();
   (void)once;

@@ -90,8 +90,25 @@ LogicalResult
 runSoftmaxToCPUPipeline(ModuleOp module,
                         const SoftmaxToCPUPipelineOptions &options);
 
-/// Registers `softmax-to-cpu` for textual pipelines.
+/// What softmax-to-cpu runs after softmax-map-to-cpu (canonicalize, the
+/// OpenMP threads, the lowering to LLVM), for a module of buffers whose ops
+/// were mapped otherwise, by a transform script
+/// (transform.softmax.map_to_cpu; docs/guides/transform-dialect.md): the
+/// pipeline is then the same passes as softmax-to-cpu. Reads `threads`
+/// only; setting an option of the earlier stages is an error.
+LogicalResult buildSoftmaxToCPUAfterMappingPipeline(
+    OpPassManager &pm, const SoftmaxToCPUPipelineOptions &options,
+    PipelineErrorHandler emitError = {});
+
+/// Registers `softmax-to-cpu` and `softmax-to-cpu-after-mapping` for
+/// textual pipelines.
 void registerSoftmaxToCPUPipeline();
+
+/// Registers `softmax-bufferize`, the bufferization every pipeline runs
+/// (canonicalize, one-shot-bufferize over function boundaries with identity
+/// layouts, buffer deallocation, bufferization-to-memref), so that a
+/// transform script can run it (transform.apply_registered_pass).
+void registerSoftmaxBufferizePipeline();
 
 //===----------------------------------------------------------------------===//
 // softmax-to-nvvm, softmax-to-rocdl
@@ -159,6 +176,18 @@ buildSoftmaxToROCDLPipeline(OpPassManager &pm,
                             const SoftmaxToGPUPipelineOptions &options,
                             PipelineErrorHandler emitError = {});
 
+/// What softmax-to-nvvm / softmax-to-rocdl run after softmax-map-to-gpu
+/// (buffer staging, softmax-check-no-host-fallback, kernel outlining, the
+/// device and host ends), for a module whose ops a transform script mapped
+/// (transform.softmax.map_to_gpu). Reads every option but
+/// attention-f32-precision (the mapping's), which is an error when set.
+LogicalResult buildSoftmaxToNVVMAfterMappingPipeline(
+    OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+    PipelineErrorHandler emitError = {});
+LogicalResult buildSoftmaxToROCDLAfterMappingPipeline(
+    OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
+    PipelineErrorHandler emitError = {});
+
 /// Build on the module's context and run; an invalid option value is an
 /// error diagnostic at the module's location.
 LogicalResult
@@ -168,7 +197,8 @@ LogicalResult
 runSoftmaxToROCDLPipeline(ModuleOp module,
                           const SoftmaxToGPUPipelineOptions &options);
 
-/// Registers `softmax-to-nvvm` and `softmax-to-rocdl` for textual pipelines.
+/// Registers `softmax-to-nvvm`, `softmax-to-rocdl` and their
+/// `-after-mapping` tails for textual pipelines.
 void registerSoftmaxGPUPipelines();
 
 } // namespace mlir::softmax

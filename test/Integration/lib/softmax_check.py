@@ -27,6 +27,9 @@ For one op (``softmax``, ``log_softmax`` or ``logsumexp``) and one *form*
    (tile 0) with the pipeline's defaults, the vector mapping, plus
    ``--pipeline-options``; tiled (tile N) with
    ``vector-width=0 reduction-tile-size=N``, the scalar linalg path;
+   with ``--transform-script``, through that transform script
+   (``--transform-interpreter``) and ``softmax-to-cpu-after-mapping``
+   instead, untiled only;
    runs it with ``mlir-runner``, parses the printed memrefs and compares them
    with a numpy reference computed in long double from the rounded inputs.
 
@@ -520,6 +523,7 @@ class Tools:
     timeout: float
     runner_args: list[str]
     pipeline_options: str = ""
+    transform_script: str | None = None
 
     def lower_cmd(self, path: str, form: str, algorithm: str | None, tile: int) -> list[str]:
         if self.backend == "upstream":
@@ -531,6 +535,15 @@ class Tools:
                     "--convert-linalg-to-loops", "--convert-scf-to-cf",
                     "--expand-strided-metadata", "--finalize-memref-to-llvm",
                     "--convert-to-llvm", "--reconcile-unrealized-casts"]
+        if self.transform_script:
+            # The transform route: the script maps the ops, the passes of
+            # softmax-to-cpu after the mapping do the rest.
+            return [self.softmax_opt, path,
+                    "--transform-preload-library=transform-library-paths="
+                    + self.transform_script,
+                    "--transform-interpreter",
+                    "--softmax-to-cpu-after-mapping"
+                    + (f"={self.pipeline_options}" if self.pipeline_options else "")]
         cmd = [self.softmax_opt, path]
         if form == "linalg":
             cmd.append("--softmax-raise")
@@ -706,6 +719,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pipeline-options", default="",
                     help="softmax-to-cpu options of the untiled runs, e.g. "
                          "'vector-width=8 threads=2 three-pass=reload'")
+    ap.add_argument("--transform-script", default=None, metavar="PATH",
+                    help="lower through this transform script (softmax-opt "
+                         "--transform-interpreter) and softmax-to-cpu-after-mapping "
+                         "instead of softmax-to-cpu (dialect form, untiled only; "
+                         "--pipeline-options go to softmax-to-cpu-after-mapping)")
     ap.add_argument("--keep", metavar="DIR", help="write modules and runner outputs to DIR")
     ap.add_argument("--emit", action="store_true", help="print the first module and exit")
     ap.add_argument("-v", "--verbose", action="store_true", help="per-length details")
@@ -730,6 +748,11 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--backend upstream needs --form linalg")
         args.algorithms = args.algorithms[:1]
         args.tile_sizes = [0]
+    if args.transform_script:
+        if args.backend != "softmax" or args.form != "dialect":
+            ap.error("--transform-script needs --backend softmax and --form dialect")
+        if args.tile_sizes != [0]:
+            ap.error("--transform-script runs untiled only (--tile-sizes 0)")
     if 0 not in args.tile_sizes:
         args.tile_sizes = [0] + args.tile_sizes
     if args.kinds:
@@ -790,7 +813,7 @@ def main(argv: list[str] | None = None) -> int:
                             args.acc_type)
     tools = Tools(args.softmax_opt, args.mlir_opt, args.mlir_runner, args.runner_libs,
                   args.backend, args.timeout, args.runner_arg,
-                  args.pipeline_options)
+                  args.pipeline_options, args.transform_script)
 
     # Pipeline configurations, one module (one JIT) each. Dialect form: the
     # algorithm is in the op, one module per tile size; linalg form: the

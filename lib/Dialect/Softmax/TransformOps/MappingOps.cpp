@@ -1,0 +1,247 @@
+//===- MappingOps.cpp - transform.softmax.map_to_cpu / map_to_gpu --------===//
+//
+// Both ops build their mapping from the same options struct as their pass
+// (getCPUMappingFromOptions, getGPUMappingFromOptions) and map one payload
+// op at a time through the pass's own entry point (mapOpToCPU, mapOpToGPU).
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Dialect/Softmax/TransformOps/SoftmaxTransformOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "softmax-mlir/Conversion/Passes.h"
+#include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+static bool isMappable(Operation *op) {
+  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op);
+}
+
+static DiagnosedSilenceableFailure notMappable(transform::TransformOpInterface
+                                                   transformOp,
+                                               Operation *target) {
+  DiagnosedSilenceableFailure diag =
+      transformOp.emitSilenceableError()
+      << "expects softmax.softmax, softmax.log_softmax, softmax.logsumexp or "
+         "softmax.attention ops, not "
+      << target->getName();
+  diag.attachNote(target->getLoc()) << "target op";
+  return diag;
+}
+
+/// Copies `from` (its message and notes) as notes of `to`.
+template <typename Diag>
+static void attachAsNotes(Diag &to, Diagnostic &from) {
+  to.attachNote(from.getLocation()) << from.str();
+  for (Diagnostic &note : from.getNotes())
+    to.attachNote(note.getLocation()) << note.str();
+}
+
+/// Maps `target` with `map` and returns the one `ResultOp` the mapping put
+/// in its place. The mappings report what they cannot honour as error
+/// diagnostics on the payload op; those are captured and become notes of a
+/// silenceable failure of `transformOp` when the payload is unchanged, and
+/// of a definite failure when the mapping had already built IR. `restore`
+/// undoes what the caller changed on `target` before the mapping.
+template <typename ResultOp>
+static DiagnosedSilenceableFailure
+mapPayloadOp(transform::TransformOpInterface transformOp, Operation *target,
+             transform::ApplyToEachResultList &results, StringRef what,
+             function_ref<LogicalResult()> map,
+             function_ref<void()> restore = {}) {
+  Block *block = target->getBlock();
+  Operation *prev = target->getPrevNode();
+  Operation *next = target->getNextNode();
+  // The ops between the neighbours: the target before, its replacement
+  // after (the mappings build in front of the op, then erase it).
+  auto between = [&] {
+    Block::iterator begin =
+        prev ? std::next(prev->getIterator()) : block->begin();
+    Block::iterator end = next ? next->getIterator() : block->end();
+    return llvm::make_range(begin, end);
+  };
+
+  SmallVector<Diagnostic> diagnostics;
+  LogicalResult mapped = failure();
+  {
+    ScopedDiagnosticHandler capture(
+        target->getContext(), [&](Diagnostic &diag) {
+          diagnostics.push_back(std::move(diag));
+          return success();
+        });
+    mapped = map();
+  }
+
+  if (failed(mapped)) {
+    bool untouched = llvm::hasSingleElement(between()) &&
+                     &*between().begin() == target;
+    if (untouched) {
+      if (restore)
+        restore();
+      DiagnosedSilenceableFailure diag = transformOp.emitSilenceableError()
+                                         << "could not map to " << what;
+      for (Diagnostic &captured : diagnostics)
+        attachAsNotes(diag, captured);
+      if (diagnostics.empty())
+        diag.attachNote(target->getLoc()) << "target op";
+      return diag;
+    }
+    DiagnosedDefiniteFailure diag =
+        emitDefiniteFailure(transformOp, "could not map to ")
+        << what << " after the mapping had changed the payload";
+    for (Diagnostic &captured : diagnostics)
+      attachAsNotes(diag, captured);
+    return diag;
+  }
+
+  // Success: warnings or remarks the mapping emitted go on to the handlers
+  // they were meant for.
+  DiagnosticEngine &engine = transformOp->getContext()->getDiagEngine();
+  for (Diagnostic &diag : diagnostics)
+    engine.emit(std::move(diag));
+
+  SmallVector<ResultOp> produced;
+  for (Operation &op : between())
+    if (auto result = dyn_cast<ResultOp>(op))
+      produced.push_back(result);
+  if (produced.size() != 1)
+    return emitDefiniteFailure(transformOp)
+           << "the mapping to " << what << " left " << produced.size()
+           << " " << ResultOp::getOperationName() << " ops, not one";
+  results.push_back(produced.front());
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// map_to_cpu
+//===----------------------------------------------------------------------===//
+
+/// The softmax-map-to-cpu options the attributes spell; absent ones keep
+/// the pass's defaults.
+static SoftmaxMapToCPUOptions
+getPassOptions(transform::SoftmaxMapToCPUOp op) {
+  SoftmaxMapToCPUOptions options;
+  if (auto v = op.getVectorWidth())
+    options.vectorWidth = *v;
+  if (auto v = op.getUnroll())
+    options.unroll = *v;
+  if (auto v = op.getBlock())
+    options.block = *v;
+  if (auto v = op.getThreePass())
+    options.threePass = v->str();
+  if (auto v = op.getL1Bytes())
+    options.l1Bytes = *v;
+  if (auto v = op.getL2Bytes())
+    options.l2Bytes = *v;
+  if (auto v = op.getExp())
+    options.exp = v->str();
+  return options;
+}
+
+DiagnosedSilenceableFailure transform::SoftmaxMapToCPUOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  if (!isMappable(target))
+    return notMappable(*this, target);
+  FailureOr<CPUMapping> mapping = getCPUMappingFromOptions(
+      getPassOptions(*this), [&] { return emitOpError(); });
+  if (failed(mapping))
+    return DiagnosedSilenceableFailure::definiteFailure();
+  return mapPayloadOp<scf::ParallelOp>(
+      *this, target, results, "CPU vector loops",
+      [&] { return mapOpToCPU(rewriter, target, *mapping); });
+}
+
+//===----------------------------------------------------------------------===//
+// map_to_gpu
+//===----------------------------------------------------------------------===//
+
+/// The per-op strategy the GPU mapping reads from a softmax, log_softmax or
+/// logsumexp op (SoftmaxToGPU.cpp), and the form it reads: a dictionary of
+/// strategy fields. The one place that knows the attribute's name and form.
+static constexpr StringLiteral kGPUStrategyAttrName = "softmax.gpu_strategy";
+static bool isGPUStrategy(Attribute attr) { return isa<DictionaryAttr>(attr); }
+
+static SoftmaxMapToGPUOptions
+getPassOptions(transform::SoftmaxMapToGPUOp op) {
+  SoftmaxMapToGPUOptions options;
+  if (auto v = op.getChip())
+    options.chip = v->str();
+  if (auto v = op.getThreadsPerRow())
+    options.threadsPerRow = *v;
+  if (auto v = op.getRowsPerBlock())
+    options.rowsPerBlock = *v;
+  if (auto v = op.getVectorWidth())
+    options.vectorWidth = *v;
+  if (auto v = op.getCachedVectors())
+    options.cachedVectors = *v;
+  if (auto v = op.getSplits())
+    options.splits = *v;
+  if (auto v = op.getAttentionRowsPerWarp())
+    options.attentionRowsPerWarp = *v;
+  if (auto v = op.getAttentionBuffers())
+    options.attentionBuffers = *v;
+  if (auto v = op.getAttentionF32Precision())
+    options.attentionF32Precision = v->str();
+  return options;
+}
+
+LogicalResult transform::SoftmaxMapToGPUOp::verify() {
+  // The chip and the tf32-on-CDNA rule, as the pass checks them.
+  if (failed(getGPUMappingFromOptions(getPassOptions(*this),
+                                      [&] { return emitOpError(); })))
+    return failure();
+  if (Attribute strategy = getStrategyAttr(); strategy &&
+                                              !isGPUStrategy(strategy))
+    return emitOpError() << "strategy must be a dictionary of GPU strategy "
+                            "fields (threads_per_row, rows_per_block, "
+                            "vector_width, cached_vectors, splits), as "
+                         << kGPUStrategyAttrName << " takes, not "
+                         << strategy;
+  return success();
+}
+
+DiagnosedSilenceableFailure transform::SoftmaxMapToGPUOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  if (!isMappable(target))
+    return notMappable(*this, target);
+  // Verified: the chip is known.
+  GPUMapping mapping = *getGPUMappingFromOptions(
+      getPassOptions(*this), [&] { return emitOpError(); });
+
+  Attribute strategy = getStrategyAttr();
+  Attribute previous = target->getAttr(kGPUStrategyAttrName);
+  if (strategy) {
+    if (isa<AttentionOp>(target)) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError()
+          << "strategy applies to softmax, log_softmax and logsumexp; the "
+             "attention mapping reads no per-op strategy";
+      diag.attachNote(target->getLoc()) << "target op";
+      return diag;
+    }
+    rewriter.modifyOpInPlace(
+        target, [&] { target->setAttr(kGPUStrategyAttrName, strategy); });
+  }
+  auto restore = [&] {
+    if (!strategy)
+      return;
+    rewriter.modifyOpInPlace(target, [&] {
+      if (previous)
+        target->setAttr(kGPUStrategyAttrName, previous);
+      else
+        target->removeAttr(kGPUStrategyAttrName);
+    });
+  };
+  return mapPayloadOp<gpu::LaunchOp>(
+      *this, target, results, "a GPU kernel",
+      [&] { return mapOpToGPU(rewriter, target, mapping); }, restore);
+}
