@@ -216,9 +216,10 @@ buildGPUAfterMappingPipeline(OpPassManager &pm,
   // Read by the mapping only: a silent no-op here.
   if (!error && options.attentionF32Precision.hasValue())
     error = pipeline +
-            ": attention-f32-precision is an option of the mapping "
-            "(softmax-to-nvvm, softmax-map-to-gpu, "
-            "transform.softmax.map_to_gpu), not of the passes after it";
+            ": attention-f32-precision is an option of the mapping (" +
+            pipelineName(end) +
+            ", softmax-map-to-gpu, transform.softmax.map_to_gpu), not of "
+            "the passes after it";
   if (error) {
     pipelines::report(emitError, *error);
     return failure();

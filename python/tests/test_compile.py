@@ -120,3 +120,35 @@ def test_pass_flag() -> None:
     assert sm.pipeline_args("--a --b=c") == ["--a", "--b=c"]
     assert sm.pipeline_args(["a", "--b"]) == ["--a", "--b"]
     assert sm.pipeline_args("builtin.module(a,b)") == ["--pass-pipeline=builtin.module(a,b)"]
+
+
+TRANSFORM_TO_CPU = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%m: !transform.any_op {transform.consumed}) {
+    %b = transform.apply_registered_pass "softmax-bufferize" to %m
+        : (!transform.any_op) -> !transform.any_op
+    %ops = transform.structured.match ops{["softmax.softmax"]} in %b
+        : (!transform.any_op) -> !transform.any_op
+    %loops = transform.softmax.map_to_cpu %ops {vector_width = 4}
+        : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+"""
+
+
+def test_compile_transform_script(softmax_opt: Path, tmp_path: Path) -> None:
+    # The transform ops through softmax-opt: a script maps the op at 4
+    # lanes, softmax-to-cpu-after-mapping takes it to LLVM.
+    script = tmp_path / "lower.mlir"
+    script.write_text(TRANSFORM_TO_CPU)
+    mapped = sm.compile(DIALECT_SOFTMAX, [
+        f"--transform-preload-library=transform-library-paths={script}",
+        "--transform-interpreter"])
+    assert "softmax.softmax" not in mapped
+    assert "vector_width = 4" in mapped
+    out = sm.compile(DIALECT_SOFTMAX, [
+        f"--transform-preload-library=transform-library-paths={script}",
+        "--transform-interpreter", "--softmax-to-cpu-after-mapping"])
+    assert "llvm.func @f" in out
+    assert out == sm.compile(DIALECT_SOFTMAX, "--softmax-to-cpu=vector-width=4")

@@ -233,6 +233,30 @@ int main(void) {
   // CHECK-NOT: softmax.softmax
   // CHECK: linalg.generic
 
+  /* The transform-dialect extension comes with the registration: a
+     script with transform.softmax ops parses and verifies. */
+  module = parse(
+      context,
+      "module attributes {transform.with_named_sequence} {\n"
+      "  transform.named_sequence @lower(%ops: !transform.any_op "
+      "{transform.consumed}) {\n"
+      "    %loops = transform.softmax.map_to_cpu %ops {vector_width = 8} "
+      ": (!transform.any_op) -> !transform.any_op\n"
+      "    transform.yield\n"
+      "  }\n"
+      "}\n");
+  fprintf(stdout, "transform script: %s, %s\n",
+          mlirModuleIsNull(module) ? "null module" : "parsed",
+          mlirContextIsRegisteredOperation(
+              context,
+              mlirStringRefCreateFromCString("transform.softmax.map_to_gpu"))
+              ? "map_to_gpu registered"
+              : "map_to_gpu unknown");
+  printModule(module);
+  mlirModuleDestroy(module);
+  // CHECK: transform script: parsed, map_to_gpu registered
+  // CHECK: transform.softmax.map_to_cpu %{{.*}} {vector_width = 8 : i64}
+
   mlirContextDestroy(context);
   fprintf(stdout, "done\n");
   // CHECK: done

@@ -16,6 +16,14 @@
 // RUN: not softmax-opt %s --softmax-to-nvvm="attention-f32-precision=fast" 2>&1 | FileCheck %s --check-prefix=PRECISION
 // RUN: not softmax-opt %s --softmax-to-rocdl="attention-f32-precision=tf32" 2>&1 | FileCheck %s --check-prefix=ROCDLTF32
 // RUN: not softmax-opt %s --pass-pipeline="builtin.module(softmax-to-cpu{three-pass=fastest})" 2>&1 | FileCheck %s --check-prefix=THREEPASS
+// The -after-mapping tails check the options they read as their pipelines
+// do, and refuse those of the stages before them (a silent no-op there).
+// RUN: not softmax-opt %s --softmax-to-cpu-after-mapping="threads=-1" 2>&1 | FileCheck %s --check-prefix=AFTER-THREADS
+// RUN: not softmax-opt %s --softmax-to-cpu-after-mapping="vector-width=8" 2>&1 | FileCheck %s --check-prefix=AFTER-WIDTH
+// RUN: not softmax-opt %s --softmax-to-cpu-after-mapping="reduction-tile-size=4" 2>&1 | FileCheck %s --check-prefix=AFTER-TILE
+// RUN: not softmax-opt %s --softmax-to-nvvm-after-mapping="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=AFTER-NVCHIP
+// RUN: not softmax-opt %s --softmax-to-rocdl-after-mapping="attention-f32-precision=exact" 2>&1 | FileCheck %s --check-prefix=AFTER-PRECISION
+// RUN: not softmax-opt %s --softmax-to-nvvm-after-mapping="format=ptx" 2>&1 | FileCheck %s --check-prefix=AFTER-FORMAT
 
 // THREEPASS: error: softmax-to-cpu: three-pass must be auto, recompute, reload or tiled, not 'fastest'
 // THREADS: error: softmax-to-cpu: threads must be 0 (the OpenMP runtime chooses), 1 or more, not -1
@@ -31,6 +39,12 @@
 // FEATURES: error: softmax-to-rocdl: features is an NVVM option (PTX features); the ROCDL end takes none
 // PRECISION: error: softmax-to-nvvm: attention-f32-precision must be exact or tf32, not 'fast'
 // ROCDLTF32: error: softmax-to-rocdl: attention-f32-precision=tf32 needs NVIDIA tf32 tensor cores; the ROCDL end has no f32 attention
+// AFTER-THREADS: error: softmax-to-cpu-after-mapping: threads must be 0 (the OpenMP runtime chooses), 1 or more, not -1
+// AFTER-WIDTH: error: softmax-to-cpu-after-mapping: vector-width is an option of the stages up to the mapping (softmax-to-cpu, softmax-map-to-cpu, transform.softmax.map_to_cpu), not of the passes after it
+// AFTER-TILE: error: softmax-to-cpu-after-mapping: reduction-tile-size is an option of the stages up to the mapping
+// AFTER-NVCHIP: error: softmax-to-nvvm-after-mapping: chip 'gfx942' is not an NVIDIA chip (use softmax-to-rocdl-after-mapping for it)
+// AFTER-PRECISION: error: softmax-to-rocdl-after-mapping: attention-f32-precision is an option of the mapping (softmax-to-rocdl, softmax-map-to-gpu, transform.softmax.map_to_gpu), not of the passes after it
+// AFTER-FORMAT: error: softmax-to-nvvm-after-mapping: format must be isa or bin (or fatbin, llvm, offloading), not 'ptx'
 
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>

@@ -1,0 +1,140 @@
+// RUN: softmax-opt %s --transform-interpreter -split-input-file -verify-diagnostics
+// What an op cannot do to a payload op is a silenceable error of the
+// transform op, with the mapping's own diagnostic as a note at the payload
+// op; where the mapping had already built IR, a definite one.
+
+func.func @not_semantic(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
+  // expected-note @below {{target op}}
+  memref.copy %x, %y : memref<4x100xf32> to memref<4x100xf32>
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["memref.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects softmax.softmax, softmax.log_softmax or softmax.logsumexp ops, not memref.copy}}
+    transform.softmax.select_algorithm %op : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @not_semantic(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
+  // expected-note @below {{target op}}
+  memref.copy %x, %y : memref<4x100xf32> to memref<4x100xf32>
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["memref.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expects softmax.softmax, softmax.log_softmax, softmax.logsumexp or softmax.attention ops, not memref.copy}}
+    %0 = transform.softmax.map_to_gpu %op : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @tensors(%x: tensor<4x100xf32>, %i: tensor<4x100xf32>) -> tensor<4x100xf32> {
+  // expected-note @below {{'softmax.softmax' op CPU mapping expects memrefs; run one-shot-bufferize first}}
+  %0 = softmax.softmax ins(%x : tensor<4x100xf32>) outs(%i : tensor<4x100xf32>) dimension(1) masked(zero) algorithm(online)
+  return %0 : tensor<4x100xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not map to CPU vector loops}}
+    %0 = transform.softmax.map_to_cpu %op : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @width(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
+  // expected-note @below {{'softmax.softmax' op vector width 12 is not a power of two in [1, 64]}}
+  softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : memref<4x100xf32>) dimension(1) masked(zero) algorithm(three_pass)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not map to CPU vector loops}}
+    %0 = transform.softmax.map_to_cpu %op {vector_width = 12} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @outer_dim(%x: memref<64x100xf32>, %y: memref<64x100xf32>) {
+  // expected-note @below {{'softmax.softmax' op GPU mapping reduces the innermost dimension only, not dimension 0 of rank 2}}
+  softmax.softmax ins(%x : memref<64x100xf32>) outs(%y : memref<64x100xf32>) dimension(0) masked(zero) algorithm(online)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not map to a GPU kernel}}
+    %0 = transform.softmax.map_to_gpu %op : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @attention_strategy(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x64x64xbf16>, %v: memref<1x2x64x64xbf16>, %o: memref<1x2x64x64xbf16>) {
+  // expected-note @below {{target op}}
+  softmax.attention ins(%q, %k, %v : memref<1x2x64x64xbf16>, memref<1x2x64x64xbf16>, memref<1x2x64x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{strategy applies to softmax, log_softmax and logsumexp; the attention mapping reads no per-op strategy}}
+    %0 = transform.softmax.map_to_gpu %op {strategy = {threads_per_row = 32}} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @strategy_field(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
+  // expected-note @below {{'softmax.softmax' op softmax.gpu_strategy: 'lanes' is not a strategy field with a non-negative integer value}}
+  softmax.softmax ins(%x : memref<64x1024xf32>) outs(%y : memref<64x1024xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not map to a GPU kernel}}
+    %0 = transform.softmax.map_to_gpu %op {strategy = {lanes = 4}} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The attention mapping finds out that the tiles do not fit in LDS after it
+// has built the first index computations: a definite error.
+func.func @too_much_lds(%q: memref<1x1x64x256xbf16>, %k: memref<1x1x64x256xbf16>, %v: memref<1x1x64x256xbf16>, %o: memref<1x1x64x256xbf16>) {
+  // expected-note @below {{'softmax.attention' op GPU attention mapping needs 68096 bytes of shared memory per block for these head dimensions; gfx942 has 65536}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x64x256xbf16>, memref<1x1x64x256xbf16>, memref<1x1x64x256xbf16>) outs(%o : memref<1x1x64x256xbf16>) masked(zero)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{could not map to a GPU kernel after the mapping had changed the payload}}
+    %0 = transform.softmax.map_to_gpu %op {chip = "gfx942"} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
