@@ -93,7 +93,7 @@ runSoftmaxToCPUPipeline(ModuleOp module,
 /// What softmax-to-cpu runs after softmax-map-to-cpu (canonicalize, the
 /// OpenMP threads, the lowering to LLVM), for a module of buffers whose ops
 /// were mapped otherwise, by a transform script
-/// (transform.softmax.map_to_cpu; docs/guides/transform-dialect.md): the
+/// (transform.softmax.map_to_cpu; docs/guides/TransformDialect.md): the
 /// pipeline is then the same passes as softmax-to-cpu. Reads `threads`
 /// only; setting an option of the earlier stages is an error.
 LogicalResult buildSoftmaxToCPUAfterMappingPipeline(

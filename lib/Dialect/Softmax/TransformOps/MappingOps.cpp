@@ -22,9 +22,8 @@ static bool isMappable(Operation *op) {
   return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op);
 }
 
-static DiagnosedSilenceableFailure notMappable(transform::TransformOpInterface
-                                                   transformOp,
-                                               Operation *target) {
+static DiagnosedSilenceableFailure
+notMappable(transform::TransformOpInterface transformOp, Operation *target) {
   DiagnosedSilenceableFailure diag =
       transformOp.emitSilenceableError()
       << "expects softmax.softmax, softmax.log_softmax, softmax.logsumexp or "
@@ -35,8 +34,7 @@ static DiagnosedSilenceableFailure notMappable(transform::TransformOpInterface
 }
 
 /// Copies `from` (its message and notes) as notes of `to`.
-template <typename Diag>
-static void attachAsNotes(Diag &to, Diagnostic &from) {
+template <typename Diag> static void attachAsNotes(Diag &to, Diagnostic &from) {
   to.attachNote(from.getLocation()) << from.str();
   for (Diagnostic &note : from.getNotes())
     to.attachNote(note.getLocation()) << note.str();
@@ -69,17 +67,17 @@ mapPayloadOp(transform::TransformOpInterface transformOp, Operation *target,
   SmallVector<Diagnostic> diagnostics;
   LogicalResult mapped = failure();
   {
-    ScopedDiagnosticHandler capture(
-        target->getContext(), [&](Diagnostic &diag) {
-          diagnostics.push_back(std::move(diag));
-          return success();
-        });
+    ScopedDiagnosticHandler capture(target->getContext(),
+                                    [&](Diagnostic &diag) {
+                                      diagnostics.push_back(std::move(diag));
+                                      return success();
+                                    });
     mapped = map();
   }
 
   if (failed(mapped)) {
-    bool untouched = llvm::hasSingleElement(between()) &&
-                     &*between().begin() == target;
+    bool untouched =
+        llvm::hasSingleElement(between()) && &*between().begin() == target;
     if (untouched) {
       if (restore)
         restore();
@@ -111,8 +109,8 @@ mapPayloadOp(transform::TransformOpInterface transformOp, Operation *target,
       produced.push_back(result);
   if (produced.size() != 1)
     return emitDefiniteFailure(transformOp)
-           << "the mapping to " << what << " left " << produced.size()
-           << " " << ResultOp::getOperationName() << " ops, not one";
+           << "the mapping to " << what << " left " << produced.size() << " "
+           << ResultOp::getOperationName() << " ops, not one";
   results.push_back(produced.front());
   return DiagnosedSilenceableFailure::success();
 }
@@ -123,8 +121,7 @@ mapPayloadOp(transform::TransformOpInterface transformOp, Operation *target,
 
 /// The softmax-map-to-cpu options the attributes spell; absent ones keep
 /// the pass's defaults.
-static SoftmaxMapToCPUOptions
-getPassOptions(transform::SoftmaxMapToCPUOp op) {
+static SoftmaxMapToCPUOptions getPassOptions(transform::SoftmaxMapToCPUOp op) {
   SoftmaxMapToCPUOptions options;
   if (auto v = op.getVectorWidth())
     options.vectorWidth = *v;
@@ -168,8 +165,7 @@ DiagnosedSilenceableFailure transform::SoftmaxMapToCPUOp::applyToOne(
 static constexpr StringLiteral kGPUStrategyAttrName = "softmax.gpu_strategy";
 static bool isGPUStrategy(Attribute attr) { return isa<DictionaryAttr>(attr); }
 
-static SoftmaxMapToGPUOptions
-getPassOptions(transform::SoftmaxMapToGPUOp op) {
+static SoftmaxMapToGPUOptions getPassOptions(transform::SoftmaxMapToGPUOp op) {
   SoftmaxMapToGPUOptions options;
   if (auto v = op.getChip())
     options.chip = v->str();
@@ -197,13 +193,12 @@ LogicalResult transform::SoftmaxMapToGPUOp::verify() {
   if (failed(getGPUMappingFromOptions(getPassOptions(*this),
                                       [&] { return emitOpError(); })))
     return failure();
-  if (Attribute strategy = getStrategyAttr(); strategy &&
-                                              !isGPUStrategy(strategy))
+  if (Attribute strategy = getStrategyAttr();
+      strategy && !isGPUStrategy(strategy))
     return emitOpError() << "strategy must be a dictionary of GPU strategy "
                             "fields (threads_per_row, rows_per_block, "
                             "vector_width, cached_vectors, splits), as "
-                         << kGPUStrategyAttrName << " takes, not "
-                         << strategy;
+                         << kGPUStrategyAttrName << " takes, not " << strategy;
   return success();
 }
 
@@ -214,8 +209,8 @@ DiagnosedSilenceableFailure transform::SoftmaxMapToGPUOp::applyToOne(
   if (!isMappable(target))
     return notMappable(*this, target);
   // Verified: the chip is known.
-  GPUMapping mapping = *getGPUMappingFromOptions(
-      getPassOptions(*this), [&] { return emitOpError(); });
+  GPUMapping mapping = *getGPUMappingFromOptions(getPassOptions(*this),
+                                                 [&] { return emitOpError(); });
 
   Attribute strategy = getStrategyAttr();
   Attribute previous = target->getAttr(kGPUStrategyAttrName);

@@ -86,11 +86,10 @@ DiagnosedSilenceableFailure transform::SoftmaxSelectAlgorithmOp::applyToOne(
   std::optional<Algorithm> forced;
   if (std::optional<StringRef> force = getForce())
     forced = parseConcreteAlgorithm(*force);
-  int64_t l2Bytes = getL2Bytes() ? static_cast<int64_t>(*getL2Bytes())
-                                 : kDefaultL2Bytes;
-  rewriter.modifyOpInPlace(target, [&] {
-    resolveAlgorithm(target, model, forced, l2Bytes);
-  });
+  int64_t l2Bytes =
+      getL2Bytes() ? static_cast<int64_t>(*getL2Bytes()) : kDefaultL2Bytes;
+  rewriter.modifyOpInPlace(
+      target, [&] { resolveAlgorithm(target, model, forced, l2Bytes); });
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -122,8 +121,7 @@ class SoftmaxTransformDialectExtension
     : public transform::TransformDialectExtension<
           SoftmaxTransformDialectExtension> {
 public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
-      SoftmaxTransformDialectExtension)
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SoftmaxTransformDialectExtension)
 
   using Base::Base;
 

@@ -258,7 +258,7 @@ def ApplySoftmaxRaisePatternsOp : TransformDialectOp<
 
     turns `linalg.softmax dimension(1) ins(%x : tensor<4x8xf32>) ...` into
     `softmax.softmax ins(%x : tensor<4x8xf32>) ... dimension(1)
-    masked(zero)`.
+    masked(nan)` (linalg.softmax's value for fully masked rows).
   }];
   let assemblyFormat = "attr-dict";
 }
@@ -287,7 +287,7 @@ def ApplySoftmaxDecomposePatternsOp : TransformDialectOp<
 
     turns `%y = softmax.softmax ins(%x : tensor<4x128xf32>) ...
     dimension(1) masked(zero) algorithm(online)` into
-    `%m, %l = softmax.partial ins(%x ...) ... algorithm(online)` and
+    `%m, %l, %c = softmax.partial ins(%x ...) ... algorithm(online)` and
     `%y = softmax.normalize ins(%x, %m, %l ...) ... kind(softmax)`.
   }];
   let assemblyFormat = "attr-dict";
