@@ -138,3 +138,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// map_to_cpu consumes its operand: the payload op is gone, and so is the
+// handle (select_algorithm only reads its own).
+func.func @consumed(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
+  // expected-note @below {{payload op}}
+  softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : memref<4x100xf32>) dimension(1) masked(zero)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-note @below {{handle to invalidated ops}}
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.softmax.select_algorithm %op : !transform.any_op
+    // expected-note @below {{invalidated by this transform op that consumes its operand #0 and invalidates all handles to payload IR entities associated with this operand and entities nested in them}}
+    %loops = transform.softmax.map_to_cpu %op : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{uses a handle invalidated by a previously executed transform op}}
+    transform.softmax.select_algorithm %op : !transform.any_op
+    transform.yield
+  }
+}
