@@ -154,7 +154,9 @@ LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
     // What the vector mapping takes stays whole until it is on buffers;
     // the rest (other dimensions, f64) is decomposed to linalg here.
     pm.addPass(createSoftmaxDecompose(decompose, [](Operation *op) {
-      return whyNotMappableToCPU(op, /*requireBuffers=*/false).has_value();
+      // softmax-map-to-cpu maps softmax.attention itself, on buffers.
+      return !isa<AttentionOp>(op) &&
+             whyNotMappableToCPU(op, /*requireBuffers=*/false).has_value();
     }));
   } else {
     pm.addPass(createSoftmaxDecompose(decompose));

@@ -92,14 +92,22 @@ def select_algorithm(
 
 
 def decompose(
-    ir: str, *, reduction_tile_size: int = 0, to_state: bool = False, tool: Tool = None
+    ir: str,
+    *,
+    reduction_tile_size: int = 0,
+    to_state: bool = False,
+    attention_key_tile_size: int = 0,
+    tool: Tool = None,
 ) -> str:
     """``--softmax-decompose``: softmax ops to state ops (optionally tiled along
-    the reduction), then to linalg/arith/math unless ``to_state``."""
+    the reduction), then to linalg/arith/math unless ``to_state``;
+    ``softmax.attention`` to its decomposition, tiled along the keys by
+    ``attention_key_tile_size`` (0: untiled)."""
     flag = pass_flag(
         "softmax-decompose",
         reduction_tile_size=reduction_tile_size or None,
         to_state=True if to_state else None,
+        attention_key_tile_size=attention_key_tile_size or None,
     )
     return compile(ir, [flag], tool)
 

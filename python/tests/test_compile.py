@@ -28,6 +28,17 @@ func.func @f(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
 }
 """
 
+DIALECT_ATTENTION = """
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x20x16xf32>,
+             %v: tensor<1x2x20x16xf32>) -> tensor<1x2x8x16xf32> {
+  %e = tensor.empty() : tensor<1x2x8x16xf32>
+  %o = softmax.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x20x16xf32>,
+                             tensor<1x2x20x16xf32>)
+                         outs(%e : tensor<1x2x8x16xf32>) masked(zero) causal
+  return %o : tensor<1x2x8x16xf32>
+}
+"""
+
 
 def test_compile_roundtrip(softmax_opt: Path) -> None:
     out = sm.compile(DIALECT_SOFTMAX, [])
@@ -59,6 +70,16 @@ def test_to_cpu_reaches_llvm(softmax_opt: Path) -> None:
     out = sm.to_cpu(DIALECT_SOFTMAX, reduction_tile_size=64)
     assert "llvm.func @f" in out
     assert "softmax." not in out
+
+
+def test_decompose_attention_along_keys(softmax_opt: Path) -> None:
+    out = sm.decompose(DIALECT_ATTENTION, to_state=True, attention_key_tile_size=8)
+    assert "softmax.attention" not in out
+    assert "scf.for" in out
+    assert "softmax.merge" in out
+    untiled = sm.decompose(DIALECT_ATTENTION, to_state=True)
+    assert "softmax.partial" in untiled
+    assert "softmax.merge" not in untiled
 
 
 def test_three_pass_values_are_the_pipelines(softmax_opt: Path) -> None:

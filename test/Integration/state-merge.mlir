@@ -60,6 +60,32 @@ func.func @acc_follows_sum(%x: tensor<3x8xf32>) -> tensor<?x?xf32> {
   return %r : tensor<?x?xf32>
 }
 
+// Two offsets of -inf (the identity the op accepts besides -FLT_MAX) merge
+// without a NaN: row 0 merges two -inf states, row 1 a -inf state into
+// (2, 3, [5, 6]). Kept behind a call so that the merge's folder does not
+// see the constants.
+func.func @neg_inf_states() -> (tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>,
+                                tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>) {
+  %m1 = arith.constant dense<0xFF800000> : tensor<2xf32>
+  %l1 = arith.constant dense<0.0> : tensor<2xf32>
+  %o1 = arith.constant dense<0.0> : tensor<2x2xf32>
+  %m2 = arith.constant dense<[0xFF800000, 2.0]> : tensor<2xf32>
+  %l2 = arith.constant dense<[0.0, 3.0]> : tensor<2xf32>
+  %o2 = arith.constant dense<[[0.0, 0.0], [5.0, 6.0]]> : tensor<2x2xf32>
+  return %m1, %l1, %o1, %m2, %l2, %o2 : tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>
+}
+
+func.func @merge_neg_inf() -> tensor<?x?xf32> {
+  %m1, %l1, %o1, %m2, %l2, %o2 = func.call @neg_inf_states() : () -> (tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x2xf32>)
+  %m, %l, %o = softmax.merge (%m1, %l1), (%m2, %l2) acc(%o1, %o2 : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>) state(max) : tensor<2xf32>
+  %r0 = tensor.empty() : tensor<2x4xf32>
+  %r1 = tensor.insert_slice %m into %r0[0, 0] [2, 1] [1, 1] : tensor<2xf32> into tensor<2x4xf32>
+  %r2 = tensor.insert_slice %l into %r1[0, 1] [2, 1] [1, 1] : tensor<2xf32> into tensor<2x4xf32>
+  %r3 = tensor.insert_slice %o into %r2[0, 2] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<2x4xf32>
+  %r = tensor.cast %r3 : tensor<2x4xf32> to tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
 func.func @main() {
   // Rows: mixed signs; +-1e4 across the two halves; the first half all -inf.
   %x = arith.constant dense<[
@@ -78,5 +104,9 @@ func.func @main() {
   // CHECK-NEXT: {{\[}}[[S2:[-0-9.e+]+]], [[S2]], [[S2]]]
   %acc = func.call @acc_follows_sum(%x) : (tensor<3x8xf32>) -> tensor<?x?xf32>
   func.call @print(%acc) : (tensor<?x?xf32>) -> ()
+  // CHECK: [-inf, 0, 0, 0]
+  // CHECK-NEXT: [2, 3, 5, 6]
+  %neg = func.call @merge_neg_inf() : () -> tensor<?x?xf32>
+  func.call @print(%neg) : (tensor<?x?xf32>) -> ()
   return
 }

@@ -150,6 +150,9 @@ def build(c: Case, rng: np.random.Generator, idx: int, form: str = "dialect"):
         attrs += " causal"
     if c.window is not None:
         attrs += f" window({c.window})"
+    # Names the op for the transform script of --tile (discardable, kept
+    # by tiling, dropped by the lowerings).
+    attrs += f" {{check_case = {idx} : i64}}"
     res = f"%o{idx}, %l{idx}" if c.lse else f"%o{idx}"
     op = (f"{res} = softmax.attention ins({', '.join(ins)} : {', '.join(types)}) "
           f"outs({', '.join(outs)} : {', '.join(otypes)}) {attrs}")
@@ -270,6 +273,81 @@ def reference(c: Case, q, k, v, mask):
     return o, lse, full
 
 
+def parallel_tile_sizes(c: Case) -> list[int]:
+    """TilingInterface tile sizes (B, H, Nq) that keep case `c`'s semantics:
+    one batch; query heads one at a time (for grouped-query, one of the
+    G heads that share a key/value head), or 2 at a time with one key/value
+    head (ragged for 3 heads); 5 query rows unless causal or windowed (the
+    bottom-right diagonal depends on Nq, which a tile would change)."""
+    heads = 2 if c.hkv == 1 and c.h > 1 else 1
+    rows = 0 if c.causal or c.window is not None else 5
+    return [1, heads, rows]
+
+
+def tile(softmax_opt: str, path: str, chosen: list[Case]) -> str | None:
+    """Tiles every case's softmax.attention with upstream
+    transform.structured.tile_using_for through its TilingInterface."""
+    lines = []
+    want_loops = 0
+    for idx, c in enumerate(chosen):
+        sizes = parallel_tile_sizes(c)
+        loops = sum(1 for s in sizes if s)
+        # The canonicalizer drops loops of one iteration.
+        want_loops += sum(1 for s, n in zip(sizes, (c.b, c.h, c.nq)) if 0 < s < n)
+        print(f"tiled {c.name}: tile_using_for tile_sizes {sizes}")
+        lines.append(
+            f'%op{idx} = transform.structured.match ops{{["softmax.attention"]}} '
+            f"attributes{{check_case = {idx} : i64}} in %root "
+            ": (!transform.any_op) -> !transform.any_op")
+        lines.append(
+            f"%t{idx}, %l{idx}:{loops} = transform.structured.tile_using_for %op{idx} "
+            f"tile_sizes {sizes} : (!transform.any_op) -> (!transform.any_op"
+            + ", !transform.any_op" * loops + ")")
+    script = ("module attributes {transform.with_named_sequence} {\n"
+              "  transform.named_sequence @__transform_main(%root: !transform.any_op "
+              "{transform.readonly}) {\n    " + "\n    ".join(lines)
+              + "\n    transform.yield\n  }\n}\n")
+    td = os.path.join(os.path.dirname(path), "tile.mlir")
+    with open(td, "w") as f:
+        f.write(script)
+    tiled = subprocess.run([softmax_opt, path,
+                            f"--transform-preload-library=transform-library-paths={td}",
+                            "--transform-interpreter", "--canonicalize"],
+                           capture_output=True, text=True)
+    if tiled.returncode:
+        return "tiling failed\n" + tiled.stderr[-4000:]
+    got_loops = tiled.stdout.count("scf.for ")
+    if got_loops != want_loops:
+        return f"tiling made {got_loops} loops, expected {want_loops}"
+    print(f"tiled: {got_loops} loops")
+    with open(path, "w") as f:
+        f.write(tiled.stdout)
+    return None
+
+
+def decompose(softmax_opt: str, path: str, key_tile: int) -> str | None:
+    """Rewrites `path` with its attention ops decomposed by softmax-decompose
+    (to linalg, arith and math); returns what went wrong, or None. The CPU
+    pipeline raises linalg first: were the decomposition raised back to
+    softmax.attention, the kernel would compute the result instead."""
+    dec = subprocess.run([softmax_opt, path,
+                          f"--softmax-decompose=attention-key-tile-size={key_tile}"],
+                         capture_output=True, text=True)
+    if dec.returncode:
+        return "softmax-decompose failed\n" + dec.stderr[-4000:]
+    if re.search(r"\bsoftmax\.", dec.stdout):
+        return "softmax ops left after softmax-decompose"
+    with open(path, "w") as f:
+        f.write(dec.stdout)
+    raised = subprocess.run([softmax_opt, path, "--softmax-raise"],
+                            capture_output=True, text=True)
+    if raised.returncode:
+        return "softmax-raise failed\n" + raised.stderr[-4000:]
+    if re.search(r"\bsoftmax\.", raised.stdout):
+        return "softmax-raise raised the decomposition back"
+    return None
+
+
 def parse_i32(text: str) -> list[np.ndarray]:
     out = []
     for block in re.split(r"Unranked Memref", text)[1:]:
@@ -293,7 +371,19 @@ def main() -> int:
                          "(no causal, window or boolean mask), raised by "
                          "softmax-raise, which must produce one "
                          "softmax.attention per case")
+    ap.add_argument("--decompose", type=int, default=None, metavar="T",
+                    help="lower through softmax-decompose first "
+                         "(attention-key-tile-size=T, 0: untiled), check "
+                         "that no softmax op is left and that softmax-raise "
+                         "raises nothing back, then run softmax-to-cpu on "
+                         "the linalg")
+    ap.add_argument("--tile", action="store_true",
+                    help="tile every op over (B, H, Nq) with upstream "
+                         "tile_using_for first (needs --decompose: the CPU "
+                         "kernel takes whole buffers only)")
     args = ap.parse_args()
+    if args.tile and args.decompose is None:
+        ap.error("--tile needs --decompose")
     seed = resolve_seed(args.seed)
     print(f"seed {seed}")
     rng = np.random.default_rng(seed)
@@ -328,6 +418,18 @@ def main() -> int:
                 return 1
             with open(path, "w") as f:
                 f.write(raised.stdout)
+        if args.tile:
+            err = tile(args.softmax_opt, path, chosen)
+            if err:
+                print("FAIL: " + err)
+                return 1
+        if args.decompose is not None:
+            err = decompose(args.softmax_opt, path, args.decompose)
+            if err:
+                print("FAIL: " + err)
+                return 1
+            print(f"decomposed (attention-key-tile-size={args.decompose}): "
+                  "no softmax op left, none raised back")
         flag = "--softmax-to-cpu" + (f"={args.pipeline_options}" if args.pipeline_options else "")
         low = subprocess.run([args.softmax_opt, path, flag], capture_output=True, text=True)
         if low.returncode:

@@ -1,6 +1,7 @@
 //===- SoftmaxOps.cpp - softmax op verifiers, folders, decompositions ----===//
 
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -261,8 +262,7 @@ static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type,
                             Type) {}
 
 namespace {
-/// The sizes an attention op's shapes are made of.
-enum class AttnDim { B, H, Hkv, Nq, Nk, D, Dv };
+using AttnDim = AttentionDim;
 
 /// Where a size first showed up statically, so that a later disagreement
 /// can say what it disagrees with.

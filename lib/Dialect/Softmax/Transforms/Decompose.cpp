@@ -1,5 +1,6 @@
 //===- Decompose.cpp - semantic ops -> state ops -> linalg ---------------===//
 
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
@@ -92,8 +93,29 @@ struct SoftmaxDecomposePass
                         << static_cast<int64_t>(reductionTileSize);
       return signalPassFailure();
     }
+    if (attentionKeyTileSize < 0) {
+      root->emitError() << "softmax-decompose: attention-key-tile-size must "
+                           "be positive or 0, got "
+                        << static_cast<int64_t>(attentionKeyTileSize);
+      return signalPassFailure();
+    }
+    // An attention the decomposition cannot take says why, before anything
+    // is rewritten.
+    bool undecomposable = false;
+    root->walk([&](AttentionOp op) {
+      if (filter && !filter(op))
+        return;
+      if (std::optional<std::string> why = whyAttentionNotDecomposable(op)) {
+        op.emitOpError(*why);
+        undecomposable = true;
+      }
+    });
+    if (undecomposable)
+      return signalPassFailure();
     RewritePatternSet expand(&getContext());
     populateSoftmaxExpandPatterns(expand, filter);
+    populateSoftmaxAttentionDecomposePatterns(expand, attentionKeyTileSize,
+                                              filter);
     if (failed(applyPatternsGreedily(root, std::move(expand))))
       return signalPassFailure();
     // Only ops on memrefs survive: their state would need buffers of its own.

@@ -158,9 +158,15 @@ struct LowerMerge : public OpRewritePattern<MergeOp> {
     Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, acc);
     AffineMap id = identityMap(ctx, rank);
 
-    // Scales s1 = exp(m1 - M), s2 = exp(m2 - M) for one element of state.
+    // Scales s1 = exp(m1 - M), s2 = exp(m2 - M) for one element of state,
+    // but 1 where m_i is M itself: the same value for a finite m_i, and no
+    // exp(-inf - -inf) = NaN when both offsets are -inf, which the op
+    // accepts as the identity besides -FLT_MAX.
     auto scales = [&](StateMath &sm, ValueRange args) {
-      return sm.mergeScales(kind, args[0], args[2]);
+      auto [mNew, s1, s2] = sm.mergeScales(kind, args[0], args[2]);
+      Value one = sm.cst(1.0);
+      return std::make_tuple(mNew, sm.select(sm.eq(args[0], mNew), one, s1),
+                             sm.select(sm.eq(args[2], mNew), one, s2));
     };
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{stateType, stateType}, states,

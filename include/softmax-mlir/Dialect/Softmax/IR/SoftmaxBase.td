@@ -31,7 +31,9 @@ def Softmax_Dialect : Dialect {
       graphs too, and it lowers to vector loops on the CPU
       (`softmax-map-to-cpu`) and to a FlashAttention-2-style kernel on
       matrix units on the GPU (`softmax-map-to-gpu`), both with the online
-      algorithm (docs/Attention.md).
+      algorithm, and decomposes into linalg contractions around the state
+      ops for any other target (`softmax-decompose`, optionally tiled along
+      the keys with `softmax.merge`; docs/Attention.md).
     * **State ops** (`softmax.partial`, `softmax.merge`,
       `softmax.normalize`, `softmax.lse`) expose the running state of the
       reduction, a pair `(m, l)` of ordinary tensors: `m` is an offset (a
@@ -68,6 +70,14 @@ def Softmax_Dialect : Dialect {
     `exp_pair`); merging two `exponent` states rescales by exact powers of
     two.
   }];
+  // What the decompositions (AggregatedOpInterface) and the attention's
+  // TilingInterface create, so that a transform script or a pass that loads
+  // only this dialect can run them.
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
 }
 
 def Softmax_AlgorithmAttr : I32EnumAttr<"Algorithm",

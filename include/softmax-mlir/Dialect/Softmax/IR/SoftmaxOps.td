@@ -139,7 +139,11 @@ def Softmax_AttentionLse : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
 def Softmax_AttentionOp : Softmax_Op<"attention", [
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DestinationStyleOpInterface]> {
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>,
+    DeclareOpInterfaceMethods<TilingInterface,
+        ["getLoopIteratorTypes", "getIterationDomain",
+         "getTiledImplementation", "getResultTilePosition"]>]> {
   let summary = "scaled dot-product attention (MHA, GQA, MQA)";
   let description = [{
     For every batch `b`, query head `h` and query row `i`, with
@@ -196,6 +200,57 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     Like the other semantic ops, the op is destination-style: on tensors it
     returns `output` (and `lse`, when given) as results, on memrefs it
     writes them and returns nothing.
+
+    Decomposition and tiling (on tensors): `AggregatedOpInterface`
+    (`softmax-decompose`, `transform.structured.decompose_interface`)
+    rewrites the op into its reference lowering for any target: the scaled,
+    masked scores `S` as f32 `[B, H, Nq, Nk]` by a `linalg.generic`
+    contraction (key/value head `h floordiv (H / Hkv)` in its indexing map,
+    so `H / Hkv` must be static unless `Hkv` is 1) and an elementwise
+    `linalg.generic` that tests `causal`, `window` and the mask through
+    `linalg.index`; `(m, l)` by `softmax.partial` over the keys from the
+    identity state; `exp(S - m) V` by a second contraction; then
+    `O / l` (the masked value where `l = 0`) rounded to the output type,
+    and `softmax.lse`. `tileAttentionAlongKeys`
+    (`softmax-decompose="attention-key-tile-size=T"`) computes the same
+    per tile of T keys inside an `scf.for` that carries `(m, l, O)`, with
+    the tile's global key offset in the causal and window tests, and merges
+    every tile into the running state with `softmax.merge`. Its
+    `TilingInterface` has the loops `(B, H, Nq, Nk)`: B, H and Nq tile into
+    smaller attention ops (a tile of query heads must hold a multiple or a
+    divisor of `H / Hkv` heads; Nq only without `causal` and `window`,
+    whose diagonal depends on Nq); the key loop is a reduction that it
+    refuses to tile.
+
+    Example (key tiling by 64, in state ops):
+
+    ```mlir
+    %o = softmax.attention ins(%q, %k, %v : tensor<1x8x128x64xf32>,
+                               tensor<1x8x200x64xf32>, tensor<1x8x200x64xf32>)
+                           outs(%init : tensor<1x8x128x64xf32>) masked(zero)
+    ```
+
+    becomes
+
+    ```mlir
+    %r:3 = scf.for %k0 = %c0 to %c200 step %c64
+        iter_args(%m = %m0, %l = %l0, %acc = %acc0)
+        -> (tensor<1x8x128xf32>, tensor<1x8x128xf32>, tensor<1x8x128x64xf32>) {
+      %n = affine.min affine_map<(d0) -> (64, -d0 + 200)>(%k0)
+      %kt = tensor.extract_slice %k[0, 0, %k0, 0] [1, 8, %n, 64] [1, 1, 1, 1]
+          : tensor<1x8x200x64xf32> to tensor<1x8x?x64xf32>
+      // %s = scale * %q . %kt (linalg.generic contraction, then scaling)
+      %mt, %lt, %ct = softmax.partial ins(%s : tensor<1x8x128x?xf32>)
+          outs(%mi, %li, %ci : tensor<1x8x128xf32>) dimension(3) algorithm(online)
+      // %ot = exp(%s - %mt) . %vt (two linalg.generic)
+      %m2, %l2, %acc2 = softmax.merge (%m, %l), (%mt, %lt)
+          acc(%acc, %ot : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+              -> tensor<1x8x128x64xf32>) state(max) : tensor<1x8x128xf32>
+      scf.yield %m2, %l2, %acc2
+          : tensor<1x8x128xf32>, tensor<1x8x128xf32>, tensor<1x8x128x64xf32>
+    }
+    // %o = %r#2 / %r#1 (linalg.generic; 0 where the sum is 0)
+    ```
 
     Example (multi-head, causal, on tensors):
 

@@ -126,7 +126,17 @@ def SoftmaxDecompose : Pass<"softmax-decompose"> {
     1. Semantic ops become state ops: `softmax.partial` from the identity
        state, then `softmax.normalize` (softmax, log_softmax) or
        `softmax.lse` (logsumexp). `algorithm(auto)` is resolved with the CPU
-       cost model of `softmax-select-algorithm`.
+       cost model of `softmax-select-algorithm`. `softmax.attention`
+       becomes its reference decomposition: the masked scores
+       `S = scale * Q K^T` by a `linalg.generic` contraction, their state
+       by `softmax.partial` (online), `exp(S - m) V` by a second
+       contraction, then `O / l` and `softmax.lse`, all in f32. With
+       `attention-key-tile-size=T`, the keys are split into tiles of T
+       inside an `scf.for` that carries `(m, l, O)` and merges every
+       tile's state and weighted values with `softmax.merge ... acc(...)`
+       (the last tile may be shorter). An attention the decomposition
+       cannot take (on memrefs, or with a dynamic `H / Hkv`) fails the
+       pass with the reason.
     2. With `reduction-tile-size=N`, every `softmax.partial` is tiled along
        its reduction dimension by N through its TilingInterface: an `scf.for`
        carries the state as its destination, so the tiled reduction equals
@@ -160,7 +170,11 @@ def SoftmaxDecompose : Pass<"softmax-decompose"> {
            /*default=*/"0",
            "Tile the reduction dimension by this size (0: do not tile)">,
     Option<"toState", "to-state", "bool", /*default=*/"false",
-           "Stop after producing (and tiling) state ops">
+           "Stop after producing (and tiling) state ops">,
+    Option<"attentionKeyTileSize", "attention-key-tile-size", "int64_t",
+           /*default=*/"0",
+           "Tile softmax.attention along its keys by this size, merging the "
+           "tiles' states (0: decompose over all keys at once)">
   ];
   let dependentDialects = [
     "::mlir::softmax::SoftmaxDialect", "::mlir::arith::ArithDialect",

@@ -8,6 +8,7 @@
 #ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H
 #define SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include <functional>
@@ -31,6 +32,30 @@ void populateSoftmaxRaiseAttentionPatterns(RewritePatternSet &patterns);
 void populateSoftmaxExpandPatterns(
     RewritePatternSet &patterns,
     std::function<bool(Operation *)> filter = nullptr);
+
+/// softmax.attention (on tensors) -> its decomposition
+/// (AttentionOp::decomposeOperation: scores and weighted values as
+/// linalg.generic contractions around softmax.partial, then the
+/// normalization and softmax.lse), or, with `keyTileSize > 0`, the same
+/// tiled along the keys by tileAttentionAlongKeys. Ops that cannot be
+/// decomposed (whyAttentionNotDecomposable) are left alone. With a
+/// `filter`, only the ops it accepts are rewritten.
+void populateSoftmaxAttentionDecomposePatterns(
+    RewritePatternSet &patterns, int64_t keyTileSize = 0,
+    std::function<bool(Operation *)> filter = nullptr);
+
+/// Replaces `op` (on tensors) with an scf.for over tiles of `keyTileSize`
+/// keys (the last one may be shorter) that carries the state (m, l)
+/// [B, H, Nq] and the unnormalized output O [B, H, Nq, Dv] (f32) from the
+/// identity state; each iteration computes its tile's masked scores (the
+/// causal, window and mask tests use the global key index), their state
+/// from the identity by softmax.partial, exp(S_t - m_t) V_t, and merges
+/// them with `softmax.merge ... acc(...) state(max)`. After the loop, the
+/// normalization of the decomposition. Returns the loop, or failure with a
+/// diagnostic on `op` (a tile size below 1, memrefs, a dynamic H / Hkv).
+FailureOr<scf::ForOp> tileAttentionAlongKeys(RewriterBase &rewriter,
+                                             AttentionOp op,
+                                             int64_t keyTileSize);
 
 /// State ops -> linalg.generic over arith/math.
 void populateSoftmaxStateToLinalgPatterns(RewritePatternSet &patterns);

@@ -1,0 +1,132 @@
+//===- AttentionKeyTiling.cpp - softmax.attention tiled along its keys ---===//
+//
+// The decomposition of AttentionDecompose.cpp with the keys split into
+// tiles: each tile's scores get their own state (m_t, l_t) from the
+// identity and their own weighted values O_t, and softmax.merge folds them
+// into the running (m, l, O) that the loop carries. This is FlashAttention's
+// outer loop in linalg and state ops; TilingInterface cannot express it, as
+// its tiles of a reduction concatenate or accumulate results but never
+// rescale them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+/// The slice [offset, offset + size) of `source` along dimension `dim`.
+static Value sliceAlong(OpBuilder &b, Location loc, Value source, int64_t dim,
+                        OpFoldResult offset, OpFoldResult size) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  offsets[dim] = offset;
+  sizes[dim] = size;
+  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
+                                        strides);
+}
+
+FailureOr<scf::ForOp> mlir::softmax::tileAttentionAlongKeys(
+    RewriterBase &rewriter, AttentionOp op, int64_t keyTileSize) {
+  if (keyTileSize < 1)
+    return op.emitOpError() << "key tile size must be at least 1, got "
+                            << keyTileSize;
+  if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
+    return op.emitOpError(*why);
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  AttentionDecomposer parts(rewriter, op);
+  auto [m0, l0, acc0] = parts.identity();
+  OpFoldResult keys = parts.numKeys();
+  std::optional<int64_t> staticKeys = getConstantIntValue(keys);
+  Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value ub = getValueOrCreateConstantIndexOp(rewriter, loc, keys);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, keyTileSize);
+  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step,
+                                 ValueRange{m0, l0, acc0});
+
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value k0 = loop.getInductionVar();
+  ValueRange carried = loop.getRegionIterArgs();
+  // The last tile is min(T, Nk - k0) keys; every tile is T keys when T
+  // divides a static Nk.
+  OpFoldResult tile = rewriter.getIndexAttr(keyTileSize);
+  if (!staticKeys || *staticKeys % keyTileSize != 0) {
+    AffineExpr iv, n;
+    bindDims(rewriter.getContext(), iv);
+    bindSymbols(rewriter.getContext(), n);
+    AffineMap minMap = AffineMap::get(
+        1, 1, {rewriter.getAffineConstantExpr(keyTileSize), n - iv},
+        rewriter.getContext());
+    tile = affine::makeComposedFoldedAffineMin(rewriter, loc, minMap,
+                                               {k0, ub});
+  }
+  Value key = sliceAlong(rewriter, loc, op.getKey(), 2, k0, tile);
+  Value value = sliceAlong(rewriter, loc, op.getValue(), 2, k0, tile);
+  Value mask = op.getMask()
+                   ? sliceAlong(rewriter, loc, op.getMask(), 3, k0, tile)
+                   : Value();
+  Value scores = parts.scores(key, mask, k0);
+  auto [tileMax, tileSum] = parts.state(scores);
+  Value tileAcc = parts.weightedValues(scores, tileMax, value);
+  // (m, l, O) merged with (m_t, l_t, O_t): both offsets are finite (at
+  // least -FLT_MAX), so a tile that sees no key has l_t = O_t = 0 and
+  // leaves the running state as it is.
+  auto merge = MergeOp::create(
+      rewriter, loc, carried[0].getType(), carried[1].getType(),
+      carried[2].getType(), carried[0], carried[1], tileMax, tileSum,
+      carried[2], tileAcc, StateKind::Max);
+  scf::YieldOp::create(rewriter, loc, merge.getResults());
+
+  rewriter.setInsertionPointAfter(loop);
+  SmallVector<Value> results =
+      parts.finish(loop.getResult(0), loop.getResult(1), loop.getResult(2));
+  rewriter.replaceOp(op, results);
+  return loop;
+}
+
+namespace {
+/// softmax.attention -> its decomposition, or its key-tiled decomposition
+/// with a key tile size.
+struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
+  DecomposeAttention(MLIRContext *ctx, int64_t keyTileSize,
+                     std::function<bool(Operation *)> filter)
+      : OpRewritePattern<AttentionOp>(ctx), keyTileSize(keyTileSize),
+        filter(std::move(filter)) {}
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
+      return rewriter.notifyMatchFailure(op, *why);
+    if (filter && !filter(op))
+      return rewriter.notifyMatchFailure(op, "rejected by the filter");
+    if (keyTileSize > 0)
+      return tileAttentionAlongKeys(rewriter, op, keyTileSize);
+    FailureOr<SmallVector<Value>> repl = op.decomposeOperation(rewriter);
+    if (failed(repl))
+      return failure();
+    rewriter.replaceOp(op, *repl);
+    return success();
+  }
+
+  int64_t keyTileSize;
+  std::function<bool(Operation *)> filter;
+};
+} // namespace
+
+void mlir::softmax::populateSoftmaxAttentionDecomposePatterns(
+    RewritePatternSet &patterns, int64_t keyTileSize,
+    std::function<bool(Operation *)> filter) {
+  patterns.add<DecomposeAttention>(patterns.getContext(), keyTileSize,
+                                   std::move(filter));
+}
