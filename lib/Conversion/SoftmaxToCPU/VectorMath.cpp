@@ -2,6 +2,7 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"

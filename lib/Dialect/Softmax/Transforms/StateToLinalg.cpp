@@ -63,11 +63,12 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
               {full, state}, iterators(rank, dim),
               [&](OpBuilder &b, Location l, ValueRange args) {
                 StateMath sm(b, l, acc);
-                linalg::YieldOp::create(
-                    b, l, sm.max(args[1], sm.toAcc(args[0])));
+                Value x = sm.toAcc(args[0]);
+                StateFold fold(sm, FoldRule(StateKind::Max), {args[1]}, {x});
+                linalg::YieldOp::create(b, l, fold.offset());
               })
               .getResult(0);
-      // l0 * exp(m0 - M) and c0 * exp(m0 - M): the incoming sum and its
+      // l0 s(m0 - M) and c0 s(m0 - M): the incoming sum and its
       // compensation moved to the new offset.
       AffineMap stateId = identityMap(ctx, rank - 1);
       auto rescaled = linalg::GenericOp::create(
@@ -78,19 +79,23 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
           iterators(rank - 1, std::nullopt),
           [&](OpBuilder &b, Location l, ValueRange args) {
             StateMath sm(b, l, acc);
-            Value scale = sm.exp(sm.sub(args[0], args[1]));
-            linalg::YieldOp::create(
-                b, l, ValueRange{sm.mul(args[2], scale), sm.mul(args[3], scale)});
+            StateFold fold = StateFold::atOffset(
+                sm, FoldRule(StateKind::Max), args[0], args[1], {});
+            Value sum = fold.rescaled(args[2]);
+            Value comp = fold.rescaled(args[3]);
+            linalg::YieldOp::create(b, l, ValueRange{sum, comp});
           });
-      // + sum exp(x - M): the second read of the row, compensated.
+      // + sum t(x, M): the second read of the row, compensated.
       auto sum = linalg::GenericOp::create(
           rewriter, loc, TypeRange{stateType, stateType},
           ValueRange{op.getInput(), newMax}, rescaled.getResults(),
           {full, state, state, state}, iterators(rank, dim),
           [&](OpBuilder &b, Location l, ValueRange args) {
             StateMath sm(b, l, acc);
-            Value e = sm.exp(sm.sub(sm.toAcc(args[0]), args[1]));
-            auto [s, c] = sm.kahanAdd(args[2], args[3], e);
+            Value x = sm.toAcc(args[0]);
+            StateFold fold = StateFold::atOffset(
+                sm, FoldRule(StateKind::Max), Value(), args[1], {x});
+            auto [s, c] = sm.kahanAdd(args[2], args[3], fold.term(0));
             linalg::YieldOp::create(b, l, ValueRange{s, c});
           });
       rewriter.replaceOp(op, {newMax, sum.getResult(0), sum.getResult(1)});
@@ -98,7 +103,13 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
     }
 
     // The compensation of the sum travels with it and is rescaled with it.
-    bool expPair = op.getAlgorithm() == Algorithm::ExpPair;
+    // online: m' = max(m, x), l' = l exp(m - m') + exp(x - m'). exp_pair:
+    // exp(x) = a 2^k, K' = max(K, k), A' = A 2^(K - K') + a 2^(k - K'); a
+    // -inf element has no exponent and leaves the state as it was.
+    FoldRule rule(op.getAlgorithm() == Algorithm::ExpPair ? StateKind::Exponent
+                                                          : StateKind::Max);
+    rule.pairs = true;
+    rule.minusInf = MinusInf::KeepState;
     Value comp = op.getCompInit();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{stateType, stateType, stateType},
@@ -107,29 +118,16 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           StateMath sm(b, l, acc);
           Value x = sm.toAcc(args[0]), m = args[1], s = args[2], c = args[3];
-          if (!expPair) {
-            // m' = max(m, x); l' = l * exp(m - m') + exp(x - m').
-            Value mNew = sm.max(m, x);
-            Value scale = sm.exp(sm.sub(m, mNew));
-            auto [sNew, cNew] = sm.kahanAdd(sm.mul(s, scale), sm.mul(c, scale),
-                                            sm.exp(sm.sub(x, mNew)));
-            linalg::YieldOp::create(b, l, ValueRange{mNew, sNew, cNew});
-            return;
-          }
-          // exp(x) = a * 2^k. K' = max(K, k);
-          // A' = A * 2^(K - K') + a * 2^(k - K'). A -inf element has no
-          // exponent and contributes nothing.
-          auto [k, a] = sm.expPair(x);
-          Value kNew = sm.max(m, k);
-          Value scale = sm.exp2(sm.sub(m, kNew));
-          auto [sNew, cNew] =
-              sm.kahanAdd(sm.mul(s, scale), sm.mul(c, scale),
-                          sm.mul(a, sm.exp2(sm.sub(k, kNew))));
-          Value masked = sm.eq(x, sm.negInf());
+          StateFold fold(sm, rule, {m}, {x});
+          Value mNew = fold.offset();
+          Value sScaled = fold.rescaled(s);
+          Value cScaled = fold.rescaled(c);
+          auto [sNew, cNew] = sm.kahanAdd(sScaled, cScaled, fold.term(0));
           linalg::YieldOp::create(
               b, l,
-              ValueRange{sm.select(masked, m, kNew), sm.select(masked, s, sNew),
-                         sm.select(masked, c, cNew)});
+              ValueRange{fold.unlessMinusInf(m, mNew),
+                         fold.unlessMinusInf(s, sNew),
+                         fold.unlessMinusInf(c, cNew)});
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -158,19 +156,16 @@ struct LowerMerge : public OpRewritePattern<MergeOp> {
     Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, acc);
     AffineMap id = identityMap(ctx, rank);
 
-    // Scales s1 = exp(m1 - M), s2 = exp(m2 - M) for one element of state.
-    auto scales = [&](StateMath &sm, ValueRange args) {
-      return sm.mergeScales(kind, args[0], args[2]);
-    };
+    // M = max(m1, m2), s_i = s(m_i - M): l = l1 s1 + l2 s2.
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{stateType, stateType}, states,
         ValueRange{empty, empty}, SmallVector<AffineMap>(6, id),
         iterators(rank, std::nullopt),
         [&](OpBuilder &b, Location l, ValueRange args) {
           StateMath sm(b, l, acc);
-          auto [mNew, s1, s2] = scales(sm, args);
-          Value sum = sm.add(sm.mul(args[1], s1), sm.mul(args[3], s2));
-          linalg::YieldOp::create(b, l, ValueRange{mNew, sum});
+          StateMath::MergeScales s = sm.mergeScales(kind, args[0], args[2]);
+          linalg::YieldOp::create(
+              b, l, ValueRange{s.offset, sm.mergeSums(s, args[1], args[3])});
         });
     SmallVector<Value> results(generic.getResults());
 
@@ -193,10 +188,12 @@ struct LowerMerge : public OpRewritePattern<MergeOp> {
               {stateOfAcc, accId, stateOfAcc, accId, accId},
               iterators(accRank, std::nullopt),
               [&](OpBuilder &b, Location l, ValueRange args) {
+                // O = O1 s1 + O2 s2.
                 StateMath sm(b, l, acc);
-                auto [mNew, s1, s2] = scales(sm, args);
-                linalg::YieldOp::create(
-                    b, l, sm.add(sm.mul(args[1], s1), sm.mul(args[3], s2)));
+                StateMath::MergeScales s =
+                    sm.mergeScales(kind, args[0], args[2]);
+                linalg::YieldOp::create(b, l,
+                                        sm.mergeSums(s, args[1], args[3]));
               })
               .getResult(0);
       results.push_back(o);
