@@ -187,7 +187,7 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
       b, loc, lo, hi, index(lanes), init,
       [&](OpBuilder &, Location, Value j0, ValueRange st) {
         Value s = scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi);
-        Value mNew = sm.max(st[0], vm.reduceMax(s));
+        Value mNew = sm.max(st[0], vm.reduceOffsetMax(s));
         Value p = vm.exp(vm.sub(s, vm.splat(mNew)));
         Value alpha = vm.exp(vm.splat(sm.sub(st[0], mNew)));
         Value alpha0 = vector::ExtractOp::create(b, loc, alpha, int64_t(0));
