@@ -61,8 +61,7 @@ private:
     if (left >= lanes)
       return Value();
     return vector::CreateMaskOp::create(
-        b, loc, VectorType::get({lanes}, b.getI1Type()),
-        ValueRange{idx(left)});
+        b, loc, VectorType::get({lanes}, b.getI1Type()), ValueRange{idx(left)});
   }
   /// Loads `lanes` elements of `memref` at `at` (last index = column),
   /// masked when `mask` is set (masked lanes read 0), as f32.
@@ -127,8 +126,8 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
         b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
     Value dot;
     for (int64_t c = 0; c < chunks(headDim); ++c) {
-      Value k = load(key, {bIdx, kvHead, j, idx(c * lanes)},
-                     chunkMask(headDim, c));
+      Value k =
+          load(key, {bIdx, kvHead, j, idx(c * lanes)}, chunkMask(headDim, c));
       dot = dot ? vm.fma(q[c], k, dot) : vm.mul(q[c], k);
     }
     // The order of the lanes' sum does not matter for a dot product:

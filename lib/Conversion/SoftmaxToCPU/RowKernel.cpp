@@ -26,8 +26,8 @@ using namespace mlir::softmax::detail;
 RowKernel::RowKernel(OpBuilder &b, Location loc, const Request &req,
                      Algorithm alg, const CPUStrategy &s, Value x, Value y,
                      const Lanes &lanes, Value n, Value nMain)
-    : IndexArith(b, loc), req(req), alg(alg), s(s), x(x), y(y),
-      lanes(lanes), n(n), nMain(nMain), vm(b, loc, s.vectorWidth),
+    : IndexArith(b, loc), req(req), alg(alg), s(s), x(x), y(y), lanes(lanes),
+      n(n), nMain(nMain), vm(b, loc, s.vectorWidth),
       sm(b, loc, b.getF32Type()) {
   inElt = cast<MemRefType>(x.getType()).getElementType();
   outElt = cast<MemRefType>(y.getType()).getElementType();
@@ -144,13 +144,13 @@ void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
     Value old = readsOutput ? load(y, i, mask, 0.0) : Value();
     store(i, body(in, old), mask);
   };
-  scf::ForOp::create(
-      b, loc, idx(0), nMain, idx(posStep() * s.unroll), ValueRange{},
-      [&](OpBuilder &, Location, Value i, ValueRange) {
-        for (int64_t u = 0; u < s.unroll; ++u)
-          one(add(i, idx(u * posStep())), Value());
-        scf::YieldOp::create(b, loc);
-      });
+  scf::ForOp::create(b, loc, idx(0), nMain, idx(posStep() * s.unroll),
+                     ValueRange{},
+                     [&](OpBuilder &, Location, Value i, ValueRange) {
+                       for (int64_t u = 0; u < s.unroll; ++u)
+                         one(add(i, idx(u * posStep())), Value());
+                       scf::YieldOp::create(b, loc);
+                     });
   scf::ForOp::create(b, loc, nMain, n, vw, ValueRange{},
                      [&](OpBuilder &, Location, Value i, ValueRange) {
                        one(i, maskAt(i));
@@ -190,13 +190,11 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
   Fold f;
   f.pad = -INFINITY;
   f.blocked = true;
-  f.blockInit = [&] {
-    return SmallVector<Value>(s.unroll, vm.identitySum());
-  };
+  f.blockInit = [&] { return SmallVector<Value>(s.unroll, vm.identitySum()); };
   f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value i, Value mask) {
     // The terms against the row's max, from the max pass.
-    StateFold fold = StateFold::atOffset(vm, FoldRule(StateKind::Max),
-                                         Value(), mv, vs);
+    StateFold fold =
+        StateFold::atOffset(vm, FoldRule(StateKind::Max), Value(), mv, vs);
     SmallVector<Value> out(acc.begin(), acc.end());
     for (int64_t u = 0, e = vs.size(); u < e; ++u) {
       Value t = fold.term(u);
@@ -229,8 +227,7 @@ Value RowKernel::maxOfGroups(Value lo, Value hi) {
         SmallVector<Value> out;
         for (int64_t u = 0; u < s.unroll; ++u) {
           Value at = add(i, idx(u * posStep()));
-          out.push_back(
-              vm.offsetMax(load(x, at, Value(), -INFINITY), acc[u]));
+          out.push_back(vm.offsetMax(load(x, at, Value(), -INFINITY), acc[u]));
         }
         scf::YieldOp::create(b, loc, out);
       });
@@ -274,9 +271,9 @@ RowKernel::Fold RowKernel::runningFold(StateKind kind) {
                               })};
   };
   f.merge = [=](ValueRange rowState, ValueRange block) {
-    auto [m, sum, comp] = vm.mergeCompensated(
-        kind, rowState[0], rowState[1], rowState[2], block[0], block[1],
-        MaxOrder::IncomingFirst);
+    auto [m, sum, comp] =
+        vm.mergeCompensated(kind, rowState[0], rowState[1], rowState[2],
+                            block[0], block[1], MaxOrder::IncomingFirst);
     return SmallVector<Value>{m, sum, comp};
   };
   return f;
@@ -291,10 +288,10 @@ std::pair<Value, Value> RowKernel::finishRunning(StateKind kind,
 }
 
 std::pair<Value, Value> RowKernel::rowRunning(StateKind kind) {
-  return finishRunning(
-      kind, foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
-                               vm.identitySum()},
-                    runningFold(kind)));
+  return finishRunning(kind,
+                       foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
+                                          vm.identitySum()},
+                               runningFold(kind)));
 }
 
 std::pair<Value, Value> RowKernel::rowTiledThreePass() {
@@ -308,18 +305,17 @@ std::pair<Value, Value> RowKernel::rowTiledThreePass() {
     return init;
   };
   f.mainFold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
-    StateFold fold = StateFold::atOffset(vm, FoldRule(StateKind::Max),
-                                         Value(), acc[0], vs);
+    StateFold fold =
+        StateFold::atOffset(vm, FoldRule(StateKind::Max), Value(), acc[0], vs);
     SmallVector<Value> out = {acc[0]};
     for (int64_t u = 0, e = vs.size(); u < e; ++u)
       out.push_back(vm.add(acc[1 + u], fold.term(u)));
     return out;
   };
-  return finishRunning(
-      StateKind::Max,
-      foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
-                         vm.identitySum()},
-              f));
+  return finishRunning(StateKind::Max,
+                       foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
+                                          vm.identitySum()},
+                               f));
 }
 
 void RowKernel::build() {

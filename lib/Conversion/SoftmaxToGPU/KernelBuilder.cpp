@@ -58,7 +58,6 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   });
 }
 
-
 FoldRule KernelBuilder::foldRule() const {
   if (req.algorithm == Algorithm::ExpPair) {
     // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i); the group adds
@@ -394,8 +393,7 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     chunkEnd = minU(add(chunkBegin, idx(chunkLen)), n);
     rowValid = ult(row, rows);
   } else {
-    row = add(mul(bid, idx(s.rowsPerBlock)),
-               div(tid, s.threadsPerRow));
+    row = add(mul(bid, idx(s.rowsPerBlock)), div(tid, s.threadsPerRow));
     rowValid = ult(row, rows);
   }
 
@@ -421,14 +419,13 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       sum = f.termSum();
       threadMax = rowMax;
     } else {
-      sum = streamRow(ValueRange{sum, sum},
-                      [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-                        StateFold f = StateFold::atOffset(
-                            sm, FoldRule(StateKind::Max), Value(), rowMax, xs);
-                        auto [acc, c] =
-                            sm.kahanAdd(iter[0], iter[1], f.termSum());
-                        return SmallVector<Value>{acc, c};
-                      })[0];
+      sum = streamRow(ValueRange{sum, sum}, [&](Value, ArrayRef<Value> xs,
+                                                ValueRange iter) {
+        StateFold f = StateFold::atOffset(sm, FoldRule(StateKind::Max), Value(),
+                                          rowMax, xs);
+        auto [acc, c] = sm.kahanAdd(iter[0], iter[1], f.termSum());
+        return SmallVector<Value>{acc, c};
+      })[0];
     }
     std::tie(m, l) = rowMerge(rowMax, sum);
     if (s.splits > 1)

@@ -22,8 +22,8 @@ namespace mlir::softmax::detail {
 class KernelBuilder : IndexArith {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const Request &req,
-                const GPUStrategy &s, const GPUTarget &target, Value x,
-                Value y, Value rows, Value n)
+                const GPUStrategy &s, const GPUTarget &target, Value x, Value y,
+                Value rows, Value n)
       : IndexArith(b, loc), req(req), s(s), target(target), x(x), y(y),
         rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
         stateKind(req.algorithm == Algorithm::ExpPair ? StateKind::Exponent

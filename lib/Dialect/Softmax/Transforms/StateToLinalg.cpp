@@ -79,8 +79,8 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
           iterators(rank - 1, std::nullopt),
           [&](OpBuilder &b, Location l, ValueRange args) {
             StateMath sm(b, l, acc);
-            StateFold fold = StateFold::atOffset(
-                sm, FoldRule(StateKind::Max), args[0], args[1], {});
+            StateFold fold = StateFold::atOffset(sm, FoldRule(StateKind::Max),
+                                                 args[0], args[1], {});
             Value sum = fold.rescaled(args[2]);
             Value comp = fold.rescaled(args[3]);
             linalg::YieldOp::create(b, l, ValueRange{sum, comp});
@@ -93,8 +93,8 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
           [&](OpBuilder &b, Location l, ValueRange args) {
             StateMath sm(b, l, acc);
             Value x = sm.toAcc(args[0]);
-            StateFold fold = StateFold::atOffset(
-                sm, FoldRule(StateKind::Max), Value(), args[1], {x});
+            StateFold fold = StateFold::atOffset(sm, FoldRule(StateKind::Max),
+                                                 Value(), args[1], {x});
             auto [s, c] = sm.kahanAdd(args[2], args[3], fold.term(0));
             linalg::YieldOp::create(b, l, ValueRange{s, c});
           });
@@ -123,11 +123,10 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
           Value sScaled = fold.rescaled(s);
           Value cScaled = fold.rescaled(c);
           auto [sNew, cNew] = sm.kahanAdd(sScaled, cScaled, fold.term(0));
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{fold.unlessMinusInf(m, mNew),
-                         fold.unlessMinusInf(s, sNew),
-                         fold.unlessMinusInf(c, cNew)});
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{fold.unlessMinusInf(m, mNew),
+                                             fold.unlessMinusInf(s, sNew),
+                                             fold.unlessMinusInf(c, cNew)});
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -182,20 +181,19 @@ struct LowerMerge : public OpRewritePattern<MergeOp> {
           rewriter, loc, accSizes, accType.getElementType());
       SmallVector<Value> ins = {op.getLhsMax(), op.getLhsAcc(), op.getRhsMax(),
                                 op.getRhsAcc()};
-      Value o =
-          linalg::GenericOp::create(
-              rewriter, loc, accType, ins, accEmpty,
-              {stateOfAcc, accId, stateOfAcc, accId, accId},
-              iterators(accRank, std::nullopt),
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                // O = O1 s1 + O2 s2.
-                StateMath sm(b, l, acc);
-                StateMath::MergeScales s =
-                    sm.mergeScales(kind, args[0], args[2]);
-                linalg::YieldOp::create(b, l,
-                                        sm.mergeSums(s, args[1], args[3]));
-              })
-              .getResult(0);
+      Value o = linalg::GenericOp::create(
+                    rewriter, loc, accType, ins, accEmpty,
+                    {stateOfAcc, accId, stateOfAcc, accId, accId},
+                    iterators(accRank, std::nullopt),
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      // O = O1 s1 + O2 s2.
+                      StateMath sm(b, l, acc);
+                      StateMath::MergeScales s =
+                          sm.mergeScales(kind, args[0], args[2]);
+                      linalg::YieldOp::create(
+                          b, l, sm.mergeSums(s, args[1], args[3]));
+                    })
+                    .getResult(0);
       results.push_back(o);
     }
     rewriter.replaceOp(op, results);

@@ -86,7 +86,6 @@ Value StateMath::div(Value x, Value y) {
   return arith::DivFOp::create(b, loc, x, y);
 }
 Value StateMath::exp(Value x) { return math::ExpOp::create(b, loc, x); }
-Value StateMath::exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
 Value StateMath::log(Value x) { return math::LogOp::create(b, loc, x); }
 Value StateMath::log2(Value x) { return math::Log2Op::create(b, loc, x); }
 Value StateMath::fma(Value x, Value y, Value z) {
@@ -208,8 +207,8 @@ Value StateMath::rescale(StateKind kind, Value m, Value mNew, ExpUnits units) {
 
 StateMath::MergeScales StateMath::mergeScales(StateKind kind, Value m1,
                                               Value m2, MaxOrder order) {
-  Value mNew = order == MaxOrder::StateFirst ? offsetMax(m1, m2)
-                                             : offsetMax(m2, m1);
+  Value mNew =
+      order == MaxOrder::StateFirst ? offsetMax(m1, m2) : offsetMax(m2, m1);
   Value s1 = rescale(kind, m1, mNew);
   Value s2 = rescale(kind, m2, mNew);
   return {mNew, s1, s2};
@@ -245,8 +244,7 @@ std::pair<Value, Value> StateMath::mergeLanes(StateKind kind, Value m,
   return {mNew, reduceAdd(mul(l, s))};
 }
 
-std::pair<Value, Value> StateMath::kahanAdd(Value sum, Value comp,
-                                            Value term) {
+std::pair<Value, Value> StateMath::kahanAdd(Value sum, Value comp, Value term) {
   Value y = sub(term, comp);
   Value t = add(sum, y);
   return {t, sub(sub(t, sum), y)};
@@ -332,8 +330,7 @@ Value StateMath::lse(StateKind state, MaskedRows masked, Value m, Value l) {
 //===----------------------------------------------------------------------===//
 
 StateFold::StateFold(StateMath &sm, FoldRule rule, ArrayRef<Value> xs)
-    : sm(sm), em(rule.lanes ? *rule.lanes : sm), rule(std::move(rule)),
-      xs(xs) {
+    : sm(sm), em(rule.lanes ? *rule.lanes : sm), rule(std::move(rule)), xs(xs) {
   ks.resize(xs.size());
   as.resize(xs.size());
   ts.resize(xs.size());
@@ -366,9 +363,8 @@ StateFold::StateFold(StateMath &sm, FoldRule rule, ArrayRef<Value> m,
     SmallVector<Value> offsets;
     for (int64_t i = 0, e = xs.size(); i < e; ++i)
       offsets.push_back(elementOffset(i));
-    group[0] = treeReduce(offsets, [&](Value x, Value y) {
-      return sm.offsetMax(x, y);
-    });
+    group[0] = treeReduce(offsets,
+                          [&](Value x, Value y) { return sm.offsetMax(x, y); });
     break;
   }
   case FoldRule::Group::Lanes:
@@ -377,8 +373,8 @@ StateFold::StateFold(StateMath &sm, FoldRule rule, ArrayRef<Value> m,
   }
 }
 
-StateFold StateFold::atOffset(StateMath &sm, FoldRule rule, Value m,
-                              Value mNew, ArrayRef<Value> xs) {
+StateFold StateFold::atOffset(StateMath &sm, FoldRule rule, Value m, Value mNew,
+                              ArrayRef<Value> xs) {
   StateFold f(sm, std::move(rule), xs);
   f.known = true;
   f.m = {m};
@@ -498,14 +494,12 @@ Value StateFold::termSum() {
     return sum;
   if (rule.group == FoldRule::Group::Lanes)
     return sum = em.reduceAdd(term(0));
-  return sum = treeReduce(terms(), [&](Value x, Value y) {
-           return sm.add(x, y);
-         });
+  return sum = treeReduce(terms(),
+                          [&](Value x, Value y) { return sm.add(x, y); });
 }
 
 Value StateFold::unlessMinusInf(Value old, Value updated) {
-  if (rule.kind != StateKind::Exponent ||
-      rule.minusInf != MinusInf::KeepState)
+  if (rule.kind != StateKind::Exponent || rule.minusInf != MinusInf::KeepState)
     return updated;
   if (!minusInfMask)
     minusInfMask = sm.eq(xs.front(), sm.negInf());

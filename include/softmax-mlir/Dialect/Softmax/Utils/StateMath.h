@@ -169,11 +169,6 @@ public:
   Value splat(Value scalar);
   Value lane(Value v, int64_t i);
   Value reduceAdd(Value v);
-  // TEMP shims during conversion.
-  Value lowest() { return identityOffset(); }
-  Value max(Value x, Value y) { return arith::MaximumFOp::create(b, loc, x, y); }
-  Value exp(Value x);
-  Value exp2(Value x);
 
   //===--------------------------------------------------------------------===//
   // Hooks: the instruction behind a step of the formulas
@@ -290,6 +285,8 @@ public:
   Value lse(StateKind state, MaskedRows masked, Value m, Value l);
 
 protected:
+  /// math.exp: reached through term and scale only, which decide the units.
+  Value exp(Value x);
   static Type withShapeOf(Value v, Type element);
 
   OpBuilder &b;
