@@ -191,8 +191,7 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
         StateFold fold(sm, rule, {st[0]}, {s});
         Value mNew = fold.offset();
         Value p = fold.term(0);
-        Value l = fold.rescaled(st[1]);
-        SmallVector<Value> next = {mNew, sm.add(l, fold.termSum())};
+        SmallVector<Value> next = {mNew, fold.newSum(st[1])};
         SmallVector<Value> o;
         for (int64_t c = 0; c < chunks(valueDim); ++c)
           o.push_back(fold.rescaled(st[2 + c]));

@@ -200,7 +200,7 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
       Value t = fold.term(u);
       if (storeExps)
         store(add(i, idx(u * posStep())), t, mask);
-      out[u] = vm.add(out[u], t);
+      out[u] = fold.addTerm(out[u], u);
     }
     return out;
   };
@@ -259,7 +259,7 @@ RowKernel::Fold RowKernel::runningFold(StateKind kind) {
     for (int64_t u = 0; u < s.unroll; ++u) {
       Value l = fold.rescaled(acc[1 + u]);
       if (u < static_cast<int64_t>(vs.size()))
-        l = vm.add(l, fold.term(u));
+        l = fold.addTerm(l, u);
       out.push_back(l);
     }
     return out;
@@ -309,7 +309,7 @@ std::pair<Value, Value> RowKernel::rowTiledThreePass() {
         StateFold::atOffset(vm, FoldRule(StateKind::Max), Value(), acc[0], vs);
     SmallVector<Value> out = {acc[0]};
     for (int64_t u = 0, e = vs.size(); u < e; ++u)
-      out.push_back(vm.add(acc[1 + u], fold.term(u)));
+      out.push_back(fold.addTerm(acc[1 + u], u));
     return out;
   };
   return finishRunning(StateKind::Max,

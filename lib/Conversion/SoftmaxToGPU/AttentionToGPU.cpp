@@ -354,8 +354,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         SmallVector<Value> p(sc.size());
         for (size_t i = 0; i < sc.size(); ++i) {
           int64_t r = mma.slotOf(i);
+          rowSum[r] = fold.addTerm(rowSum[r], i);
           p[i] = fold.term(i);
-          rowSum[r] = sm.add(rowSum[r], p[i]);
         }
         next.append(rowSum);
         SmallVector<Value> o = mma.scale(

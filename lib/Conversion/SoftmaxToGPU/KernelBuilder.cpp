@@ -85,8 +85,8 @@ StateFold KernelBuilder::foldGroup(Value m, ArrayRef<Value> xs) {
 std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
                                             ArrayRef<Value> xs) {
   StateFold f = foldGroup(m, xs);
-  Value rescaled = f.rescaled(l);
-  return {f.offset(), sm.add(rescaled, f.termSum())};
+  Value sum = f.newSum(l);
+  return {f.offset(), sum};
 }
 
 std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
@@ -208,9 +208,7 @@ std::pair<Value, Value> KernelBuilder::threadState() {
   SmallVector<Value> state = streamRow(
       ValueRange{m0, l0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
         StateFold f = foldGroup(iter[0], xs);
-        Value l = f.rescaled(iter[1]);
-        Value c = f.rescaled(iter[2]);
-        auto [sum, comp] = sm.kahanAdd(l, c, f.termSum());
+        auto [sum, comp] = f.newSumCompensated(iter[1], iter[2]);
         return SmallVector<Value>{f.offset(), sum, comp};
       });
   return {state[0], state[1]};
@@ -423,7 +421,7 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
                                                 ValueRange iter) {
         StateFold f = StateFold::atOffset(sm, FoldRule(StateKind::Max), Value(),
                                           rowMax, xs);
-        auto [acc, c] = sm.kahanAdd(iter[0], iter[1], f.termSum());
+        auto [acc, c] = f.newSumCompensated(iter[0], iter[1]);
         return SmallVector<Value>{acc, c};
       })[0];
     }

@@ -95,7 +95,7 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
             Value x = sm.toAcc(args[0]);
             StateFold fold = StateFold::atOffset(sm, FoldRule(StateKind::Max),
                                                  Value(), args[1], {x});
-            auto [s, c] = sm.kahanAdd(args[2], args[3], fold.term(0));
+            auto [s, c] = fold.newSumCompensated(args[2], args[3]);
             linalg::YieldOp::create(b, l, ValueRange{s, c});
           });
       rewriter.replaceOp(op, {newMax, sum.getResult(0), sum.getResult(1)});
@@ -120,9 +120,7 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
           Value x = sm.toAcc(args[0]), m = args[1], s = args[2], c = args[3];
           StateFold fold(sm, rule, {m}, {x});
           Value mNew = fold.offset();
-          Value sScaled = fold.rescaled(s);
-          Value cScaled = fold.rescaled(c);
-          auto [sNew, cNew] = sm.kahanAdd(sScaled, cScaled, fold.term(0));
+          auto [sNew, cNew] = fold.newSumCompensated(s, c);
           linalg::YieldOp::create(b, l,
                                   ValueRange{fold.unlessMinusInf(m, mNew),
                                              fold.unlessMinusInf(s, sNew),

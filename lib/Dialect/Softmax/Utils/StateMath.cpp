@@ -490,12 +490,27 @@ ArrayRef<Value> StateFold::terms() {
 }
 
 Value StateFold::termSum() {
-  if (sum)
-    return sum;
+  if (termTotal)
+    return termTotal;
   if (rule.group == FoldRule::Group::Lanes)
-    return sum = em.reduceAdd(term(0));
-  return sum = treeReduce(terms(),
-                          [&](Value x, Value y) { return sm.add(x, y); });
+    return termTotal = em.reduceAdd(term(0));
+  return termTotal = treeReduce(
+             terms(), [&](Value x, Value y) { return sm.add(x, y); });
+}
+
+Value StateFold::newSum(Value l) {
+  Value rescaledSum = rescaled(l);
+  return sm.add(rescaledSum, termSum());
+}
+
+std::pair<Value, Value> StateFold::newSumCompensated(Value l, Value c) {
+  Value rescaledSum = rescaled(l);
+  Value rescaledComp = rescaled(c);
+  return sm.kahanAdd(rescaledSum, rescaledComp, termSum());
+}
+
+Value StateFold::addTerm(Value sum, int64_t i) {
+  return sm.add(sum, term(i));
 }
 
 Value StateFold::unlessMinusInf(Value old, Value updated) {

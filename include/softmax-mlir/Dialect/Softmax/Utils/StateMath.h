@@ -299,8 +299,9 @@ protected:
 /// first asked for, so that each kernel keeps its order of operations
 /// (the constructor emits the element offsets and, for Group::Chain, their
 /// maxima). Per slot (state): offset m', rescale r = s(m - m') and the
-/// rescaled sums l r; per element: the term t(x, m'). The new sum is the
-/// caller's to add up (l r + the terms: in a chain, a tree, per lane).
+/// rescaled sums l r; per element: the term t(x, m'); and the new sum
+/// l r + sum t, whole (newSum, newSumCompensated) or a term at a time
+/// (addTerm: a chain, or one accumulator per element).
 ///
 /// Where variants of the algorithm join: `offset` decides m' (a unified
 /// max fixes it at phi, as atOffset does; a threshold skip computes its
@@ -332,6 +333,12 @@ public:
   /// The sum of the terms of a one-state fold: a tree, or for Group::Lanes
   /// the sum of the vector's lanes.
   Value termSum();
+  /// The new sum of a one-state fold: l r + termSum.
+  Value newSum(Value l);
+  /// The same with the compensation c of l: (l r, c r) + termSum, by Kahan.
+  std::pair<Value, Value> newSumCompensated(Value l, Value c);
+  /// sum + t(x_i, m'): a term added to a sum of its slot.
+  Value addTerm(Value sum, int64_t i);
   /// MinusInf::KeepState (a fold of one element): `old` where the element
   /// is -inf, else `updated`; `updated` for any other rule.
   Value unlessMinusInf(Value old, Value updated);
@@ -355,7 +362,7 @@ private:
   SmallVector<Value> m, group, mNew, r, r0, negM;
   /// Per element: the exponent pair, the term.
   SmallVector<Value> ks, as, ts;
-  Value log2e, sum, minusInfMask;
+  Value log2e, termTotal, minusInfMask;
   bool known = false, termsBegun = false;
 };
 
