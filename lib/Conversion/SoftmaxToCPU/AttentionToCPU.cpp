@@ -273,8 +273,8 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
   SmallVector<Value> dims = {dim(op.getQuery(), 0), dim(op.getQuery(), 1),
                              dim(op.getQuery(), 2), dim(op.getKey(), 2),
                              dim(op.getKey(), 1)};
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  IndexArith ix(rewriter, loc);
+  Value zero = ix.idx(0), one = ix.idx(1);
   auto par = scf::ParallelOp::create(
       rewriter, loc, ValueRange{zero, zero, zero},
       ValueRange{dims[0], dims[1], dims[2]}, ValueRange{one, one, one},

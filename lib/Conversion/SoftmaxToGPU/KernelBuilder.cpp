@@ -417,13 +417,13 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       sum = f.termSum();
       threadMax = rowMax;
     } else {
-      sum = streamRow(ValueRange{sum, sum}, [&](Value, ArrayRef<Value> xs,
-                                                ValueRange iter) {
-        StateFold f = StateFold::atOffset(sm, FoldRule(StateKind::Max), Value(),
-                                          rowMax, xs);
-        auto [acc, c] = f.newSumCompensated(iter[0], iter[1]);
-        return SmallVector<Value>{acc, c};
-      })[0];
+      sum = streamRow(ValueRange{sum, sum},
+                      [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+                        StateFold f = StateFold::atOffset(
+                            sm, FoldRule(StateKind::Max), Value(), rowMax, xs);
+                        auto [acc, c] = f.newSumCompensated(iter[0], iter[1]);
+                        return SmallVector<Value>{acc, c};
+                      })[0];
     }
     std::tie(m, l) = rowMerge(rowMax, sum);
     if (s.splits > 1)

@@ -194,6 +194,10 @@ public:
   /// The identity's sum, compensation and accumulators: 0.
   Value identitySum();
 
+  /// log2 e and ln 2, the constants of the exponent state and of log2
+  /// units.
+  Value log2e();
+  Value ln2();
   /// o(x): x for max states, k = round(x log2 e) for exponent states.
   Value elementOffset(StateKind kind, Value x);
   /// ln 2 split into a head and a tail; the head's product with an integer
