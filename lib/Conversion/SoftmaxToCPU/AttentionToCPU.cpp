@@ -24,6 +24,7 @@
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -31,12 +32,12 @@ using namespace mlir::softmax;
 namespace {
 
 /// The loops of one query row.
-class AttentionRow {
+class AttentionRow : IndexArith {
 public:
   AttentionRow(OpBuilder &b, Location loc, AttentionOp op, int64_t lanes,
                float scale, ValueRange dims)
-      : b(b), loc(loc), op(op), lanes(lanes), scale(scale), vm(b, loc, lanes),
-        sm(b, loc, b.getF32Type()) {
+      : IndexArith(b, loc), op(op), lanes(lanes), scale(scale),
+        vm(b, loc, lanes), sm(b, loc, b.getF32Type()) {
     batch = dims[0];
     heads = dims[1];
     nq = dims[2];
@@ -49,10 +50,8 @@ public:
   void build(Value bIdx, Value hIdx, Value qIdx);
 
 private:
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value clampIndex(Value v, Value lo, Value hi) {
-    return arith::MaxSIOp::create(b, loc,
-                                  arith::MinSIOp::create(b, loc, v, hi), lo);
+    return maxI(minI(v, hi), lo);
   }
   /// The chunks of `lanes` elements that cover `size`, the last one masked
   /// when `size` is not a multiple.
@@ -62,21 +61,20 @@ private:
     if (left >= lanes)
       return Value();
     return vector::CreateMaskOp::create(
-        b, loc, VectorType::get({lanes}, b.getI1Type()),
-        ValueRange{index(left)});
+        b, loc, VectorType::get({lanes}, b.getI1Type()), ValueRange{idx(left)});
   }
-  /// Loads `lanes` elements of `memref` at `idx` (last index = column),
+  /// Loads `lanes` elements of `memref` at `at` (last index = column),
   /// masked when `mask` is set (masked lanes read 0), as f32.
-  Value load(Value memref, ArrayRef<Value> idx, Value mask) {
+  Value load(Value memref, ArrayRef<Value> at, Value mask) {
     Type elt = cast<MemRefType>(memref.getType()).getElementType();
     auto type = VectorType::get({lanes}, elt);
     Value v;
     if (!mask) {
-      v = vector::LoadOp::create(b, loc, type, memref, idx);
+      v = vector::LoadOp::create(b, loc, type, memref, at);
     } else {
       Value zero = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(type, b.getZeroAttr(elt)));
-      v = vector::MaskedLoadOp::create(b, loc, type, memref, idx, mask, zero);
+      v = vector::MaskedLoadOp::create(b, loc, type, memref, at, mask, zero);
     }
     return isa<IntegerType>(elt) ? v : vm.toAcc(v);
   }
@@ -86,8 +84,6 @@ private:
   Value scores(ArrayRef<Value> q, Value bIdx, Value hIdx, Value kvHead,
                Value qIdx, Value j0, Value hi);
 
-  OpBuilder &b;
-  Location loc;
   AttentionOp op;
   int64_t lanes;
   float scale;
@@ -101,13 +97,13 @@ std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
   // Bottom-right alignment: query i sits on key diagonal i + Nk - Nq.
   Value diag = arith::AddIOp::create(
       b, loc, qIdx, arith::SubIOp::create(b, loc, nk, nq));
-  Value zero = index(0);
+  Value zero = idx(0);
   Value lo = zero, hi = nk;
-  Value one = index(1);
+  Value one = idx(1);
   if (op.getCausal())
     hi = clampIndex(arith::AddIOp::create(b, loc, diag, one), zero, nk);
   if (std::optional<int64_t> w = op.getWindow()) {
-    Value wv = index(*w);
+    Value wv = idx(*w);
     lo = clampIndex(arith::AddIOp::create(
                         b, loc, arith::SubIOp::create(b, loc, diag, wv), one),
                     zero, nk);
@@ -121,17 +117,17 @@ std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
 Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
                            Value kvHead, Value qIdx, Value j0, Value hi) {
   Value key = op.getKey();
-  Value last = arith::SubIOp::create(b, loc, hi, index(1));
+  Value last = arith::SubIOp::create(b, loc, hi, idx(1));
   SmallVector<Value> s;
   for (int64_t t = 0; t < lanes; ++t) {
     // Keys past the range read the last valid key (in bounds) and are
     // masked to -inf below.
     Value j = arith::MinSIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, j0, index(t)), last);
+        b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
     Value dot;
     for (int64_t c = 0; c < chunks(headDim); ++c) {
-      Value k = load(key, {bIdx, kvHead, j, index(c * lanes)},
-                     chunkMask(headDim, c));
+      Value k =
+          load(key, {bIdx, kvHead, j, idx(c * lanes)}, chunkMask(headDim, c));
       dot = dot ? vm.fma(q[c], k, dot) : vm.mul(q[c], k);
     }
     // The order of the lanes' sum does not matter for a dot product:
@@ -148,8 +144,8 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
   if (Value mask = op.getMask()) {
     auto type = cast<MemRefType>(mask.getType());
     // Unit batch and head dimensions of the mask broadcast.
-    Value mb = type.getDimSize(0) == 1 ? index(0) : bIdx;
-    Value mh = type.getDimSize(1) == 1 ? index(0) : hIdx;
+    Value mb = type.getDimSize(0) == 1 ? idx(0) : bIdx;
+    Value mh = type.getDimSize(1) == 1 ? idx(0) : hIdx;
     Type elt = type.getElementType();
     auto vt = VectorType::get({lanes}, elt);
     Value pass = arith::ConstantOp::create(
@@ -171,7 +167,7 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   // The query row, scaled once.
   SmallVector<Value> q;
   for (int64_t c = 0; c < chunks(headDim); ++c)
-    q.push_back(vm.mul(load(op.getQuery(), {bIdx, hIdx, qIdx, index(c * lanes)},
+    q.push_back(vm.mul(load(op.getQuery(), {bIdx, hIdx, qIdx, idx(c * lanes)},
                             chunkMask(headDim, c)),
                        vm.cst(scale)));
   // Plain names, not structured bindings: the loop body's lambda captures
@@ -180,31 +176,34 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   Value lo = range.first, hi = range.second;
 
   // Loop state: m, l (scalars), then the output accumulator chunks.
-  SmallVector<Value> init = {sm.lowest(), sm.cst(0.0)};
+  SmallVector<Value> init = {sm.identityOffset(), sm.identitySum()};
   for (int64_t c = 0; c < chunks(valueDim); ++c)
-    init.push_back(vm.cst(0.0));
+    init.push_back(vm.identitySum());
+  // One vector of scores folds into the row's scalar state; its exps are
+  // taken on the vector, where the fast exp is.
+  FoldRule rule(StateKind::Max);
+  rule.group = FoldRule::Group::Lanes;
+  rule.lanes = &vm;
   auto loop = scf::ForOp::create(
-      b, loc, lo, hi, index(lanes), init,
+      b, loc, lo, hi, idx(lanes), init,
       [&](OpBuilder &, Location, Value j0, ValueRange st) {
         Value s = scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi);
-        Value mNew = sm.max(st[0], vm.reduceMax(s));
-        Value p = vm.exp(vm.sub(s, vm.splat(mNew)));
-        Value alpha = vm.exp(vm.splat(sm.sub(st[0], mNew)));
-        Value alpha0 = vector::ExtractOp::create(b, loc, alpha, int64_t(0));
-        SmallVector<Value> next = {
-            mNew, sm.add(sm.mul(st[1], alpha0), vm.reduceAdd(p))};
+        StateFold fold(sm, rule, {st[0]}, {s});
+        Value mNew = fold.offset();
+        Value p = fold.term(0);
+        SmallVector<Value> next = {mNew, fold.newSum(st[1])};
         SmallVector<Value> o;
         for (int64_t c = 0; c < chunks(valueDim); ++c)
-          o.push_back(vm.mul(st[2 + c], alpha));
-        Value last = arith::SubIOp::create(b, loc, hi, index(1));
+          o.push_back(fold.rescaled(st[2 + c]));
+        Value last = arith::SubIOp::create(b, loc, hi, idx(1));
         for (int64_t t = 0; t < lanes; ++t) {
           // p_t is 0 for keys past the range, which read the last key.
           Value j = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, j0, index(t)), last);
+              b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
           Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
           for (int64_t c = 0; c < chunks(valueDim); ++c)
             o[c] = vm.fma(pt,
-                          load(op.getValue(), {bIdx, kvHead, j, index(c * lanes)},
+                          load(op.getValue(), {bIdx, kvHead, j, idx(c * lanes)},
                                chunkMask(valueDim, c)),
                           o[c]);
         }
@@ -214,21 +213,21 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   Value m = loop.getResult(0), l = loop.getResult(1);
 
   // A row that saw no key, or only masked ones, has l = 0.
-  Value masked = sm.eq(l, sm.cst(0.0));
+  Value masked = sm.emptyRow(l);
   Value out = op.getOutput();
   Type outElt = cast<MemRefType>(out.getType()).getElementType();
   Value fill = vm.maskedValue(op.getMasked(), /*probability=*/true);
-  Value inv = vm.splat(sm.div(sm.cst(1.0), l));
+  Value inv = vm.splat(sm.reciprocal(l));
   Value maskedLanes = vector::BroadcastOp::create(
       b, loc, VectorType::get({lanes}, b.getI1Type()), masked);
   for (int64_t c = 0; c < chunks(valueDim); ++c) {
     Value v = vm.select(maskedLanes, fill, vm.mul(loop.getResult(2 + c), inv));
     Value cv = vm.fromAcc(v, outElt);
-    SmallVector<Value> idx = {bIdx, hIdx, qIdx, index(c * lanes)};
+    SmallVector<Value> at = {bIdx, hIdx, qIdx, idx(c * lanes)};
     if (Value mask = chunkMask(valueDim, c))
-      vector::MaskedStoreOp::create(b, loc, out, idx, mask, cv);
+      vector::MaskedStoreOp::create(b, loc, out, at, mask, cv);
     else
-      vector::StoreOp::create(b, loc, cv, out, idx);
+      vector::StoreOp::create(b, loc, cv, out, at);
   }
   if (Value lse = op.getLse())
     memref::StoreOp::create(b, loc, sm.lse(StateKind::Max, op.getMasked(), m, l),
@@ -274,8 +273,8 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
   SmallVector<Value> dims = {dim(op.getQuery(), 0), dim(op.getQuery(), 1),
                              dim(op.getQuery(), 2), dim(op.getKey(), 2),
                              dim(op.getKey(), 1)};
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  IndexArith ix(rewriter, loc);
+  Value zero = ix.idx(0), one = ix.idx(1);
   auto par = scf::ParallelOp::create(
       rewriter, loc, ValueRange{zero, zero, zero},
       ValueRange{dims[0], dims[1], dims[2]}, ValueRange{one, one, one},

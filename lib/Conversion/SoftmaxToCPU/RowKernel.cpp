@@ -26,15 +26,11 @@ using namespace mlir::softmax::detail;
 RowKernel::RowKernel(OpBuilder &b, Location loc, const Request &req,
                      Algorithm alg, const CPUStrategy &s, Value x, Value y,
                      const Lanes &lanes, Value n, Value nMain)
-    : b(b), loc(loc), req(req), alg(alg), s(s), x(x), y(y), lanes(lanes),
+    : IndexArith(b, loc), req(req), alg(alg), s(s), x(x), y(y), lanes(lanes),
       n(n), nMain(nMain), vm(b, loc, s.vectorWidth),
       sm(b, loc, b.getF32Type()) {
   inElt = cast<MemRefType>(x.getType()).getElementType();
   outElt = cast<MemRefType>(y.getType()).getElementType();
-}
-
-static Value indexCst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
 }
 
 SmallVector<Value> RowKernel::indices(Value i) {
@@ -44,7 +40,7 @@ SmallVector<Value> RowKernel::indices(Value i) {
 }
 
 Value RowKernel::finishMax(Value v) {
-  return lanes.across ? v : vm.reduceMax(v);
+  return lanes.across ? v : vm.reduceOffsetMax(v);
 }
 Value RowKernel::finishAdd(Value v) {
   return lanes.across ? v : vm.reduceAdd(v);
@@ -56,7 +52,7 @@ Value RowKernel::lanesOf(Value state) {
 Value RowKernel::maskAt(Value i) {
   if (lanes.across)
     return Value();
-  Value left = arith::SubIOp::create(b, loc, n, i);
+  Value left = sub(n, i);
   return vector::CreateMaskOp::create(
       b, loc, VectorType::get({s.vectorWidth}, b.getI1Type()),
       ValueRange{left});
@@ -92,9 +88,9 @@ void RowKernel::store(Value i, Value v, Value mask) {
 
 SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
   int64_t groupElems = posStep() * s.unroll;
-  Value zero = indexCst(b, loc, 0);
-  Value group = indexCst(b, loc, groupElems);
-  Value vw = indexCst(b, loc, posStep());
+  Value zero = idx(0);
+  Value group = idx(groupElems);
+  Value vw = idx(posStep());
 
   // The inner loop over groups [lo, hi), from fresh accumulators.
   auto foldGroups = [&](Value lo, Value hi) -> SmallVector<Value> {
@@ -105,8 +101,7 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
         [&](OpBuilder &, Location, Value i, ValueRange acc) {
           SmallVector<Value> vs;
           for (int64_t u = 0; u < s.unroll; ++u) {
-            Value at = arith::AddIOp::create(
-                b, loc, i, indexCst(b, loc, u * posStep()));
+            Value at = add(i, idx(u * posStep()));
             vs.push_back(load(x, at, Value(), f.pad));
           }
           scf::YieldOp::create(b, loc, fold(acc, vs, i, Value()));
@@ -116,12 +111,11 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
 
   SmallVector<Value> state(rowInit.begin(), rowInit.end());
   if (f.blocked) {
-    Value blockElems = indexCst(b, loc, groupElems * s.block);
+    Value blockElems = idx(groupElems * s.block);
     auto blocks = scf::ForOp::create(
         b, loc, zero, nMain, blockElems, state,
         [&](OpBuilder &, Location, Value lo, ValueRange rowState) {
-          Value hi = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, lo, blockElems), nMain);
+          Value hi = minI(add(lo, blockElems), nMain);
           scf::YieldOp::create(b, loc, f.merge(rowState, foldGroups(lo, hi)));
         });
     state.assign(blocks.getResults().begin(), blocks.getResults().end());
@@ -144,22 +138,19 @@ SmallVector<Value> RowKernel::foldRow(ValueRange rowInit, const Fold &f) {
 
 void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
                          bool readsOutput) {
-  Value vw = indexCst(b, loc, posStep());
+  Value vw = idx(posStep());
   auto one = [&](Value i, Value mask) {
     Value in = readsOutput ? Value() : load(x, i, mask, 0.0);
     Value old = readsOutput ? load(y, i, mask, 0.0) : Value();
     store(i, body(in, old), mask);
   };
-  scf::ForOp::create(
-      b, loc, indexCst(b, loc, 0), nMain,
-      indexCst(b, loc, posStep() * s.unroll), ValueRange{},
-      [&](OpBuilder &, Location, Value i, ValueRange) {
-        for (int64_t u = 0; u < s.unroll; ++u)
-          one(arith::AddIOp::create(b, loc, i,
-                                    indexCst(b, loc, u * posStep())),
-              Value());
-        scf::YieldOp::create(b, loc);
-      });
+  scf::ForOp::create(b, loc, idx(0), nMain, idx(posStep() * s.unroll),
+                     ValueRange{},
+                     [&](OpBuilder &, Location, Value i, ValueRange) {
+                       for (int64_t u = 0; u < s.unroll; ++u)
+                         one(add(i, idx(u * posStep())), Value());
+                       scf::YieldOp::create(b, loc);
+                     });
   scf::ForOp::create(b, loc, nMain, n, vw, ValueRange{},
                      [&](OpBuilder &, Location, Value i, ValueRange) {
                        one(i, maskAt(i));
@@ -169,27 +160,29 @@ void RowKernel::writeRow(function_ref<Value(Value, Value)> body,
 
 
 Value RowKernel::rowMax() {
+  // three_pass's max pass: offsets alone, each vector joining its
+  // accumulator first (the operand whose NaN VectorMath's max drops).
   Fold f;
   f.pad = -INFINITY;
   f.blocked = false;
   f.blockInit = [&] {
-    return SmallVector<Value>(s.unroll, vm.lowest());
+    return SmallVector<Value>(s.unroll, vm.identityOffset());
   };
   f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
     SmallVector<Value> out(acc.begin(), acc.end());
     for (auto [u, v] : llvm::enumerate(vs))
-      out[u] = vm.maxOf(v, out[u]);
+      out[u] = vm.offsetMax(v, out[u]);
     return out;
   };
   f.close = [&](ValueRange acc) {
     return SmallVector<Value>{
         treeReduce(SmallVector<Value>(acc),
-             [&](Value a, Value c) { return vm.maxOf(a, c); })};
+                   [&](Value a, Value c) { return vm.offsetMax(a, c); })};
   };
   f.merge = [&](ValueRange rowState, ValueRange block) {
-    return SmallVector<Value>{vm.maxOf(block[0], rowState[0])};
+    return SmallVector<Value>{vm.offsetMax(block[0], rowState[0])};
   };
-  return finishMax(foldRow(ValueRange{vm.lowest()}, f)[0]);
+  return finishMax(foldRow(ValueRange{vm.identityOffset()}, f)[0]);
 }
 
 Value RowKernel::rowSumExp(Value m, bool storeExps) {
@@ -197,16 +190,17 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
   Fold f;
   f.pad = -INFINITY;
   f.blocked = true;
-  f.blockInit = [&] { return SmallVector<Value>(s.unroll, vm.cst(0.0)); };
+  f.blockInit = [&] { return SmallVector<Value>(s.unroll, vm.identitySum()); };
   f.fold = [&](ValueRange acc, ArrayRef<Value> vs, Value i, Value mask) {
+    // The terms against the row's max, from the max pass.
+    StateFold fold =
+        StateFold::atOffset(vm, FoldRule(StateKind::Max), Value(), mv, vs);
     SmallVector<Value> out(acc.begin(), acc.end());
-    for (auto [u, v] : llvm::enumerate(vs)) {
-      Value e = vm.exp(vm.sub(v, mv));
+    for (int64_t u = 0, e = vs.size(); u < e; ++u) {
+      Value t = fold.term(u);
       if (storeExps)
-        store(arith::AddIOp::create(b, loc, i,
-                                    indexCst(b, loc, u * posStep())),
-              e, mask);
-      out[u] = vm.add(out[u], e);
+        store(add(i, idx(u * posStep())), t, mask);
+      out[u] = fold.addTerm(out[u], u);
     }
     return out;
   };
@@ -220,25 +214,25 @@ Value RowKernel::rowSumExp(Value m, bool storeExps) {
     auto [sum, comp] = vm.kahanAdd(rowState[0], rowState[1], block[0]);
     return SmallVector<Value>{sum, comp};
   };
-  SmallVector<Value> st = foldRow(ValueRange{vm.cst(0.0), vm.cst(0.0)}, f);
-  return finishAdd(vm.sub(st[0], st[1]));
+  SmallVector<Value> st =
+      foldRow(ValueRange{vm.identitySum(), vm.identitySum()}, f);
+  return finishAdd(vm.kahanTotal(st[0], st[1]));
 }
 
 Value RowKernel::maxOfGroups(Value lo, Value hi) {
-  SmallVector<Value> init(s.unroll, vm.lowest());
+  SmallVector<Value> init(s.unroll, vm.identityOffset());
   auto loop = scf::ForOp::create(
-      b, loc, lo, hi, indexCst(b, loc, posStep() * s.unroll), init,
+      b, loc, lo, hi, idx(posStep() * s.unroll), init,
       [&](OpBuilder &, Location, Value i, ValueRange acc) {
         SmallVector<Value> out;
         for (int64_t u = 0; u < s.unroll; ++u) {
-          Value at = arith::AddIOp::create(
-              b, loc, i, indexCst(b, loc, u * posStep()));
-          out.push_back(vm.maxOf(load(x, at, Value(), -INFINITY), acc[u]));
+          Value at = add(i, idx(u * posStep()));
+          out.push_back(vm.offsetMax(load(x, at, Value(), -INFINITY), acc[u]));
         }
         scf::YieldOp::create(b, loc, out);
       });
   return treeReduce(SmallVector<Value>(loop.getResults()),
-              [&](Value a, Value c) { return vm.maxOf(a, c); });
+                    [&](Value a, Value c) { return vm.offsetMax(a, c); });
 }
 
 RowKernel::Fold RowKernel::runningFold(StateKind kind) {
@@ -249,36 +243,23 @@ RowKernel::Fold RowKernel::runningFold(StateKind kind) {
   // an exact power of two (no max pass, no exp spent on rescaling), and
   // each term exp(x - K ln 2) (at most ~0.35, or ~11 where x log2 e rounds
   // coarsely near |x| = 3e8; -inf gives exactly 0).
-  bool exponent = kind == StateKind::Exponent;
-  auto offsetOf = [this, exponent](Value v) -> Value {
-    if (!exponent)
-      return v;
-    return math::RoundEvenOp::create(b, loc, vm.mul(v, vm.cst(M_LOG2E)));
-  };
-  auto rescale = [this, exponent](Value diff) {
-    return exponent ? vm.pow2(diff) : vm.exp(diff);
-  };
-  auto term = [this, exponent](Value v, Value offset) {
-    return vm.exp(exponent ? vm.subScaledLn2(v, offset) : vm.sub(v, offset));
-  };
+  FoldRule rule(kind);
+  rule.order = MaxOrder::IncomingFirst;
   Fold f;
   f.pad = -INFINITY;
   f.blocked = true;
   f.blockInit = [this] {
-    SmallVector<Value> init = {vm.lowest()};
-    init.append(s.unroll, vm.cst(0.0));
+    SmallVector<Value> init = {vm.identityOffset()};
+    init.append(s.unroll, vm.identitySum());
     return init;
   };
   f.fold = [=](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
-    Value mNew = acc[0];
-    for (Value v : vs)
-      mNew = vm.maxOf(offsetOf(v), mNew);
-    Value r = rescale(vm.sub(acc[0], mNew));
-    SmallVector<Value> out = {mNew};
+    StateFold fold(vm, rule, {acc[0]}, vs);
+    SmallVector<Value> out = {fold.offset()};
     for (int64_t u = 0; u < s.unroll; ++u) {
-      Value l = vm.mul(acc[1 + u], r);
+      Value l = fold.rescaled(acc[1 + u]);
       if (u < static_cast<int64_t>(vs.size()))
-        l = vm.add(l, term(vs[u], mNew));
+        l = fold.addTerm(l, u);
       out.push_back(l);
     }
     return out;
@@ -290,32 +271,27 @@ RowKernel::Fold RowKernel::runningFold(StateKind kind) {
                               })};
   };
   f.merge = [=](ValueRange rowState, ValueRange block) {
-    Value mNew = vm.maxOf(block[0], rowState[0]);
-    Value sRow = rescale(vm.sub(rowState[0], mNew));
-    Value sBlock = rescale(vm.sub(block[0], mNew));
-    auto [sum, comp] = vm.kahanAdd(vm.mul(rowState[1], sRow),
-                                   vm.mul(rowState[2], sRow),
-                                   vm.mul(block[1], sBlock));
-    return SmallVector<Value>{mNew, sum, comp};
+    auto [m, sum, comp] =
+        vm.mergeCompensated(kind, rowState[0], rowState[1], rowState[2],
+                            block[0], block[1], MaxOrder::IncomingFirst);
+    return SmallVector<Value>{m, sum, comp};
   };
   return f;
 }
 
 std::pair<Value, Value> RowKernel::finishRunning(StateKind kind,
                                                  ArrayRef<Value> st) {
-  Value sum = vm.sub(st[1], st[2]);
+  Value sum = vm.kahanTotal(st[1], st[2]);
   if (lanes.across)
     return {st[0], sum};
-  Value m = vm.reduceMax(st[0]);
-  Value diff = vm.sub(st[0], vm.splat(m));
-  Value scale = kind == StateKind::Exponent ? vm.pow2(diff) : vm.exp(diff);
-  return {m, vm.reduceAdd(vm.mul(sum, scale))};
+  return vm.mergeLanes(kind, st[0], sum);
 }
 
 std::pair<Value, Value> RowKernel::rowRunning(StateKind kind) {
-  return finishRunning(
-      kind, foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)},
-                    runningFold(kind)));
+  return finishRunning(kind,
+                       foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
+                                          vm.identitySum()},
+                               runningFold(kind)));
 }
 
 std::pair<Value, Value> RowKernel::rowTiledThreePass() {
@@ -325,18 +301,21 @@ std::pair<Value, Value> RowKernel::rowTiledThreePass() {
   Fold f = runningFold(StateKind::Max);
   f.prologue = [&](Value lo, Value hi) {
     SmallVector<Value> init = {maxOfGroups(lo, hi)};
-    init.append(s.unroll, vm.cst(0.0));
+    init.append(s.unroll, vm.identitySum());
     return init;
   };
   f.mainFold = [&](ValueRange acc, ArrayRef<Value> vs, Value, Value) {
+    StateFold fold =
+        StateFold::atOffset(vm, FoldRule(StateKind::Max), Value(), acc[0], vs);
     SmallVector<Value> out = {acc[0]};
-    for (auto [u, v] : llvm::enumerate(vs))
-      out.push_back(vm.add(acc[1 + u], vm.exp(vm.sub(v, acc[0]))));
+    for (int64_t u = 0, e = vs.size(); u < e; ++u)
+      out.push_back(fold.addTerm(acc[1 + u], u));
     return out;
   };
-  return finishRunning(
-      StateKind::Max,
-      foldRow(ValueRange{vm.lowest(), vm.cst(0.0), vm.cst(0.0)}, f));
+  return finishRunning(StateKind::Max,
+                       foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
+                                          vm.identitySum()},
+                               f));
 }
 
 void RowKernel::build() {
@@ -354,12 +333,12 @@ void RowKernel::build() {
     std::tie(m, l) = rowRunning(alg == Algorithm::ExpPair ? StateKind::Exponent
                                                           : StateKind::Max);
   }
-  StateKind kind = exponent ? StateKind::Exponent : StateKind::Max;
+  StateKind state = exponent ? StateKind::Exponent : StateKind::Max;
   // Scalar formulas along a row, lane-wise ones across rows.
   StateMath &st = lanes.across ? static_cast<StateMath &>(vm) : sm;
 
   if (!req.normalize) {
-    Value lse = st.fromAcc(st.lse(kind, req.masked, m, l), outElt);
+    Value lse = st.fromAcc(st.lse(state, req.masked, m, l), outElt);
     if (lanes.across)
       vector::MaskedStoreOp::create(b, loc, y,
                                     ValueRange{lanes.outer, lanes.col},
@@ -371,32 +350,27 @@ void RowKernel::build() {
 
   bool probability = *req.normalize == NormalizeKind::Softmax;
   Value mv = lanesOf(m);
-  auto shifted = [&](Value v) {
-    return exponent ? vm.subScaledLn2(v, mv) : vm.sub(v, mv);
-  };
   // The output pass; `select` masks what it computes per lane (across
-  // rows, where fully masked and ordinary reductions share a vector).
+  // rows, where fully masked and ordinary reductions share a vector). The
+  // row's 1 / l or log l is taken once, outside the loop.
   auto normalize = [&](function_ref<Value(Value)> select) {
-    if (probability) {
-      Value inv = lanesOf(st.div(st.cst(1.0), l));
-      if (reload)
-        writeRow([&](Value, Value e) { return select(vm.mul(e, inv)); },
-                 /*readsOutput=*/true);
-      else
-        writeRow(
-            [&](Value v, Value) {
-              return select(vm.mul(vm.exp(shifted(v)), inv));
-            },
-            /*readsOutput=*/false);
-    } else {
-      Value logSum = lanesOf(st.log(l));
-      writeRow([&](Value v, Value) { return select(vm.sub(shifted(v), logSum)); },
-               /*readsOutput=*/false);
+    NormalizeKind kind = *req.normalize;
+    Value rowValue = lanesOf(probability ? st.reciprocal(l) : st.log(l));
+    if (reload) {
+      writeRow([&](Value, Value e) { return select(vm.mul(e, rowValue)); },
+               /*readsOutput=*/true);
+      return;
     }
+    writeRow(
+        [&](Value v, Value) {
+          return select(vm.normalized(kind, state, v, mv, Value(), rowValue,
+                                      /*pairs=*/false));
+        },
+        /*readsOutput=*/false);
   };
 
   if (lanes.across) {
-    Value isMasked = vm.eq(l, vm.cst(0.0));
+    Value isMasked = vm.emptyRow(l);
     Value fill = vm.maskedValue(req.masked, probability);
     normalize([&](Value v) { return vm.select(isMasked, fill, v); });
     return;
@@ -404,7 +378,7 @@ void RowKernel::build() {
   // A fully masked row (l = 0) is filled with its masked value; the other
   // rows are normalized. The branch is per row, not per element.
   scf::IfOp::create(
-      b, loc, sm.eq(l, sm.cst(0.0)),
+      b, loc, sm.emptyRow(l),
       [&](OpBuilder &, Location) {
         Value fill = vm.splat(sm.maskedValue(req.masked, probability));
         writeRow([&](Value, Value) { return fill; }, /*readsOutput=*/false);

@@ -10,8 +10,9 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
 
-#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 
 namespace mlir::softmax::detail {
 
@@ -30,7 +31,7 @@ struct Lanes {
 
 /// Builds the loops over one row (or one chunk of columns) of x and y
 /// inside the parallel loop.
-class RowKernel {
+class RowKernel : IndexArith {
 public:
   RowKernel(OpBuilder &b, Location loc, const Request &req, Algorithm alg,
             const CPUStrategy &s, Value x, Value y, const Lanes &lanes,
@@ -93,15 +94,13 @@ private:
   /// The lane-wise max of the full groups in [lo, hi).
   Value maxOfGroups(Value lo, Value hi);
   /// online (max states) or exp_pair (exponent states): the fold (also the
-  /// tail of the tiled three_pass), the merge of the lane states into the
-  /// row's (offset, sum), and the two together.
+  /// tail of the tiled three_pass), the lane states made the row's (offset,
+  /// sum), and the two together.
   Fold runningFold(StateKind kind);
   std::pair<Value, Value> finishRunning(StateKind kind,
                                         ArrayRef<Value> laneState);
   std::pair<Value, Value> rowRunning(StateKind kind);
 
-  OpBuilder &b;
-  Location loc;
   const Request &req;
   Algorithm alg;
   const CPUStrategy &s;

@@ -176,9 +176,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
 
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
+  IndexArith ix(rewriter, loc);
   Value x, y;
   if (across) {
     x = collapseAround(rewriter, loc, req.input, dim);
@@ -191,16 +189,16 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
   }
   Value n = memref::DimOp::create(rewriter, loc, x, 1);
   // The full groups of `unroll` vectors end at nMain; the rest is the tail.
-  Value group = index(s.unroll * (across ? 1 : s.vectorWidth));
+  Value group = ix.idx(s.unroll * (across ? 1 : s.vectorWidth));
   Value nMain = arith::SubIOp::create(
       rewriter, loc, n, arith::RemUIOp::create(rewriter, loc, n, group));
 
   scf::ParallelOp par;
   if (!across) {
     par = scf::ParallelOp::create(
-        rewriter, loc, ValueRange{index(0)},
+        rewriter, loc, ValueRange{ix.idx(0)},
         ValueRange{memref::DimOp::create(rewriter, loc, x, 0)},
-        ValueRange{index(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
+        ValueRange{ix.idx(1)}, [&](OpBuilder &, Location, ValueRange ivs) {
           Lanes lanes;
           lanes.row = ivs[0];
           RowKernel(rewriter, loc, req, alg, s, x, y, lanes, n, nMain).build();
@@ -209,21 +207,21 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
     // One iteration per (outer index, chunk of vectorWidth columns); no
     // outer dimension when it is 1.
     Value inner = memref::DimOp::create(rewriter, loc, x, 2);
-    Value width = index(s.vectorWidth);
+    Value width = ix.idx(s.vectorWidth);
     Value chunks = arith::CeilDivUIOp::create(rewriter, loc, inner, width);
     bool unitOuter = cast<MemRefType>(x.getType()).getDimSize(0) == 1;
-    SmallVector<Value> lbs = {index(0)}, ubs = {chunks}, steps = {index(1)};
+    SmallVector<Value> lbs = {ix.idx(0)}, ubs = {chunks}, steps = {ix.idx(1)};
     if (!unitOuter) {
-      lbs.push_back(index(0));
+      lbs.push_back(ix.idx(0));
       ubs.insert(ubs.begin(), memref::DimOp::create(rewriter, loc, x, 0));
-      steps.push_back(index(1));
+      steps.push_back(ix.idx(1));
     }
     par = scf::ParallelOp::create(
         rewriter, loc, lbs, ubs, steps,
         [&](OpBuilder &, Location, ValueRange ivs) {
           Lanes lanes;
           lanes.across = true;
-          lanes.outer = unitOuter ? index(0) : ivs[0];
+          lanes.outer = unitOuter ? ix.idx(0) : ivs[0];
           lanes.col = arith::MulIOp::create(rewriter, loc, ivs.back(), width);
           lanes.colMask = vector::CreateMaskOp::create(
               rewriter, loc,

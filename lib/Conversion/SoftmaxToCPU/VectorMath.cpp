@@ -2,6 +2,7 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -69,20 +70,14 @@ Value VectorMath::pow2(Value d) {
           b, loc, DenseElementsAttr::get(i32Type, b.getI32IntegerAttr(23)))));
 }
 
-Value VectorMath::maxOf(Value a, Value bv) {
+Value VectorMath::offsetMax(Value a, Value bv) {
   return select(
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, a, bv), a, bv);
 }
 
-Value VectorMath::reduceAdd(Value v) {
-  return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
-}
-Value VectorMath::reduceMax(Value v) {
+Value VectorMath::reduceOffsetMax(Value v) {
   return vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXNUMF,
                                      v);
-}
-Value VectorMath::splat(Value scalar) {
-  return vector::BroadcastOp::create(b, loc, type(), scalar);
 }
 
 namespace {

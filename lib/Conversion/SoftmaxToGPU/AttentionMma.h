@@ -15,6 +15,8 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -24,32 +26,6 @@ namespace mlir::softmax::detail {
 
 /// Keys per staged K/V tile on every target.
 constexpr int64_t kKeysPerTile = 64;
-
-/// Index arithmetic at a builder's insertion point, shared by the kernel
-/// and its matrix-unit ends.
-class IndexArith {
-protected:
-  IndexArith(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value div(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, idx(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, idx(y));
-  }
-  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-
-  OpBuilder &b;
-  Location loc;
-};
 
 /// One warp's share of the attention kernel on a family of matrix units.
 /// A lane holds accumulator elements of `slots()` query rows; a tile's
@@ -112,11 +88,12 @@ public:
   virtual int64_t slotOf(int64_t i) const = 0;
   /// Key of element i, relative to the tile's first key.
   virtual Value keyOf(int64_t i) = 0;
-  /// Max or sum over the lanes that hold the same query row.
-  Value rowReduce(Value v, bool isMax);
-  /// 2^x of the row statistics and probabilities: math.exp2 unless the
-  /// end has a faster exact-enough instruction.
-  virtual Value exp2(Value x);
+  /// `v` combined over the lanes that hold the same query row.
+  Value rowReduce(Value v, function_ref<Value(Value, Value)> combine);
+  /// The f32 arithmetic of the row statistics: StateMath, its fastExp2
+  /// (the exps of the log2-unit statistics and probabilities) the end's
+  /// instruction where it has a faster one exact enough.
+  virtual std::unique_ptr<StateMath> rowMath();
   /// The lane that writes per-row results (lse).
   virtual Value isRowLeader() = 0;
 

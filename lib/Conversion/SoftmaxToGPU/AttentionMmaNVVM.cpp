@@ -64,6 +64,23 @@ static Value mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a,
 
 namespace {
 
+/// The row statistics' f32 arithmetic on NVIDIA: the log2-unit exps are
+/// ex2.approx.ftz. Without ftz (what math.exp2 becomes) ptxas adds a
+/// denormal range fix-up around each MUFU.EX2; measured 4-7% of the
+/// kernel's time on the H200. Flushed results are below 2^-126 of the
+/// row's largest term, which contributes 1 to the sum.
+class NVVMRowMath : public StateMath {
+public:
+  NVVMRowMath(OpBuilder &b, Location loc) : StateMath(b, loc, b.getF32Type()) {}
+
+  Value fastExp2(Value x) override {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getF32Type(),
+               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{x})
+        .getResult(0);
+  }
+};
+
 class NVVMAttentionMma : public AttentionMma {
 public:
   NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
@@ -121,15 +138,8 @@ public:
     static constexpr int32_t xors[] = {1, 2};
     return xors;
   }
-  // ex2.approx.ftz: without ftz (what math.exp2 becomes) ptxas adds a
-  // denormal range fix-up around each MUFU.EX2; measured 4-7% of the
-  // kernel's time on the H200. Flushed results are below
-  // 2^-126 of the row's largest term, which contributes 1 to the sum.
-  Value exp2(Value x) override {
-    return LLVM::CallIntrinsicOp::create(
-               b, loc, b.getF32Type(),
-               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{x})
-        .getResult(0);
+  std::unique_ptr<StateMath> rowMath() override {
+    return std::make_unique<NVVMRowMath>(b, loc);
   }
   Value isRowLeader() override {
     return cmp(arith::CmpIPredicate::eq, quad, idx(0));

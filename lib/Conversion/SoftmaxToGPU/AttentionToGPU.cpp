@@ -8,7 +8,7 @@
 //   S = Q K^T            on the matrix unit
 //   s2 = S scale log2(e) (exp2 below; masking only on tiles that need it)
 //   m' = max(m, rowmax s2)   (shuffles among the lanes of a row)
-//   P = sm.exp2(s2 - m'), a = sm.exp2(m - m'), l = l a + rowsum P, O = O a
+//   P = exp2(s2 - m'), a = exp2(m - m'), l = l a + rowsum P, O = O a
 //   O += P V             P reused from S's accumulator registers
 //
 // and O / l, (m + log2 l) ln 2 at the end. Causal and window limits bound
@@ -25,28 +25,28 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
-#include <cmath>
 #include <numeric>
 
 using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
-Value AttentionMma::exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+std::unique_ptr<StateMath> AttentionMma::rowMath() {
+  return std::make_unique<StateMath>(b, loc, b.getF32Type());
+}
 
-Value AttentionMma::rowReduce(Value v, bool isMax) {
+Value AttentionMma::rowReduce(Value v,
+                              function_ref<Value(Value, Value)> combine) {
   for (int32_t offset : rowLaneXors()) {
     Value w = gpu::ShuffleOp::create(b, loc, v, offset, lanes(),
                                      gpu::ShuffleMode::XOR)
                   .getShuffleResult();
-    v = isMax ? Value(arith::MaximumFOp::create(b, loc, v, w))
-              : Value(arith::AddFOp::create(b, loc, v, w));
+    v = combine(v, w);
   }
   return v;
 }
@@ -132,9 +132,9 @@ public:
   AttentionKernel(OpBuilder &b, Location loc, AttentionOp op, float scale,
                   AttentionMma &mma, int64_t warps, Value nq, Value nk,
                   Value heads, Value kvHeads)
-      : IndexArith(b, loc), sm(b, loc, b.getF32Type()), op(op), scale(scale),
-        mma(mma), rowsPerBlock(mma.rowsPerWarp() * warps), nq(nq), nk(nk),
-        heads(heads), kvHeads(kvHeads) {}
+      : IndexArith(b, loc), math(mma.rowMath()), sm(*math), op(op),
+        scale(scale), mma(mma), rowsPerBlock(mma.rowsPerWarp() * warps), nq(nq),
+        nk(nk), heads(heads), kvHeads(kvHeads) {}
 
   /// The kernel's body in `launch`, with the buffers of the matrix unit's
   /// `tileBuffers` in `smem`.
@@ -149,8 +149,9 @@ private:
   void applyLimits(SmallVector<Value> &sc, Value kv0, ArrayRef<Value> rows,
                    Value blockFirst, Value blockLast, Value offset);
 
-  /// Scalar f32 arithmetic of the row statistics.
-  StateMath sm;
+  /// Scalar f32 arithmetic of the row statistics, the matrix unit end's.
+  std::unique_ptr<StateMath> math;
+  StateMath &sm;
   AttentionOp op;
   float scale;
   AttentionMma &mma;
@@ -182,7 +183,7 @@ void AttentionKernel::applyMaskOperand(SmallVector<Value> &sc, Value kv0,
     }
     if (!m.getType().isF32())
       m = arith::ExtFOp::create(b, loc, b.getF32Type(), m);
-    sc[i] = sm.add(sc[i], sm.mul(m, sm.cst(M_LOG2E)));
+    sc[i] = sm.add(sc[i], sm.log2Units(m));
   }
 }
 
@@ -275,10 +276,10 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 
   // Loop state: m per slot, l per slot, then the O accumulators.
   int64_t slots = mma.slots();
-  SmallVector<Value> init(slots, sm.lowest());
-  init.append(slots, sm.cst(0));
+  SmallVector<Value> init(slots, sm.identityOffset());
+  init.append(slots, sm.identitySum());
   init.append(mma.zeroAccumulators());
-  float scaleLog2 = scale * static_cast<float>(M_LOG2E);
+  float scaleLog2 = StateMath::log2UnitsFactor(scale);
 
   // The loads overlap the math. With two buffers per tile, tile j + 1 is
   // requested as tile j starts (one barrier per tile). With one, K of the
@@ -332,37 +333,30 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           applyMaskOperand(sc, kv0, bIdx, hIdx, rows);
         applyLimits(sc, kv0, rows, blockFirst, blockLast, offset);
 
-        // Online update per slot.
-        SmallVector<Value> mNew(slots), alpha(slots), rowSum(slots);
-        // Unfolded, the running max starts at m; folded, at -inf and m
-        // joins after the product.
-        SmallVector<Value> tileMax(st.take_front(slots));
+        // Online update per slot, in log2 units, each slot's max taken
+        // across the lanes of its row: m' = max(m, rowmax s2),
+        // a = exp2(m - m'), P = exp2(s2 - m'), l = l a + rowsum P.
+        FoldRule rule(StateKind::Max, ExpUnits::Log2);
         if (folded)
-          tileMax.assign(slots, sm.negInf());
-        for (size_t i = 0; i < sc.size(); ++i)
-          tileMax[mma.slotOf(i)] = sm.max(tileMax[mma.slotOf(i)], sc[i]);
+          rule.log2Scale = c;
+        rule.slotOf = [&](int64_t i) { return mma.slotOf(i); };
+        rule.acrossLanes = [&](Value v) {
+          return mma.rowReduce(
+              v, [&](Value x, Value y) { return sm.offsetMax(x, y); });
+        };
+        StateFold fold(sm, rule, SmallVector<Value>(st.take_front(slots)), sc);
+        SmallVector<Value> next, rowSum(slots), alpha(slots);
         for (int64_t r = 0; r < slots; ++r) {
-          Value local =
-              folded ? sm.max(st[r], sm.mul(tileMax[r], c)) : tileMax[r];
-          mNew[r] = mma.rowReduce(local, /*isMax=*/true);
-          alpha[r] = mma.exp2(sm.sub(st[r], mNew[r]));
-          rowSum[r] = sm.mul(st[slots + r], alpha[r]);
+          next.push_back(fold.offset(r));
+          rowSum[r] = fold.rescaled(st[slots + r], r);
+          alpha[r] = fold.rescale(r);
         }
-        // Folded: exp2(fma(s, c, -m')), with -m' once per slot.
-        SmallVector<Value> negM;
-        if (folded)
-          for (Value m : mNew)
-            negM.push_back(sm.sub(sm.cst(0), m));
         SmallVector<Value> p(sc.size());
         for (size_t i = 0; i < sc.size(); ++i) {
           int64_t r = mma.slotOf(i);
-          Value arg = folded ? Value(math::FmaOp::create(b, loc, sc[i], c,
-                                                         negM[r]))
-                             : sm.sub(sc[i], mNew[r]);
-          p[i] = mma.exp2(arg);
-          rowSum[r] = sm.add(rowSum[r], p[i]);
+          rowSum[r] = fold.addTerm(rowSum[r], i);
+          p[i] = fold.term(i);
         }
-        SmallVector<Value> next(mNew);
         next.append(rowSum);
         SmallVector<Value> o = mma.scale(
             SmallVector<Value>(st.drop_front(2 * slots)), alpha);
@@ -389,29 +383,25 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value fillL = sm.maskedValue(op.getMasked(), /*probability=*/false);
   SmallVector<Value> acc(loop.getResults().drop_front(2 * slots));
   for (int64_t r = 0; r < slots; ++r) {
-    Value l = mma.rowReduce(loop.getResult(slots + r), /*isMax=*/false);
-    Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l,
-                                        sm.cst(0));
-    Value inv = arith::DivFOp::create(b, loc, sm.cst(1), l);
+    Value l = mma.rowReduce(loop.getResult(slots + r),
+                            [&](Value x, Value y) { return sm.add(x, y); });
+    Value empty = sm.emptyRow(l);
+    Value inv = sm.reciprocal(l);
     auto ifRow = scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::slt,
                                                rows[r], nq),
                                    /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifRow.getThenRegion().front());
     mma.storeRow(r, acc, bIdx, hIdx, rows[r], [&](Value v) {
-      v = arith::SelectOp::create(b, loc, empty, fillO, sm.mul(v, inv));
-      if (outElt != v.getType())
-        v = arith::TruncFOp::create(b, loc, outElt, v);
-      return v;
+      return sm.fromAcc(sm.select(empty, fillO, sm.mul(v, inv)), outElt);
     });
     if (Value lse = op.getLse()) {
       // (m + log2 l) ln 2, written by one lane of the row.
       auto ifLeader = scf::IfOp::create(b, loc, mma.isRowLeader(), false);
       b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-      Value v = sm.mul(
-          sm.add(loop.getResult(r), math::Log2Op::create(b, loc, l)),
-          sm.cst(M_LN2));
-      v = arith::SelectOp::create(b, loc, empty, fillL, v);
+      Value v = sm.select(
+          empty, fillL,
+          sm.lseOf(StateKind::Max, loop.getResult(r), l, ExpUnits::Log2));
       memref::StoreOp::create(b, loc, v, lse, ValueRange{bIdx, hIdx, rows[r]});
     }
   }
@@ -461,9 +451,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   auto dim = [&](Value val, int64_t i) -> Value {
     return memref::DimOp::create(rewriter, loc, val, i);
   };
-  auto cIdx = [&](int64_t val) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, val);
-  };
+  IndexArith ix(rewriter, loc);
   FailureOr<AttentionGPUStrategy> strategy =
       chooseAttentionStrategy(op, nvidia, isF32, overrides);
   if (failed(strategy))
@@ -482,7 +470,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
   Value tiles = arith::CeilDivUIOp::create(rewriter, loc, nq,
-                                           cIdx(mma->rowsPerWarp() * warps));
+                                           ix.idx(mma->rowsPerWarp() * warps));
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
@@ -512,23 +500,23 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
         rewriter, loc, buffer);
     Value ok = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(rewriter, loc, address, cIdx(16)), cIdx(0));
+        arith::RemUIOp::create(rewriter, loc, address, ix.idx(16)), ix.idx(0));
     aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok) : ok;
   }
   cf::AssertOp::create(rewriter, loc, aligned,
                        "softmax.attention on the GPU needs query, key, value "
                        "and output buffers aligned to 16 bytes");
-  Value one = cIdx(1);
+  Value one = ix.idx(1);
   SmallVector<Type> attributions;
   if (!dynamic)
     attributions.assign(tileTypes.begin(), tileTypes.end());
   Value dynamicBytes;
   if (dynamic)
     dynamicBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, tiles, heads, dim(op.getQuery(), 0),
-      cIdx(warps * mma->lanes()), one, one, dynamicBytes, Type(),
-      ValueRange{}, attributions);
+  auto launch =
+      gpu::LaunchOp::create(rewriter, loc, tiles, heads, dim(op.getQuery(), 0),
+                            ix.idx(warps * mma->lanes()), one, one,
+                            dynamicBytes, Type(), ValueRange{}, attributions);
   launch->setAttr(
       "softmax.strategy",
       rewriter.getDictionaryAttr(
@@ -556,7 +544,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       int64_t offset = 0;
       for (auto [t, size] : llvm::zip(tileTypes, tileBytes)) {
         smem.push_back(memref::ViewOp::create(rewriter, loc, t, pool,
-                                              cIdx(offset), ValueRange{}));
+                                              ix.idx(offset), ValueRange{}));
         offset += size;
       }
     }

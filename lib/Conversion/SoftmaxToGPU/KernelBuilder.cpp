@@ -58,62 +58,35 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   });
 }
 
-
-SmallVector<Value> KernelBuilder::expsAgainst(ArrayRef<Value> xs, Value m) {
-  // e = 2^((x - m) log2 e): a subtraction, a multiply and one ex2 per
-  // element instead of libdevice's range-reduced expf. The difference is
-  // taken first, so the multiply's rounding is relative to x - m, which is
-  // small for the elements that matter; folding log2 e into an fma with
-  // x instead would err by m times the rounding of log2 e, which
-  // log_softmax and logsumexp would show for logits near 1e4. A -inf
-  // element gives 2^-inf = 0 (m is at least the identity, -FLT_MAX).
-  Value log2e = sm.cst(M_LOG2E);
-  SmallVector<Value> exps;
-  for (Value v : xs)
-    exps.push_back(sm.exp2(sm.mul(sm.sub(v, m), log2e)));
-  return exps;
-}
-
-Value KernelBuilder::groupMax(ArrayRef<Value> xs) {
-  return treeReduce(xs, [&](Value a, Value b) { return sm.max(a, b); });
-}
-
-Value KernelBuilder::groupSum(ArrayRef<Value> xs) {
-  return treeReduce(xs, [&](Value a, Value b) { return sm.add(a, b); });
-}
-
-std::tuple<Value, Value, Value>
-KernelBuilder::foldGroup(Value m, ArrayRef<Value> xs) {
+FoldRule KernelBuilder::foldRule() const {
   if (req.algorithm == Algorithm::ExpPair) {
     // exp(x_i) = a_i 2^k_i; K' = max(K, max k_i); the group adds
     // sum a_i 2^(k_i - K'). -inf elements count nothing.
-    SmallVector<std::pair<Value, Value>> pairs;
-    Value kMax = m;
-    for (Value v : xs) {
-      auto [k, a] = sm.expPair(v);
-      Value masked = sm.eq(v, sm.negInf());
-      k = sm.select(masked, sm.lowest(), k);
-      a = sm.select(masked, sm.cst(0.0), a);
-      pairs.push_back({k, a});
-      kMax = sm.max(kMax, k);
-    }
-    SmallVector<Value> terms;
-    for (auto [k, a] : pairs)
-      terms.push_back(sm.mul(a, sm.exp2(sm.sub(k, kMax))));
-    return {kMax, sm.exp2(sm.sub(m, kMax)), groupSum(terms)};
+    FoldRule rule(StateKind::Exponent);
+    rule.pairs = true;
+    rule.minusInf = MinusInf::IdentityPair;
+    return rule;
   }
   // m' = max(m, max x_i); the group adds sum e^(x_i - m').
-  Value mNew = sm.max(m, groupMax(xs));
-  SmallVector<Value> terms;
-  for (Value v : xs)
-    terms.push_back(sm.exp(sm.sub(v, mNew)));
-  return {mNew, sm.exp(sm.sub(m, mNew)), groupSum(terms)};
+  FoldRule rule(StateKind::Max);
+  rule.group = FoldRule::Group::Tree;
+  return rule;
+}
+
+StateFold KernelBuilder::foldGroup(Value m, ArrayRef<Value> xs) {
+  StateFold f(sm, foldRule(), {m}, xs);
+  f.offset();
+  (void)f.terms();
+  f.rescale();
+  f.termSum();
+  return f;
 }
 
 std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
                                             ArrayRef<Value> xs) {
-  auto [mNew, scale, term] = foldGroup(m, xs);
-  return {mNew, sm.add(sm.mul(l, scale), term)};
+  StateFold f = foldGroup(m, xs);
+  Value sum = f.newSum(l);
+  return {f.offset(), sum};
 }
 
 std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
@@ -140,8 +113,8 @@ std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
   // state without a broadcast.
   int64_t warps = s.threadsPerRow / warp;
   std::tie(m, l) = warpMerge(m, l, warp);
-  Value warpId = divui(lane, idx(warp));
-  Value laneInWarp = remui(lane, idx(warp));
+  Value warpId = div(lane, warp);
+  Value laneInWarp = rem(lane, warp);
   Value zero = idx(0);
   scf::IfOp::create(b, loc,
                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -152,12 +125,12 @@ std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
                       scf::YieldOp::create(t, lc);
                     });
   gpu::BarrierOp::create(b, loc);
-  Value slot = minui(laneInWarp, idx(warps - 1));
+  Value slot = minU(laneInWarp, idx(warps - 1));
   Value inRange = ult(laneInWarp, idx(warps));
   Value mw = sm.select(inRange, memref::LoadOp::create(b, loc, smemM, slot),
-                       sm.lowest());
+                       sm.identityOffset());
   Value lw = sm.select(inRange, memref::LoadOp::create(b, loc, smemL, slot),
-                       sm.cst(0.0));
+                       sm.identitySum());
   // The whole warp butterflies, so that every lane ends with the row state
   // (a narrower butterfly would leave the upper lanes with identities).
   auto merged = warpMerge(mw, lw, warp);
@@ -169,9 +142,9 @@ std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
 void KernelBuilder::forEachVector(
     llvm::function_ref<void(int64_t, Value, Value)> body) {
   for (int64_t k = 0; k < s.cachedVectors; ++k) {
-    Value vecIndex = addi(idx(k * s.threadsPerRow), lane);
-    Value col = addi(chunkBegin, muli(vecIndex, idx(s.vectorWidth)));
-    Value valid = andi(rowValid, ult(col, chunkEnd));
+    Value vecIndex = add(idx(k * s.threadsPerRow), lane);
+    Value col = add(chunkBegin, mul(vecIndex, idx(s.vectorWidth)));
+    Value valid = andI(rowValid, ult(col, chunkEnd));
     body(k, valid, col);
   }
 }
@@ -181,7 +154,7 @@ SmallVector<Value> KernelBuilder::streamRow(
     llvm::function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
         body) {
   Value step = idx(s.threadsPerRow * s.vectorWidth);
-  Value first = addi(chunkBegin, muli(lane, idx(s.vectorWidth)));
+  Value first = add(chunkBegin, mul(lane, idx(s.vectorWidth)));
   Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
   auto loop = scf::ForOp::create(
       b, loc, first, end, step, inits,
@@ -197,7 +170,7 @@ SmallVector<Value> KernelBuilder::streamRow(
 }
 
 std::pair<Value, Value> KernelBuilder::threadState() {
-  Value m0 = sm.lowest(), l0 = sm.cst(0.0);
+  Value m0 = sm.identityOffset(), l0 = sm.identitySum();
   bool threePass = req.algorithm == Algorithm::ThreePass;
   if (s.cachedVectors > 0) {
     forEachVector([&](int64_t, Value valid, Value col) {
@@ -209,18 +182,23 @@ std::pair<Value, Value> KernelBuilder::threadState() {
     if (req.algorithm == Algorithm::ExpPair)
       return fold(m0, l0, all);
     // The row is in registers, so the thread takes its max before its sum
-    // (one exp per element) and keeps the exps for the output.
-    Value m = sm.max(m0, groupMax(all));
+    // (one exp per element, in log2 units) and keeps the exps for the
+    // output; from the identity, nothing is rescaled.
+    FoldRule rule = foldRule();
+    rule.units = ExpUnits::Log2Scaled;
+    StateFold f(sm, rule, {m0}, all);
+    Value m = f.offset();
     if (threePass)
       return {m, l0};
     threadMax = m;
-    cachedExps = expsAgainst(all, m);
-    return {m, groupSum(cachedExps)};
+    cachedExps.assign(f.terms());
+    return {m, f.termSum()};
   }
   if (threePass) {
     SmallVector<Value> m = streamRow(
         ValueRange{m0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-          return SmallVector<Value>{sm.max(iter[0], groupMax(xs))};
+          StateFold f(sm, foldRule(), {iter[0]}, xs);
+          return SmallVector<Value>{f.offset()};
         });
     return {m[0], l0};
   }
@@ -229,10 +207,9 @@ std::pair<Value, Value> KernelBuilder::threadState() {
   // with the row length.
   SmallVector<Value> state = streamRow(
       ValueRange{m0, l0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-        auto [m, scale, term] = foldGroup(iter[0], xs);
-        auto [l, c] = sm.kahanAdd(sm.mul(iter[1], scale),
-                                  sm.mul(iter[2], scale), term);
-        return SmallVector<Value>{m, l, c};
+        StateFold f = foldGroup(iter[0], xs);
+        auto [sum, comp] = f.newSumCompensated(iter[1], iter[2]);
+        return SmallVector<Value>{f.offset(), sum, comp};
       });
   return {state[0], state[1]};
 }
@@ -244,8 +221,8 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
                                         idx(0));
     if (splitWriter)
-      first = andi(first, splitWriter);
-    scf::IfOp::create(b, loc, andi(first, rowValid),
+      first = andI(first, splitWriter);
+    scf::IfOp::create(b, loc, andI(first, rowValid),
                       [&](OpBuilder &t, Location lc) {
                         OpBuilder::InsertionGuard guard(b);
                         b.setInsertionPoint(t.getInsertionBlock(),
@@ -259,7 +236,7 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
   }
   Value inv;
   if (*req.normalize == NormalizeKind::Softmax)
-    inv = sm.div(sm.cst(1.0), l);
+    inv = sm.reciprocal(l);
   auto normalizeAll = [&](ArrayRef<Value> xs) {
     SmallVector<Value> ys;
     for (Value v : xs)
@@ -272,8 +249,8 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     // multiply per element; the masked-row rule as in StateMath::normalize.
     Value scale;
     if (!cachedExps.empty() && *req.normalize == NormalizeKind::Softmax) {
-      scale = sm.mul(sm.scale(stateKind, sm.sub(threadMax, m)), inv);
-      scale = sm.select(sm.eq(l, sm.cst(0.0)), sm.cst(0.0), scale);
+      scale = sm.mul(sm.rescale(stateKind, threadMax, m), inv);
+      scale = sm.select(sm.emptyRow(l), sm.cst(0.0), scale);
     }
     forEachVector([&](int64_t k, Value valid, Value col) {
       if (!scale) {
@@ -285,7 +262,7 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
         ys.push_back(sm.mul(cachedExps[k * s.vectorWidth + i], scale));
       if (req.masked == MaskedRows::NaN)
         for (Value &y : ys)
-          y = sm.select(sm.eq(l, sm.cst(0.0)), sm.nan(), y);
+          y = sm.maskRow(req.masked, /*probability=*/true, l, y);
       storeVector(row, col, valid, ys);
     });
     return;
@@ -304,8 +281,8 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
   Value states = split[0], counters = split[1];
   Value splits = idx(s.splits);
   // Round r of the row uses its own slots and counts to (r + 1) * splits.
-  Value rowBase = muli(addi(muli(idx(round), rows), row), splits);
-  Value slot = addi(rowBase, chunk);
+  Value rowBase = mul(add(mul(idx(round), rows), row), splits);
+  Value slot = add(rowBase, chunk);
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         lane, idx(0));
   scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
@@ -367,13 +344,13 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
   // Every warp merges the row's states (splits <= warp size); where blocks
   // do not wait, only the last block's merge is complete, and only it writes.
-  Value laneInWarp = remui(lane, idx(target.warpSize));
+  Value laneInWarp = rem(lane, target.warpSize);
   Value valid = ult(laneInWarp, splits);
-  Value other = addi(rowBase, minui(laneInWarp, idx(s.splits - 1)));
+  Value other = add(rowBase, minU(laneInWarp, idx(s.splits - 1)));
   Value mo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(0)});
   Value lo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(1)});
-  return warpMerge(sm.select(valid, mo, sm.lowest()),
-                   sm.select(valid, lo, sm.cst(0.0)), target.warpSize);
+  return warpMerge(sm.select(valid, mo, sm.identityOffset()),
+                   sm.select(valid, lo, sm.identitySum()), target.warpSize);
 }
 
 void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
@@ -382,7 +359,7 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
   auto attributions = launch.getWorkgroupAttributions();
   smemM = attributions[0];
   smemL = attributions[1];
-  lane = remui(tid, idx(s.threadsPerRow));
+  lane = rem(tid, s.threadsPerRow);
   chunkBegin = idx(0);
   chunkEnd = n;
   Value ticket;
@@ -406,16 +383,15 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     ticket = arith::IndexCastUIOp::create(
         b, loc, b.getIndexType(),
         memref::LoadOp::create(b, loc, smemTicket, idx(0)));
-    row = divui(ticket, idx(s.splits));
-    chunk = remui(ticket, idx(s.splits));
+    row = div(ticket, s.splits);
+    chunk = rem(ticket, s.splits);
     int64_t chunkLen =
         s.cachedVectors * s.threadsPerRow * s.vectorWidth;
-    chunkBegin = muli(chunk, idx(chunkLen));
-    chunkEnd = minui(addi(chunkBegin, idx(chunkLen)), n);
+    chunkBegin = mul(chunk, idx(chunkLen));
+    chunkEnd = minU(add(chunkBegin, idx(chunkLen)), n);
     rowValid = ult(row, rows);
   } else {
-    row = addi(muli(bid, idx(s.rowsPerBlock)),
-               divui(tid, idx(s.threadsPerRow)));
+    row = add(mul(bid, idx(s.rowsPerBlock)), div(tid, s.threadsPerRow));
     rowValid = ult(row, rows);
   }
 
@@ -429,22 +405,23 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     // Second pass: the sum against the row's max, then merged as states
     // with that common offset.
     Value rowMax = m;
-    Value sum = sm.cst(0.0);
+    Value sum = sm.identitySum();
     if (s.cachedVectors > 0) {
       SmallVector<Value> all;
       for (auto &v : cached)
         llvm::append_range(all, v);
-      cachedExps = expsAgainst(all, rowMax);
-      sum = groupSum(cachedExps);
+      StateFold f = StateFold::atOffset(
+          sm, FoldRule(StateKind::Max, ExpUnits::Log2Scaled), Value(), rowMax,
+          all);
+      cachedExps.assign(f.terms());
+      sum = f.termSum();
       threadMax = rowMax;
     } else {
       sum = streamRow(ValueRange{sum, sum},
                       [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-                        SmallVector<Value> exps;
-                        for (Value e : xs)
-                          exps.push_back(sm.exp(sm.sub(e, rowMax)));
-                        auto [acc, c] =
-                            sm.kahanAdd(iter[0], iter[1], groupSum(exps));
+                        StateFold f = StateFold::atOffset(
+                            sm, FoldRule(StateKind::Max), Value(), rowMax, xs);
+                        auto [acc, c] = f.newSumCompensated(iter[0], iter[1]);
                         return SmallVector<Value>{acc, c};
                       })[0];
     }

@@ -13,17 +13,18 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 namespace mlir::softmax::detail {
 
 /// Builds the body of one kernel inside a gpu.launch.
-class KernelBuilder {
+class KernelBuilder : IndexArith {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const Request &req,
-                const GPUStrategy &s, const GPUTarget &target, Value x,
-                Value y, Value rows, Value n)
-      : b(b), loc(loc), req(req), s(s), target(target), x(x), y(y),
+                const GPUStrategy &s, const GPUTarget &target, Value x, Value y,
+                Value rows, Value n)
+      : IndexArith(b, loc), req(req), s(s), target(target), x(x), y(y),
         rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
         stateKind(req.algorithm == Algorithm::ExpPair ? StateKind::Exponent
                                                       : StateKind::Max) {
@@ -36,17 +37,6 @@ public:
   void build(gpu::LaunchOp launch, ValueRange split);
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value addi(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
-  Value muli(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
-  Value divui(Value l, Value r) { return arith::DivUIOp::create(b, loc, l, r); }
-  Value remui(Value l, Value r) { return arith::RemUIOp::create(b, loc, l, r); }
-  Value minui(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
-  Value ult(Value l, Value r) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, l, r);
-  }
-  Value andi(Value l, Value r) { return arith::AndIOp::create(b, loc, l, r); }
-
   VectorType inVector() { return VectorType::get({s.vectorWidth}, inElt); }
   VectorType outVector() { return VectorType::get({s.vectorWidth}, outElt); }
   llvm::MaybeAlign alignment(Type elt) {
@@ -58,16 +48,15 @@ private:
   /// Stores `values` (accumulator type) at column `col` when `valid`.
   void storeVector(Value row, Value col, Value valid, ArrayRef<Value> values);
 
-  /// Folds a group of elements into (m, l) with the op's algorithm.
+  /// The fold of the op's algorithm: online folds a group's max as a
+  /// tree, exp_pair the exponents of its pairs in a chain (-inf elements
+  /// get the identity's pair).
+  FoldRule foldRule() const;
+  /// The fold of a group into the state at offset `m`, its pieces emitted
+  /// in this kernel's order: offset, terms, rescale, the terms' sum.
+  StateFold foldGroup(Value m, ArrayRef<Value> xs);
+  /// (m', l r + the terms' sum).
   std::pair<Value, Value> fold(Value m, Value l, ArrayRef<Value> xs);
-  /// The parts of a fold: the new offset, the scale of the old sum, and the
-  /// group's sum at the new offset.
-  std::tuple<Value, Value, Value> foldGroup(Value m, ArrayRef<Value> xs);
-  /// exp(x - m) for every element of `xs`, through exp2.
-  SmallVector<Value> expsAgainst(ArrayRef<Value> xs, Value m);
-  /// Max and sum over a group, as trees.
-  Value groupMax(ArrayRef<Value> xs);
-  Value groupSum(ArrayRef<Value> xs);
   /// Merges the states of `width` consecutive lanes (a power of two no
   /// larger than the warp).
   std::pair<Value, Value> warpMerge(Value m, Value l, int64_t width);
@@ -93,8 +82,6 @@ private:
   std::pair<Value, Value> mergeSplitRow(Value m, Value l, ValueRange split,
                                         int64_t round, bool waitForAll);
 
-  OpBuilder &b;
-  Location loc;
   const Request &req;
   const GPUStrategy &s;
   const GPUTarget &target;

@@ -147,9 +147,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   Value y = collapseToRank(rewriter, loc, req.output, req.normalize ? 2 : 1);
   Value rows = memref::DimOp::create(rewriter, loc, x, 0);
   Value n = memref::DimOp::create(rewriter, loc, x, 1);
-  auto cIdx = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-  };
+  IndexArith ix(rewriter, loc);
 
   // Split rows need per-launch scratch (the states of the chunks, one
   // counter per row and the ticket counter), allocated and zeroed in stream
@@ -164,12 +162,12 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                 .getAsyncToken();
     int64_t rounds = req.algorithm == Algorithm::ThreePass ? 2 : 1;
     Value slots =
-        arith::MulIOp::create(rewriter, loc, rows, cIdx(s.splits * rounds));
+        arith::MulIOp::create(rewriter, loc, rows, ix.idx(s.splits * rounds));
     auto states = gpu::AllocOp::create(
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic, 2}, rewriter.getF32Type()),
         tokenType, ValueRange{token}, ValueRange{slots}, ValueRange{});
-    Value counterCount = arith::AddIOp::create(rewriter, loc, rows, cIdx(1));
+    Value counterCount = arith::AddIOp::create(rewriter, loc, rows, ix.idx(1));
     auto counters = gpu::AllocOp::create(
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI32Type()),
@@ -186,11 +184,11 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
 
   Value grid;
   if (s.splits > 1)
-    grid = arith::MulIOp::create(rewriter, loc, rows, cIdx(s.splits));
+    grid = arith::MulIOp::create(rewriter, loc, rows, ix.idx(s.splits));
   else
-    grid = arith::CeilDivUIOp::create(rewriter, loc, rows,
-                                      cIdx(s.rowsPerBlock));
-  Value one = cIdx(1);
+    grid =
+        arith::CeilDivUIOp::create(rewriter, loc, rows, ix.idx(s.rowsPerBlock));
+  Value one = ix.idx(1);
   int64_t warps = std::max<int64_t>(1, s.threadsPerRow / target.warpSize);
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
@@ -202,7 +200,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                            MemRefLayoutAttrInterface(),
                                            workgroup));
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid, one, one, cIdx(s.threadsPerRow * s.rowsPerBlock),
+      rewriter, loc, grid, one, one, ix.idx(s.threadsPerRow * s.rowsPerBlock),
       one, one, /*dynamicSharedMemorySize=*/nullptr, tokenType,
       token ? ValueRange{token} : ValueRange{}, attributions);
   // The choice, visible in the IR.

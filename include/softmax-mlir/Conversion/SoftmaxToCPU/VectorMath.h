@@ -14,11 +14,12 @@
 
 namespace mlir::softmax {
 
-/// f32 vector arithmetic of the CPU kernels: StateMath on vectors plus an
-/// exp built from fma and integer ops. The kernels emit math.exp (StateMath's
-/// exp, also from every StateMath formula that calls it); the fast exp
-/// replaces it by a rewrite pattern (populateSoftmaxFastExpPatterns), so no
-/// helper can reach the libm exp by the way it is called.
+/// f32 vector arithmetic of the CPU kernels: StateMath on vectors, its
+/// hooks made the CPU's choices, plus an exp built from fma and integer
+/// ops. The kernels emit math.exp (from every StateMath formula that takes
+/// an exp); the fast exp replaces it by a rewrite pattern
+/// (populateSoftmaxFastExpPatterns), so no helper can reach the libm exp by
+/// the way it is called.
 ///
 /// Upstream's math.exp expansion (math-polynomial-approximation) covers the
 /// whole f32 domain with selects for overflow and infinities, which softmax
@@ -32,16 +33,15 @@ public:
 
   /// exp(z) for z <= 88; exactly 0 for z < -88 (and -inf), NaN for NaN.
   Value fastExp(Value z);
-  /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
-  Value pow2(Value d);
+
   /// The larger of a and b; NaN in `a` is dropped (it reaches the output
   /// through the sums instead), which lets LLVM pick the plain max
   /// instruction instead of a NaN-propagating sequence.
-  Value maxOf(Value a, Value bv);
-  /// Horizontal reductions to a scalar.
-  Value reduceAdd(Value v);
-  Value reduceMax(Value v);
-  Value splat(Value scalar);
+  Value offsetMax(Value a, Value bv) override;
+  /// vector.reduction <maxnumf>: NaN lanes are dropped, as in offsetMax.
+  Value reduceOffsetMax(Value v) override;
+  /// 2^d for integer-valued d <= 0; exactly 0 below -126 (and for -inf).
+  Value pow2(Value d) override;
 
 private:
   /// p(r) ~ exp(r) on [-ln2/2, ln2/2].

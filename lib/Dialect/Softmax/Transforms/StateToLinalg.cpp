@@ -63,11 +63,12 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
               {full, state}, iterators(rank, dim),
               [&](OpBuilder &b, Location l, ValueRange args) {
                 StateMath sm(b, l, acc);
-                linalg::YieldOp::create(
-                    b, l, sm.max(args[1], sm.toAcc(args[0])));
+                Value x = sm.toAcc(args[0]);
+                StateFold fold(sm, FoldRule(StateKind::Max), {args[1]}, {x});
+                linalg::YieldOp::create(b, l, fold.offset());
               })
               .getResult(0);
-      // l0 * exp(m0 - M) and c0 * exp(m0 - M): the incoming sum and its
+      // l0 s(m0 - M) and c0 s(m0 - M): the incoming sum and its
       // compensation moved to the new offset.
       AffineMap stateId = identityMap(ctx, rank - 1);
       auto rescaled = linalg::GenericOp::create(
@@ -78,19 +79,23 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
           iterators(rank - 1, std::nullopt),
           [&](OpBuilder &b, Location l, ValueRange args) {
             StateMath sm(b, l, acc);
-            Value scale = sm.exp(sm.sub(args[0], args[1]));
-            linalg::YieldOp::create(
-                b, l, ValueRange{sm.mul(args[2], scale), sm.mul(args[3], scale)});
+            StateFold fold = StateFold::atOffset(sm, FoldRule(StateKind::Max),
+                                                 args[0], args[1], {});
+            Value sum = fold.rescaled(args[2]);
+            Value comp = fold.rescaled(args[3]);
+            linalg::YieldOp::create(b, l, ValueRange{sum, comp});
           });
-      // + sum exp(x - M): the second read of the row, compensated.
+      // + sum t(x, M): the second read of the row, compensated.
       auto sum = linalg::GenericOp::create(
           rewriter, loc, TypeRange{stateType, stateType},
           ValueRange{op.getInput(), newMax}, rescaled.getResults(),
           {full, state, state, state}, iterators(rank, dim),
           [&](OpBuilder &b, Location l, ValueRange args) {
             StateMath sm(b, l, acc);
-            Value e = sm.exp(sm.sub(sm.toAcc(args[0]), args[1]));
-            auto [s, c] = sm.kahanAdd(args[2], args[3], e);
+            Value x = sm.toAcc(args[0]);
+            StateFold fold = StateFold::atOffset(sm, FoldRule(StateKind::Max),
+                                                 Value(), args[1], {x});
+            auto [s, c] = fold.newSumCompensated(args[2], args[3]);
             linalg::YieldOp::create(b, l, ValueRange{s, c});
           });
       rewriter.replaceOp(op, {newMax, sum.getResult(0), sum.getResult(1)});
@@ -98,7 +103,13 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
     }
 
     // The compensation of the sum travels with it and is rescaled with it.
-    bool expPair = op.getAlgorithm() == Algorithm::ExpPair;
+    // online: m' = max(m, x), l' = l exp(m - m') + exp(x - m'). exp_pair:
+    // exp(x) = a 2^k, K' = max(K, k), A' = A 2^(K - K') + a 2^(k - K'); a
+    // -inf element has no exponent and leaves the state as it was.
+    FoldRule rule(op.getAlgorithm() == Algorithm::ExpPair ? StateKind::Exponent
+                                                          : StateKind::Max);
+    rule.pairs = true;
+    rule.minusInf = MinusInf::KeepState;
     Value comp = op.getCompInit();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{stateType, stateType, stateType},
@@ -107,29 +118,13 @@ struct LowerPartial : public OpRewritePattern<PartialOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           StateMath sm(b, l, acc);
           Value x = sm.toAcc(args[0]), m = args[1], s = args[2], c = args[3];
-          if (!expPair) {
-            // m' = max(m, x); l' = l * exp(m - m') + exp(x - m').
-            Value mNew = sm.max(m, x);
-            Value scale = sm.exp(sm.sub(m, mNew));
-            auto [sNew, cNew] = sm.kahanAdd(sm.mul(s, scale), sm.mul(c, scale),
-                                            sm.exp(sm.sub(x, mNew)));
-            linalg::YieldOp::create(b, l, ValueRange{mNew, sNew, cNew});
-            return;
-          }
-          // exp(x) = a * 2^k. K' = max(K, k);
-          // A' = A * 2^(K - K') + a * 2^(k - K'). A -inf element has no
-          // exponent and contributes nothing.
-          auto [k, a] = sm.expPair(x);
-          Value kNew = sm.max(m, k);
-          Value scale = sm.exp2(sm.sub(m, kNew));
-          auto [sNew, cNew] =
-              sm.kahanAdd(sm.mul(s, scale), sm.mul(c, scale),
-                          sm.mul(a, sm.exp2(sm.sub(k, kNew))));
-          Value masked = sm.eq(x, sm.negInf());
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{sm.select(masked, m, kNew), sm.select(masked, s, sNew),
-                         sm.select(masked, c, cNew)});
+          StateFold fold(sm, rule, {m}, {x});
+          Value mNew = fold.offset();
+          auto [sNew, cNew] = fold.newSumCompensated(s, c);
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{fold.unlessMinusInf(m, mNew),
+                                             fold.unlessMinusInf(s, sNew),
+                                             fold.unlessMinusInf(c, cNew)});
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -158,25 +153,19 @@ struct LowerMerge : public OpRewritePattern<MergeOp> {
     Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, acc);
     AffineMap id = identityMap(ctx, rank);
 
-    // Scales s1 = exp(m1 - M), s2 = exp(m2 - M) for one element of state,
-    // but 1 where m_i is M itself: the same value for a finite m_i, and no
-    // exp(-inf - -inf) = NaN when both offsets are -inf, which the op
-    // accepts as the identity besides -FLT_MAX.
-    auto scales = [&](StateMath &sm, ValueRange args) {
-      auto [mNew, s1, s2] = sm.mergeScales(kind, args[0], args[2]);
-      Value one = sm.cst(1.0);
-      return std::make_tuple(mNew, sm.select(sm.eq(args[0], mNew), one, s1),
-                             sm.select(sm.eq(args[2], mNew), one, s2));
-    };
+    // M = max(m1, m2), s_i = s(m_i - M): l = l1 s1 + l2 s2. The op accepts
+    // -inf offsets as the identity besides -FLT_MAX, so the scales are the
+    // -inf-safe ones.
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{stateType, stateType}, states,
         ValueRange{empty, empty}, SmallVector<AffineMap>(6, id),
         iterators(rank, std::nullopt),
         [&](OpBuilder &b, Location l, ValueRange args) {
           StateMath sm(b, l, acc);
-          auto [mNew, s1, s2] = scales(sm, args);
-          Value sum = sm.add(sm.mul(args[1], s1), sm.mul(args[3], s2));
-          linalg::YieldOp::create(b, l, ValueRange{mNew, sum});
+          StateMath::MergeScales s =
+              sm.infSafeMergeScales(kind, args[0], args[2]);
+          linalg::YieldOp::create(
+              b, l, ValueRange{s.offset, sm.mergeSums(s, args[1], args[3])});
         });
     SmallVector<Value> results(generic.getResults());
 
@@ -193,18 +182,19 @@ struct LowerMerge : public OpRewritePattern<MergeOp> {
           rewriter, loc, accSizes, accType.getElementType());
       SmallVector<Value> ins = {op.getLhsMax(), op.getLhsAcc(), op.getRhsMax(),
                                 op.getRhsAcc()};
-      Value o =
-          linalg::GenericOp::create(
-              rewriter, loc, accType, ins, accEmpty,
-              {stateOfAcc, accId, stateOfAcc, accId, accId},
-              iterators(accRank, std::nullopt),
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                StateMath sm(b, l, acc);
-                auto [mNew, s1, s2] = scales(sm, args);
-                linalg::YieldOp::create(
-                    b, l, sm.add(sm.mul(args[1], s1), sm.mul(args[3], s2)));
-              })
-              .getResult(0);
+      Value o = linalg::GenericOp::create(
+                    rewriter, loc, accType, ins, accEmpty,
+                    {stateOfAcc, accId, stateOfAcc, accId, accId},
+                    iterators(accRank, std::nullopt),
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      // O = O1 s1 + O2 s2.
+                      StateMath sm(b, l, acc);
+                      StateMath::MergeScales s =
+                          sm.infSafeMergeScales(kind, args[0], args[2]);
+                      linalg::YieldOp::create(
+                          b, l, sm.mergeSums(s, args[1], args[3]));
+                    })
+                    .getResult(0);
       results.push_back(o);
     }
     rewriter.replaceOp(op, results);
