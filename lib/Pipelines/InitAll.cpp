@@ -78,6 +78,7 @@
 #include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/TransformOps/SoftmaxTransformOps.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/AttentionDecompose.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/BufferizableOpInterfaceImpl.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Pipelines/Passes.h"
@@ -88,6 +89,7 @@ using namespace mlir;
 void mlir::softmax::registerAllDialects(DialectRegistry &registry) {
   registry.insert<SoftmaxDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerAttentionDecomposeExternalModel(registry);
   // The transform.softmax.* ops, here rather than in registerAllExtensions
   // because they are the project's own: softmax-opt and the dialect plugin
   // take only this function (their host tools bring upstream's extensions).

@@ -1,7 +1,7 @@
 //===- SoftmaxOps.cpp - softmax op verifiers, folders, decompositions ----===//
 
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
-#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/AttentionDecompose.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -112,7 +112,7 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       return rewriter.notifyMatchFailure(op, "rejected by the filter");
     if (keyTileSize > 0)
       return tileAttentionAlongKeys(rewriter, op, keyTileSize);
-    FailureOr<SmallVector<Value>> repl = op.decomposeOperation(rewriter);
+    FailureOr<SmallVector<Value>> repl = decomposeAttention(rewriter, op);
     if (failed(repl))
       return failure();
     rewriter.replaceOp(op, *repl);

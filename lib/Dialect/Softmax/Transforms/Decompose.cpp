@@ -1,6 +1,6 @@
 //===- Decompose.cpp - semantic ops -> state ops -> linalg ---------------===//
 
-#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/AttentionDecompose.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 

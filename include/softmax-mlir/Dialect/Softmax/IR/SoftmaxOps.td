@@ -140,7 +140,6 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface,
-    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>,
     DeclareOpInterfaceMethods<TilingInterface,
         ["getLoopIteratorTypes", "getIterationDomain",
          "getTiledImplementation", "getResultTilePosition"]>]> {
@@ -201,7 +200,8 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     returns `output` (and `lse`, when given) as results, on memrefs it
     writes them and returns nothing.
 
-    Decomposition and tiling (on tensors): `AggregatedOpInterface`
+    Decomposition and tiling (on tensors): `AggregatedOpInterface` (an
+    external model that `registerAllDialects` attaches)
     (`softmax-decompose`, `transform.structured.decompose_interface`)
     rewrites the op into its reference lowering for any target: the scaled,
     masked scores `S` as f32 `[B, H, Nq, Nk]` by a `linalg.generic`

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "softmax-mlir/Dialect/Softmax/IR/AttentionDecompose.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/AttentionDecompose.h"
 
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
@@ -21,136 +21,6 @@
 
 using namespace mlir;
 using namespace mlir::softmax;
-
-namespace {
-/// Where an attention size can be read: dimension `index` of `operand`.
-/// The mask's batch and head dimensions broadcast when they are a static
-/// 1, so they tell nothing about B and H.
-struct DimSource {
-  Value operand;
-  int64_t index;
-  bool broadcasts = false;
-};
-} // namespace
-
-static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
-  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
-  Value o = op.getOutput(), lse = op.getLse(), mask = op.getMask();
-  SmallVector<DimSource> sources;
-  auto add = [&](Value x, int64_t index, bool broadcasts = false) {
-    if (x)
-      sources.push_back({x, index, broadcasts});
-  };
-  switch (dim) {
-  case AttentionDim::B:
-    for (Value x : {q, k, v, o, lse})
-      add(x, 0);
-    add(mask, 0, /*broadcasts=*/true);
-    break;
-  case AttentionDim::H:
-    for (Value x : {q, o, lse})
-      add(x, 1);
-    add(mask, 1, /*broadcasts=*/true);
-    break;
-  case AttentionDim::Hkv:
-    add(k, 1);
-    add(v, 1);
-    break;
-  case AttentionDim::Nq:
-    for (Value x : {q, o, lse, mask})
-      add(x, 2);
-    break;
-  case AttentionDim::Nk:
-    add(k, 2);
-    add(v, 2);
-    add(mask, 3);
-    break;
-  case AttentionDim::D:
-    add(q, 3);
-    add(k, 3);
-    break;
-  case AttentionDim::Dv:
-    add(v, 3);
-    add(o, 3);
-    break;
-  }
-  return sources;
-}
-
-std::optional<int64_t> mlir::softmax::getStaticAttentionSize(AttentionOp op,
-                                                             AttentionDim dim) {
-  for (const DimSource &s : sourcesOf(op, dim)) {
-    int64_t size = cast<ShapedType>(s.operand.getType()).getDimSize(s.index);
-    if (!ShapedType::isDynamic(size) && !(s.broadcasts && size == 1))
-      return size;
-  }
-  return std::nullopt;
-}
-
-OpFoldResult mlir::softmax::getAttentionSize(OpBuilder &b, AttentionOp op,
-                                             AttentionDim dim) {
-  if (std::optional<int64_t> size = getStaticAttentionSize(op, dim))
-    return b.getIndexAttr(*size);
-  // Query, key and value come first in every list, and they always exist.
-  DimSource first = sourcesOf(op, dim).front();
-  if (isa<RankedTensorType>(first.operand.getType()))
-    return tensor::getMixedSize(b, op.getLoc(), first.operand, first.index);
-  return memref::getMixedSize(b, op.getLoc(), first.operand, first.index);
-}
-
-bool mlir::softmax::coversAttentionDim(AttentionOp op, AttentionDim dim,
-                                       OpFoldResult offset,
-                                       OpFoldResult size) {
-  if (!isConstantIntValue(offset, 0))
-    return false;
-  if (std::optional<int64_t> full = getStaticAttentionSize(op, dim))
-    return getConstantIntValue(size) == full;
-  // A dynamic size is whole if it is the size of an operand that has it:
-  // what getIterationDomain hands to the tiling drivers.
-  auto value = dyn_cast<Value>(size);
-  auto dimOp = value ? value.getDefiningOp<tensor::DimOp>() : tensor::DimOp();
-  if (!dimOp)
-    return false;
-  return llvm::any_of(sourcesOf(op, dim), [&](const DimSource &s) {
-    return !s.broadcasts && dimOp.getSource() == s.operand &&
-           getConstantIntValue(dimOp.getIndex()) == s.index;
-  });
-}
-
-std::optional<int64_t> mlir::softmax::getStaticHeadGroup(AttentionOp op) {
-  std::optional<int64_t> heads = getStaticAttentionSize(op, AttentionDim::H);
-  std::optional<int64_t> kvHeads = getStaticAttentionSize(op, AttentionDim::Hkv);
-  if (!heads || !kvHeads)
-    return std::nullopt;
-  // H = Hkv = 0 is valid and empty; any group size reads the right heads.
-  return *kvHeads == 0 ? 1 : *heads / *kvHeads;
-}
-
-/// True if every query head reads key/value head 0, whatever H is.
-static bool hasOneKvHead(AttentionOp op) {
-  return getStaticAttentionSize(op, AttentionDim::Hkv) == 1;
-}
-
-static std::string sizeString(std::optional<int64_t> size) {
-  return size ? std::to_string(*size) : std::string("?");
-}
-
-std::optional<std::string>
-mlir::softmax::whyAttentionNotDecomposable(AttentionOp op) {
-  if (!isa<RankedTensorType>(op.getQuery().getType()))
-    return std::string("decomposition expects tensors; run softmax-decompose "
-                       "before bufferization");
-  if (!op.getScaleOrDefault())
-    return std::string("has no scale and no static head dimension");
-  // linalg indexing maps take no symbols, so the group size must be a
-  // constant of the key/value maps (h floordiv G).
-  if (!hasOneKvHead(op) && !getStaticHeadGroup(op))
-    return "decomposition needs a static number of query heads per "
-           "key/value head (H and Hkv static, or Hkv = 1), got H = " +
-           sizeString(getStaticAttentionSize(op, AttentionDim::H)) +
-           ", Hkv = " + sizeString(getStaticAttentionSize(op, AttentionDim::Hkv));
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // AttentionDecomposer
@@ -185,7 +55,7 @@ Value AttentionDecomposer::index(OpFoldResult v) {
 }
 
 AffineExpr AttentionDecomposer::kvHead(AffineExpr h) const {
-  if (hasOneKvHead(op))
+  if (getStaticAttentionSize(op, AttentionDim::Hkv) == 1)
     return getAffineConstantExpr(0, h.getContext());
   // floorDiv(1) folds to h itself: multi-head maps stay projections.
   return h.floorDiv(*group);
@@ -310,8 +180,8 @@ Value AttentionDecomposer::weightedValues(Value scores, Value max,
                 parallelThenReduction(4, false),
                 [&](OpBuilder &nb, Location l, ValueRange args) {
                   StateMath sm(nb, l, f32);
-                  linalg::YieldOp::create(nb, l,
-                                          sm.exp(sm.sub(args[1], args[0])));
+                  linalg::YieldOp::create(
+                      nb, l, sm.term(StateKind::Max, args[1], args[0]));
                 })
                 .getResult(0);
 
@@ -352,9 +222,8 @@ SmallVector<Value> AttentionDecomposer::finish(Value max, Value sum,
           op.getOutput(), {id4, rowOf4, id4}, parallelThenReduction(4, false),
           [&](OpBuilder &nb, Location l, ValueRange args) {
             StateMath sm(nb, l, f32);
-            Value y = sm.select(sm.eq(args[1], sm.cst(0.0)),
-                                sm.maskedValue(masked, /*probability=*/true),
-                                sm.div(args[0], args[1]));
+            Value y = sm.maskRow(masked, /*probability=*/true, args[1],
+                                 sm.div(args[0], args[1]));
             linalg::YieldOp::create(nb, l, sm.fromAcc(y, outElt));
           })
           .getResult(0)};
@@ -368,12 +237,31 @@ SmallVector<Value> AttentionDecomposer::finish(Value max, Value sum,
 // AggregatedOpInterface
 //===----------------------------------------------------------------------===//
 
-FailureOr<SmallVector<Value>> AttentionOp::decomposeOperation(OpBuilder &b) {
-  if (std::optional<std::string> why = whyAttentionNotDecomposable(*this))
-    return emitOpError(*why);
-  AttentionDecomposer parts(b, *this);
-  Value scores = parts.scores(getKey(), getMask(), b.getIndexAttr(0));
+FailureOr<SmallVector<Value>> mlir::softmax::decomposeAttention(OpBuilder &b,
+                                                               AttentionOp op) {
+  if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
+    return op.emitOpError(*why);
+  AttentionDecomposer parts(b, op);
+  Value scores = parts.scores(op.getKey(), op.getMask(), b.getIndexAttr(0));
   auto [max, sum] = parts.state(scores);
-  Value acc = parts.weightedValues(scores, max, getValue());
+  Value acc = parts.weightedValues(scores, max, op.getValue());
   return parts.finish(max, sum, acc);
+}
+
+namespace {
+struct AttentionAggregatedModel
+    : public linalg::AggregatedOpInterface::ExternalModel<
+          AttentionAggregatedModel, AttentionOp> {
+  FailureOr<SmallVector<Value>> decomposeOperation(Operation *op,
+                                                   OpBuilder &b) const {
+    return decomposeAttention(b, cast<AttentionOp>(op));
+  }
+};
+} // namespace
+
+void mlir::softmax::registerAttentionDecomposeExternalModel(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, SoftmaxDialect *) {
+    AttentionOp::attachInterface<AttentionAggregatedModel>(*ctx);
+  });
 }

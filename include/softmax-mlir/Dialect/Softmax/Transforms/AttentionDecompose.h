@@ -3,46 +3,33 @@
 // softmax.attention's reference lowering, for any target: masked scores by a
 // linalg contraction, their (max, sum) state by softmax.partial, the
 // weighted values by a second contraction, and a final normalization.
-// AttentionOp::decomposeOperation builds them once over all keys;
-// tileAttentionAlongKeys (Transforms.h) builds the first three per tile of
-// keys inside a loop and merges the tiles with softmax.merge.
+// decomposeAttention builds them once over all keys (and is the op's
+// AggregatedOpInterface, attached as an external model: the elementwise
+// bodies use the state algebra of MLIRSoftmaxUtils, which sits above the
+// dialect); tileAttentionAlongKeys (Transforms.h) builds the first three per
+// tile of keys inside a loop and merges the tiles with softmax.merge.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_ATTENTIONDECOMPOSE_H
-#define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_ATTENTIONDECOMPOSE_H
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ATTENTIONDECOMPOSE_H
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ATTENTIONDECOMPOSE_H
 
-#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 #include <array>
-#include <optional>
-#include <string>
 
-namespace mlir::softmax {
+namespace mlir {
+class DialectRegistry;
+namespace softmax {
 
-/// The sizes softmax.attention's shapes are made of.
-enum class AttentionDim { B, H, Hkv, Nq, Nk, D, Dv };
+/// The decomposition of `op` (on tensors) over all keys, at the builder's
+/// insertion point: the values that replace its results. Fails with an
+/// error on the op when whyAttentionNotDecomposable says why.
+FailureOr<SmallVector<Value>> decomposeAttention(OpBuilder &b, AttentionOp op);
 
-/// The size `dim` of `op` if some operand has it statically (the verifier
-/// guarantees that they agree).
-std::optional<int64_t> getStaticAttentionSize(AttentionOp op, AttentionDim dim);
-
-/// The size `dim` of `op`: static if any operand knows it statically (the
-/// verifier guarantees they agree), else a tensor.dim / memref.dim of the
-/// first operand that has it.
-OpFoldResult getAttentionSize(OpBuilder &b, AttentionOp op, AttentionDim dim);
-
-/// True if [offset, offset + size) is all of `dim`: offset 0 and a size
-/// equal to the static size, or a dynamic size read from an operand.
-bool coversAttentionDim(AttentionOp op, AttentionDim dim, OpFoldResult offset,
-                        OpFoldResult size);
-
-/// The static number of query heads per key/value head, H / Hkv, when both
-/// are static.
-std::optional<int64_t> getStaticHeadGroup(AttentionOp op);
-
-/// Why `op` has no reference decomposition (and no key tiling), or
-/// std::nullopt when it has one.
-std::optional<std::string> whyAttentionNotDecomposable(AttentionOp op);
+/// Attaches linalg::AggregatedOpInterface (decomposeAttention) to
+/// softmax.attention, so that transform.structured.decompose_interface
+/// reaches it.
+void registerAttentionDecomposeExternalModel(DialectRegistry &registry);
 
 /// Builds the pieces of the decomposition of one softmax.attention on
 /// tensors, at the builder's insertion point. Requires
@@ -95,6 +82,7 @@ private:
   std::optional<int64_t> group;
 };
 
-} // namespace mlir::softmax
+} // namespace softmax
+} // namespace mlir
 
-#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_ATTENTIONDECOMPOSE_H
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ATTENTIONDECOMPOSE_H

@@ -1,0 +1,45 @@
+//===- AttentionShape.h - the sizes softmax.attention is made of -*- C++ -*-===//
+//
+// The sizes of softmax.attention's operands (B, H, Hkv, Nq, Nk, D, Dv) as the
+// verifier relates them, for its tiling (AttentionTiling.cpp) and its
+// decomposition (Transforms/AttentionDecompose.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_ATTENTIONSHAPE_H
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_ATTENTIONSHAPE_H
+
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include <optional>
+#include <string>
+
+namespace mlir::softmax {
+
+/// The sizes softmax.attention's shapes are made of.
+enum class AttentionDim { B, H, Hkv, Nq, Nk, D, Dv };
+
+/// The size `dim` of `op` if some operand has it statically (the verifier
+/// guarantees that they agree).
+std::optional<int64_t> getStaticAttentionSize(AttentionOp op, AttentionDim dim);
+
+/// The size `dim` of `op`: static if any operand knows it statically (the
+/// verifier guarantees they agree), else a tensor.dim / memref.dim of the
+/// first operand that has it.
+OpFoldResult getAttentionSize(OpBuilder &b, AttentionOp op, AttentionDim dim);
+
+/// True if [offset, offset + size) is all of `dim`: offset 0 and a size
+/// equal to the static size, or a dynamic size read from an operand.
+bool coversAttentionDim(AttentionOp op, AttentionDim dim, OpFoldResult offset,
+                        OpFoldResult size);
+
+/// The static number of query heads per key/value head, H / Hkv, when both
+/// are static.
+std::optional<int64_t> getStaticHeadGroup(AttentionOp op);
+
+/// Why `op` has no reference decomposition (and no key tiling), or
+/// std::nullopt when it has one.
+std::optional<std::string> whyAttentionNotDecomposable(AttentionOp op);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_ATTENTIONSHAPE_H

@@ -1,0 +1,147 @@
+//===- AttentionShape.cpp - the sizes of softmax.attention -------------===//
+//
+// Where each size of softmax.attention can be read, and when it can be
+// decomposed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+/// Where an attention size can be read: dimension `index` of `operand`.
+/// The mask's batch and head dimensions broadcast when they are a static
+/// 1, so they tell nothing about B and H.
+struct DimSource {
+  Value operand;
+  int64_t index;
+  bool broadcasts = false;
+};
+} // namespace
+
+static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
+  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  Value o = op.getOutput(), lse = op.getLse(), mask = op.getMask();
+  SmallVector<DimSource> sources;
+  auto add = [&](Value x, int64_t index, bool broadcasts = false) {
+    if (x)
+      sources.push_back({x, index, broadcasts});
+  };
+  switch (dim) {
+  case AttentionDim::B:
+    for (Value x : {q, k, v, o, lse})
+      add(x, 0);
+    add(mask, 0, /*broadcasts=*/true);
+    break;
+  case AttentionDim::H:
+    for (Value x : {q, o, lse})
+      add(x, 1);
+    add(mask, 1, /*broadcasts=*/true);
+    break;
+  case AttentionDim::Hkv:
+    add(k, 1);
+    add(v, 1);
+    break;
+  case AttentionDim::Nq:
+    for (Value x : {q, o, lse, mask})
+      add(x, 2);
+    break;
+  case AttentionDim::Nk:
+    add(k, 2);
+    add(v, 2);
+    add(mask, 3);
+    break;
+  case AttentionDim::D:
+    add(q, 3);
+    add(k, 3);
+    break;
+  case AttentionDim::Dv:
+    add(v, 3);
+    add(o, 3);
+    break;
+  }
+  return sources;
+}
+
+std::optional<int64_t> mlir::softmax::getStaticAttentionSize(AttentionOp op,
+                                                             AttentionDim dim) {
+  for (const DimSource &s : sourcesOf(op, dim)) {
+    int64_t size = cast<ShapedType>(s.operand.getType()).getDimSize(s.index);
+    if (!ShapedType::isDynamic(size) && !(s.broadcasts && size == 1))
+      return size;
+  }
+  return std::nullopt;
+}
+
+OpFoldResult mlir::softmax::getAttentionSize(OpBuilder &b, AttentionOp op,
+                                             AttentionDim dim) {
+  if (std::optional<int64_t> size = getStaticAttentionSize(op, dim))
+    return b.getIndexAttr(*size);
+  // Query, key and value come first in every list, and they always exist.
+  DimSource first = sourcesOf(op, dim).front();
+  if (isa<RankedTensorType>(first.operand.getType()))
+    return tensor::getMixedSize(b, op.getLoc(), first.operand, first.index);
+  return memref::getMixedSize(b, op.getLoc(), first.operand, first.index);
+}
+
+bool mlir::softmax::coversAttentionDim(AttentionOp op, AttentionDim dim,
+                                       OpFoldResult offset,
+                                       OpFoldResult size) {
+  if (!isConstantIntValue(offset, 0))
+    return false;
+  if (std::optional<int64_t> full = getStaticAttentionSize(op, dim))
+    return getConstantIntValue(size) == full;
+  // A dynamic size is whole if it is the size of an operand that has it:
+  // what getIterationDomain hands to the tiling drivers.
+  auto value = dyn_cast<Value>(size);
+  auto dimOp = value ? value.getDefiningOp<tensor::DimOp>() : tensor::DimOp();
+  if (!dimOp)
+    return false;
+  return llvm::any_of(sourcesOf(op, dim), [&](const DimSource &s) {
+    return !s.broadcasts && dimOp.getSource() == s.operand &&
+           getConstantIntValue(dimOp.getIndex()) == s.index;
+  });
+}
+
+std::optional<int64_t> mlir::softmax::getStaticHeadGroup(AttentionOp op) {
+  std::optional<int64_t> heads = getStaticAttentionSize(op, AttentionDim::H);
+  std::optional<int64_t> kvHeads = getStaticAttentionSize(op, AttentionDim::Hkv);
+  if (!heads || !kvHeads)
+    return std::nullopt;
+  // H = Hkv = 0 is valid and empty; any group size reads the right heads.
+  return *kvHeads == 0 ? 1 : *heads / *kvHeads;
+}
+
+/// True if every query head reads key/value head 0, whatever H is.
+static bool hasOneKvHead(AttentionOp op) {
+  return getStaticAttentionSize(op, AttentionDim::Hkv) == 1;
+}
+
+static std::string sizeString(std::optional<int64_t> size) {
+  return size ? std::to_string(*size) : std::string("?");
+}
+
+std::optional<std::string>
+mlir::softmax::whyAttentionNotDecomposable(AttentionOp op) {
+  if (!isa<RankedTensorType>(op.getQuery().getType()))
+    return std::string("decomposition expects tensors; run softmax-decompose "
+                       "before bufferization");
+  if (!op.getScaleOrDefault())
+    return std::string("has no scale and no static head dimension");
+  // linalg indexing maps take no symbols, so the group size must be a
+  // constant of the key/value maps (h floordiv G).
+  if (!hasOneKvHead(op) && !getStaticHeadGroup(op))
+    return "decomposition needs a static number of query heads per "
+           "key/value head (H and Hkv static, or Hkv = 1), got H = " +
+           sizeString(getStaticAttentionSize(op, AttentionDim::H)) +
+           ", Hkv = " + sizeString(getStaticAttentionSize(op, AttentionDim::Hkv));
+  return std::nullopt;
+}
+
