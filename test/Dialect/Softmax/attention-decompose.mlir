@@ -36,8 +36,8 @@
 // CHECK: %[[O:.*]] = linalg.generic {indexing_maps = [#[[Q]], #[[V]], #[[S5]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[P]], %[[VA]] : tensor<2x4x8x10xf32>, tensor<2x4x10x8xf32>) outs(%{{.*}} : tensor<2x4x8x8xf32>)
 // output = O / l, 0 where l = 0 (masked(zero)).
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], {{.*}}} ins(%[[O]], %[[L]] : tensor<2x4x8x8xf32>, tensor<2x4x8xf32>) outs(%[[OA]] : tensor<2x4x8x8xf32>)
-// CHECK:   %[[EMPTY_ROW:.*]] = arith.cmpf oeq, %{{.*}}, %[[ZERO]] : f32
 // CHECK:   %[[Y:.*]] = arith.divf
+// CHECK:   %[[EMPTY_ROW:.*]] = arith.cmpf oeq, %{{.*}}, %[[ZERO]] : f32
 // CHECK:   %[[SEL:.*]] = arith.select %[[EMPTY_ROW]], %[[ZERO]], %[[Y]] : f32
 // CHECK:   linalg.yield %[[SEL]] : f32
 // CHECK: return %[[R]]
