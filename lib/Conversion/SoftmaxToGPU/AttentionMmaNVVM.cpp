@@ -413,7 +413,7 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
 namespace {
 
 /// Exact P V: value-column tiles accumulated together, their mma issued
-/// product by product across the tiles. Measured on the H200 (f32 run 5,
+/// product by product across the tiles. Measured on the H200 (bench/results/gpu_attention_f32.md,
 /// against one tile at a time): 4 tiles 57.1 against 52.5 TFLOP/s at B1
 /// H32 N4096 d128, 51.0 against 47.4 at N 1000, 46.5 against 43.8 causal at
 /// d 64, the same elsewhere; 2 tiles no gain.
@@ -449,7 +449,7 @@ constexpr int64_t kGroup = 4;
 /// three tf32 products with twice the operand registers.
 /// mma.sync truncates its f32 sums, so one chain of products into O over
 /// the whole key range drifts towards zero by up to an ulp per 8-key step:
-/// measured (f32 run 1, hi rounded), 3.0e-5 of float64 at N 4096 d 128
+/// measured (with hi rounded), 3.0e-5 of float64 at N 4096 d 128
 /// (1.5e-5 at N 2048 d 64). P V of each 64-key tile therefore starts from
 /// zero (8 steps) and is added to O in round-to-nearest f32: 1.6e-6 at N
 /// 4096, for 9% of speed (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q K^T starts from
@@ -457,7 +457,7 @@ constexpr int64_t kGroup = 4;
 /// are the f16/bf16 kernel's f32 ones; ex2.approx.ftz (2 ulp) is part of
 /// the error measured. Splitting each landed K and V tile once per block
 /// into hi and lo tiles in shared memory, instead of in every warp that
-/// reads it, measured slower (f32 run 2: d 128 46.4 against 49.6 TFLOP/s,
+/// reads it, measured slower (d 128 46.4 against 49.6 TFLOP/s,
 /// causal d 128 44.6 against 51.1, tf32 d 64 143 against 154): the extra
 /// pass and the larger tiles (fewer blocks per SM) cost more than the
 /// integer ops saved.
