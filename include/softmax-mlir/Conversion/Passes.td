@@ -35,6 +35,12 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     A reduction along a dimension that is not the innermost puts the lanes
     across neighbouring reductions instead (each lane's state is final).
 
+    The algorithm is the op's. An op still marked `algorithm(auto)` gets
+    the choice of `softmax-select-algorithm`'s cost model for `target=cpu`
+    (with its default `l2-bytes`), through the same exported
+    `selectAlgorithm`; `softmax-to-cpu` runs `softmax-select-algorithm`
+    before this pass, so none reaches it there.
+
     `softmax.attention` becomes an `scf.parallel` over query rows, each
     visiting its keys (within the causal and window limits) in blocks of
     the vector width with the online state carried (docs/Attention.md).
@@ -112,6 +118,13 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     Requirements, each with its own diagnostic: memrefs with identity
     layout, reduction along the innermost dimension, f16/bf16/f32 data,
     f32 accumulation.
+
+    All three algorithms are honoured. An op still marked `algorithm(auto)`
+    gets the choice of `softmax-select-algorithm`'s cost model for
+    `target=gpu` (`online`, what the heuristic was tuned on), through the
+    same exported `selectAlgorithm`; `softmax-to-nvvm` and
+    `softmax-to-rocdl` run `softmax-select-algorithm{target=gpu}` before
+    this pass, so none reaches it there.
 
     Example:
 

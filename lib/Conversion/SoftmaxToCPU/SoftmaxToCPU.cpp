@@ -67,13 +67,15 @@ CPUStrategy mlir::softmax::chooseCPUStrategy(const CPUTarget &target,
 
 std::optional<std::string>
 mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
-  std::optional<Request> req = requestOf(op);
-  if (!req)
+  auto semantic = dyn_cast<SemanticOpInterface>(op);
+  if (!semantic || isa<AttentionOp>(op))
     return std::string("is not a softmax, log_softmax or logsumexp op");
-  if (auto why = whyNotContiguousBuffers({req->input, req->output},
-                                         "CPU mapping", requireBuffers))
+  SmallVector<Value> buffers(semantic.getInputs());
+  llvm::append_range(buffers, semantic.getDestinations());
+  if (auto why =
+          whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers))
     return why;
-  return whyNotF32Accumulated(op, *req, "CPU mapping");
+  return whyNotF32Accumulated(semantic, "CPU mapping");
 }
 
 static StringRef variantName(ThreePassVariant v) {
@@ -132,16 +134,19 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
                                                const CPUStrategy &overrides) {
   if (std::optional<std::string> why = whyNotMappableToCPU(op))
     return op->emitOpError(*why);
-  Request req = *requestOf(op);
-  Algorithm alg = req.algorithm;
+  auto semantic = cast<SemanticOpInterface>(op);
+  // An op softmax-select-algorithm has not resolved gets its CPU choice
+  // (the pass's default l2-bytes), the same function with the same target.
+  Algorithm alg = semantic.getAlgorithm();
   if (alg == Algorithm::Auto)
-    alg = selectAlgorithm(op, CostModelTarget::CPU);
+    alg = selectAlgorithm(semantic, CostModelTarget::CPU);
+  Request req = rowKernelRequest(semantic, alg);
 
   auto inType = cast<MemRefType>(req.input.getType());
   auto outType = cast<MemRefType>(req.output.getType());
   // The bytes one iteration of the parallel loop touches: a row, or across
   // rows a reduction's worth of vectors.
-  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  int64_t dim = semantic.getReductionDimension();
   bool across = dim != inType.getRank() - 1;
   std::optional<int64_t> rowBytes;
   if (!inType.isDynamicDim(dim))

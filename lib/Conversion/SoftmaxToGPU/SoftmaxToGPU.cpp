@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -34,24 +35,28 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                                Operation *op,
                                                const GPUTarget &target,
                                                const GPUStrategy &overrides) {
-  std::optional<Request> maybeReq = requestOf(op);
-  if (!maybeReq)
+  auto semantic = dyn_cast<SemanticOpInterface>(op);
+  if (!semantic || isa<AttentionOp>(op))
     return op->emitOpError("is not a softmax, log_softmax or logsumexp op");
-  Request req = *maybeReq;
+  // An op softmax-select-algorithm has not resolved gets its GPU choice,
+  // the same function with the same target (online, what the kernels
+  // below were tuned for).
+  Algorithm alg = semantic.getAlgorithm();
+  if (alg == Algorithm::Auto)
+    alg = selectAlgorithm(semantic, CostModelTarget::GPU);
+  Request req = rowKernelRequest(semantic, alg);
   if (auto why = whyNotContiguousBuffers({req.input, req.output},
                                          "GPU mapping"))
     return op->emitOpError(*why);
   auto inType = cast<MemRefType>(req.input.getType());
   auto outType = cast<MemRefType>(req.output.getType());
-  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  int64_t dim = semantic.getReductionDimension();
   if (dim != inType.getRank() - 1)
     return op->emitOpError() << "GPU mapping reduces the innermost dimension "
                                 "only, not dimension "
                              << dim << " of rank " << inType.getRank();
-  if (auto why = whyNotF32Accumulated(op, req, "GPU mapping"))
+  if (auto why = whyNotF32Accumulated(semantic, "GPU mapping"))
     return op->emitOpError(*why);
-  if (req.algorithm == Algorithm::Auto)
-    req.algorithm = Algorithm::Online;
 
   std::optional<int64_t> rowLength, rowCount;
   if (!inType.isDynamicDim(dim))

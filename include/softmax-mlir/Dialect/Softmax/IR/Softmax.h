@@ -1,6 +1,6 @@
 //===- Softmax.h - softmax dialect ------------------------------*- C++ -*-===//
 //
-// The softmax dialect, its enums, attributes and ops.
+// The softmax dialect, its enums, attributes, interfaces and ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,7 @@
 
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOpsDialect.h.inc"
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxEnums.h.inc"
-
+#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOps.h.inc"

@@ -45,8 +45,9 @@ def Softmax_Dialect : Dialect {
 
     **`algorithm`**:
 
-    * `auto`: `softmax-select-algorithm` (or `softmax-decompose`, with the
-      same cost model) picks one of the others.
+    * `auto`: `softmax-select-algorithm` picks one of the others with its
+      cost model (a pass that meets an unresolved op calls the same model
+      with the target its description names).
     * `three_pass`: `m = max x`, then `l = sum exp(x - m)`, then the output.
     * `online`: one read computes `(m, l)` with `m' = max(m, x)`,
       `l' = l * exp(m - m') + exp(x - m')`.
