@@ -78,20 +78,6 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
   return whyNotF32Accumulated(semantic, "CPU mapping");
 }
 
-static StringRef variantName(ThreePassVariant v) {
-  switch (v) {
-  case ThreePassVariant::Recompute:
-    return "recompute";
-  case ThreePassVariant::Reload:
-    return "reload";
-  case ThreePassVariant::Tiled:
-    return "tiled";
-  case ThreePassVariant::Auto:
-    break;
-  }
-  return "auto";
-}
-
 /// `memref` (identity layout) viewed as [outer, n, inner] around dimension
 /// `dim`: the dimensions before it collapsed into one (a unit one if there
 /// are none), the dimensions after it into another. With `reduced`, the
@@ -163,6 +149,26 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
     s.block = overrides.block;
   if (overrides.threePass != ThreePassVariant::Auto)
     s.threePass = overrides.threePass;
+  s.exp = overrides.exp;
+  // A request on the op wins over the pass options.
+  if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
+    auto cpu = dyn_cast<CPUStrategyAttr>(request);
+    if (!cpu)
+      return op->emitOpError() << "asks for " << request
+                               << "; the CPU mapping takes a "
+                                  "#softmax.cpu_strategy";
+    if (std::optional<Algorithm> asked = cpu.getAlgorithm();
+        asked && *asked != alg)
+      return op->emitOpError()
+             << "strategy asks for algorithm " << stringifyAlgorithm(*asked)
+             << ", but the op's algorithm is " << stringifyAlgorithm(alg);
+    if (cpu.getThreePass() && alg != Algorithm::ThreePass)
+      return op->emitOpError()
+             << "strategy asks for three_pass = "
+             << stringifyThreePassVariant(*cpu.getThreePass())
+             << ", but the op's algorithm is " << stringifyAlgorithm(alg);
+    s = applyCPUStrategyAttr(s, cpu);
+  }
   if (s.vectorWidth < 1 || s.vectorWidth > 64 ||
       !llvm::isPowerOf2_64(s.vectorWidth))
     return op->emitOpError() << "vector width " << s.vectorWidth
@@ -238,21 +244,9 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
           RowKernel(rewriter, loc, req, alg, s, x, y, lanes, n, nMain).build();
         });
   }
-  SmallVector<NamedAttribute> attrs = {
-      rewriter.getNamedAttr("algorithm",
-                            rewriter.getStringAttr(stringifyAlgorithm(alg))),
-      rewriter.getNamedAttr("vector_width",
-                            rewriter.getI64IntegerAttr(s.vectorWidth)),
-      rewriter.getNamedAttr("unroll", rewriter.getI64IntegerAttr(s.unroll)),
-      rewriter.getNamedAttr("block", rewriter.getI64IntegerAttr(s.block))};
-  if (alg == Algorithm::ThreePass)
-    attrs.push_back(rewriter.getNamedAttr(
-        "three_pass", rewriter.getStringAttr(variantName(s.threePass))));
-  if (overrides.exp == VectorExp::Polynomial)
-    attrs.push_back(
-        rewriter.getNamedAttr("exp", rewriter.getStringAttr("polynomial")));
-  par->setAttr("softmax.cpu_strategy", rewriter.getDictionaryAttr(attrs));
-  expandVectorExp(par, overrides.exp == VectorExp::Polynomial);
+  par->setAttr(SoftmaxDialect::getStrategyAttrName(),
+               getCPUStrategyAttr(rewriter.getContext(), alg, s));
+  expandVectorExp(par, s.exp == VectorExp::Polynomial);
   rewriter.eraseOp(op);
   return success();
 }

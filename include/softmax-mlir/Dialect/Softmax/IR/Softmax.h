@@ -18,6 +18,10 @@
 
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOpsDialect.h.inc"
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxAttrs.h.inc"
+
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxInterfaces.h.inc"
 
 #define GET_OP_CLASSES

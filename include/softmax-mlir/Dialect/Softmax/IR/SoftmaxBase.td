@@ -68,6 +68,29 @@ def Softmax_Dialect : Dialect {
     base-2 exponent `K` and `l = sum exp(x) * 2^-K` (the state of
     `exp_pair`); merging two `exponent` states rescales by exact powers of
     two.
+
+    **`softmax.strategy`**: the one discardable attribute of the dialect,
+    holding a typed strategy (`#softmax.cpu_strategy`,
+    `#softmax.gpu_strategy`, `#softmax.attention_cpu_strategy`,
+    `#softmax.attention_gpu_strategy`). On a semantic op it is a per-op
+    request that `softmax-map-to-cpu` or `softmax-map-to-gpu` honours (or
+    refuses with a diagnostic); on the loop or launch a mapping produces,
+    it records the strategy the mapping used. The verifier checks that a
+    softmax, log_softmax or logsumexp carries a CPU or GPU strategy and an
+    attention an attention one; any other `softmax.*` discardable
+    attribute is an error.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute that holds a typed strategy: a per-op
+    /// request on a semantic op, the record on what a mapping produces.
+    static constexpr ::llvm::StringLiteral getStrategyAttrName() {
+      return ::llvm::StringLiteral("softmax.strategy");
+    }
+
+    /// Registers the strategy attributes (SoftmaxAttrs.cpp).
+    void registerAttributes();
   }];
 }
 

@@ -9,6 +9,7 @@
 #define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD
 
 include "softmax-mlir/Dialect/Softmax/IR/SoftmaxBase.td"
+include "softmax-mlir/Dialect/Softmax/IR/SoftmaxAttrs.td"
 include "softmax-mlir/Dialect/Softmax/IR/SoftmaxInterfaces.td"
 include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
