@@ -71,7 +71,8 @@ class Spec:
             fields.append(f"{self.FIELDS[key]} = {value}")
         if not fields:
             return ""
-        return " {softmax.gpu_strategy = {" + ", ".join(fields) + "}}"
+        return (" {softmax.strategy = #softmax.gpu_strategy<"
+                + ", ".join(fields) + ">}")
 
     @property
     def name(self) -> str:
@@ -121,10 +122,11 @@ def strategies(mapped: Path) -> dict[str, dict]:
     result: dict[str, dict] = {}
     text = mapped.read_text()
     for func in re.finditer(r"func\.func @(\w+)\(.*?\n  \}", text, re.S):
-        m = re.search(r"softmax\.strategy = \{([^}]*)\}", func[0])
+        m = re.search(r"softmax\.strategy = #softmax\.gpu_strategy<([^>]*)>",
+                      func[0])
         if m:
             result[func[1]] = {k: int(v) for k, v in
-                               re.findall(r"(\w+) = (\d+) : i64", m[1])}
+                               re.findall(r"(\w+) = (\d+)", m[1])}
     return result
 
 

@@ -147,6 +147,11 @@ LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
   // linalg.softmax and decomposed forms are lowered through the dialect;
   // left alone, linalg.softmax would reach the end unlowered.
   pm.addPass(createSoftmaxRaise());
+  // Every algorithm(auto) is resolved here, with the CPU cost model, before
+  // anything lowers the ops.
+  SoftmaxSelectAlgorithmOptions select;
+  select.target = "cpu";
+  pm.addPass(createSoftmaxSelectAlgorithm(select));
   SoftmaxDecomposeOptions decompose;
   decompose.reductionTileSize = options.reductionTileSize;
   bool vectorize = options.vectorWidth != 0;

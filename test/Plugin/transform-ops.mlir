@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @softmax
 // CHECK: scf.parallel
 // CHECK: vector.load {{.*}} vector<8xf32>
-// CHECK: } {softmax.cpu_strategy = {algorithm = "online", {{.*}}vector_width = 8 : i64}}
+// CHECK: } {softmax.strategy = #softmax.cpu_strategy<algorithm = online, vector_width = 8, {{.*}}>}
 // CHECK-NOT: softmax.softmax ins
 func.func @softmax(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
   softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : memref<4x100xf32>) dimension(1) masked(zero)

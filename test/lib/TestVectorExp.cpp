@@ -47,5 +47,10 @@ struct TestVectorExpPass
 } // namespace
 
 namespace mlir::softmax::test {
-void registerTestPasses() { PassRegistration<TestVectorExpPass>(); }
+void registerTestSemanticOpInterfacePass();
+
+void registerTestPasses() {
+  PassRegistration<TestVectorExpPass>();
+  registerTestSemanticOpInterfacePass();
+}
 } // namespace mlir::softmax::test

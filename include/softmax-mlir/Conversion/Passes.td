@@ -28,12 +28,20 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     from the host (LLVM's CPU feature detection: 16 lanes with AVX-512, 8
     with AVX2; cache sizes from the C library, or `l1-bytes`/`l2-bytes`)
     and the row size (docs/Passes/softmax-map-to-cpu.md) and is recorded on
-    the loop as `softmax.cpu_strategy`. Options that are not 0
-    (or `auto`) override it; a choice the mapping cannot honour is an
-    error.
+    the loop as `softmax.strategy = #softmax.cpu_strategy<...>`. Options
+    that are not 0 (or `auto`) override it, and the same attribute on an op
+    (a per-op request, e.g. `#softmax.cpu_strategy<vector_width = 4>`)
+    overrides both for that op; a choice the mapping cannot honour, or a
+    request of another kind, is an error.
 
     A reduction along a dimension that is not the innermost puts the lanes
     across neighbouring reductions instead (each lane's state is final).
+
+    The algorithm is the op's. An op still marked `algorithm(auto)` gets
+    the choice of `softmax-select-algorithm`'s cost model for `target=cpu`
+    (with its default `l2-bytes`), through the same exported
+    `selectAlgorithm`; `softmax-to-cpu` runs `softmax-select-algorithm`
+    before this pass, so none reaches it there.
 
     `softmax.attention` becomes an `scf.parallel` over query rows, each
     visiting its keys (within the causal and window limits) in blocks of
@@ -51,9 +59,9 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     ```
 
     becomes an `scf.parallel` over 64 rows with
-    `softmax.cpu_strategy = {algorithm = "exp_pair", block = 16,
-    unroll = 4, vector_width = 16}`: 15 groups of four `vector<16xf32>`
-    loads, then a tail of three masked vectors.
+    `softmax.strategy = #softmax.cpu_strategy<algorithm = exp_pair,
+    vector_width = 16, unroll = 4, block = 16, exp = fast>`: 15 groups of
+    four `vector<16xf32>` loads, then a tail of three masked vectors.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", "0",
@@ -105,13 +113,23 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     The strategy (threads per row, rows per block, vector width, vectors
     kept in registers, blocks per row) comes from a heuristic over the
     target and the shape (docs/Passes/softmax-map-to-gpu.md) and is
-    recorded on the launch as `softmax.strategy`. Every option that is not
-    0 overrides the heuristic; a choice the shape cannot honour is an
-    error, never silently replaced.
+    recorded on the launch as `softmax.strategy = #softmax.gpu_strategy<...>`
+    (`#softmax.attention_gpu_strategy<...>` for attention). Every option
+    that is not 0 overrides the heuristic, and the same attribute on an op
+    (a per-op request) overrides both for that op; a choice the shape
+    cannot honour, or a request of another kind, is an error, never
+    silently replaced.
 
     Requirements, each with its own diagnostic: memrefs with identity
     layout, reduction along the innermost dimension, f16/bf16/f32 data,
     f32 accumulation.
+
+    All three algorithms are honoured. An op still marked `algorithm(auto)`
+    gets the choice of `softmax-select-algorithm`'s cost model for
+    `target=gpu` (`online`, what the heuristic was tuned on), through the
+    same exported `selectAlgorithm`; `softmax-to-nvvm` and
+    `softmax-to-rocdl` run `softmax-select-algorithm{target=gpu}` before
+    this pass, so none reaches it there.
 
     Example:
 
@@ -120,10 +138,10 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
                     dimension(1) masked(zero) algorithm(online)
     ```
 
-    becomes a `gpu.launch` of 2048 blocks of 256 threads, a warp per row,
-    each lane holding 8 vectors of 4 floats, with
-    `softmax.strategy = {cached_vectors = 8, rows_per_block = 8,
-    splits = 1, threads_per_row = 32, vector_width = 4}`.
+    becomes a `gpu.launch` of 16384 blocks of 64 threads, a block per row,
+    each thread holding 4 vectors of 4 floats, with
+    `softmax.strategy = #softmax.gpu_strategy<threads_per_row = 64,
+    rows_per_block = 1, vector_width = 4, cached_vectors = 4, splits = 1>`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",

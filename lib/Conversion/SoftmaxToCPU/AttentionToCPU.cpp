@@ -253,12 +253,16 @@ std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
   return std::nullopt;
 }
 
-LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
-                                                 AttentionOp op,
-                                                 const CPUTarget &target,
-                                                 const CPUStrategy &overrides) {
+LogicalResult mlir::softmax::mapAttentionOpToCPU(
+    RewriterBase &rewriter, AttentionOp op, const CPUTarget &target,
+    const CPUStrategy &passOverrides) {
   if (std::optional<std::string> why = whyNotMappableToCPU(op))
     return op->emitOpError(*why);
+  FailureOr<CPUStrategy> requested =
+      applyAttentionCPURequest(op, target, passOverrides);
+  if (failed(requested))
+    return failure();
+  const CPUStrategy &overrides = *requested;
   int64_t lanes =
       overrides.vectorWidth ? overrides.vectorWidth : target.vectorBits / 32;
   std::optional<float> scale = op.getScaleOrDefault();
@@ -282,14 +286,9 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(RewriterBase &rewriter,
         AttentionRow(rewriter, loc, op, lanes, *scale, dims)
             .build(ivs[0], ivs[1], ivs[2]);
       });
-  par->setAttr("softmax.cpu_strategy",
-               rewriter.getDictionaryAttr(
-                   {rewriter.getNamedAttr("op", rewriter.getStringAttr(
-                                                    "attention")),
-                    rewriter.getNamedAttr("vector_width",
-                                          rewriter.getI64IntegerAttr(lanes)),
-                    rewriter.getNamedAttr("keys_per_block",
-                                          rewriter.getI64IntegerAttr(lanes))}));
+  par->setAttr(SoftmaxDialect::getStrategyAttrName(),
+               AttentionCPUStrategyAttr::get(rewriter.getContext(), lanes,
+                                             /*keys_per_block=*/lanes));
   expandVectorExp(par, overrides.exp == VectorExp::Polynomial);
   rewriter.eraseOp(op);
   return success();

@@ -67,27 +67,15 @@ CPUStrategy mlir::softmax::chooseCPUStrategy(const CPUTarget &target,
 
 std::optional<std::string>
 mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
-  std::optional<Request> req = requestOf(op);
-  if (!req)
+  auto semantic = dyn_cast<SemanticOpInterface>(op);
+  if (!semantic || isa<AttentionOp>(op))
     return std::string("is not a softmax, log_softmax or logsumexp op");
-  if (auto why = whyNotContiguousBuffers({req->input, req->output},
-                                         "CPU mapping", requireBuffers))
+  SmallVector<Value> buffers(semantic.getInputs());
+  llvm::append_range(buffers, semantic.getDestinations());
+  if (auto why =
+          whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers))
     return why;
-  return whyNotF32Accumulated(op, *req, "CPU mapping");
-}
-
-static StringRef variantName(ThreePassVariant v) {
-  switch (v) {
-  case ThreePassVariant::Recompute:
-    return "recompute";
-  case ThreePassVariant::Reload:
-    return "reload";
-  case ThreePassVariant::Tiled:
-    return "tiled";
-  case ThreePassVariant::Auto:
-    break;
-  }
-  return "auto";
+  return whyNotF32Accumulated(semantic, "CPU mapping");
 }
 
 /// `memref` (identity layout) viewed as [outer, n, inner] around dimension
@@ -132,16 +120,19 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
                                                const CPUStrategy &overrides) {
   if (std::optional<std::string> why = whyNotMappableToCPU(op))
     return op->emitOpError(*why);
-  Request req = *requestOf(op);
-  Algorithm alg = req.algorithm;
+  auto semantic = cast<SemanticOpInterface>(op);
+  // An op softmax-select-algorithm has not resolved gets its CPU choice
+  // (the pass's default l2-bytes), the same function with the same target.
+  Algorithm alg = semantic.getAlgorithm();
   if (alg == Algorithm::Auto)
-    alg = selectAlgorithm(op, CostModelTarget::CPU);
+    alg = selectAlgorithm(semantic, CostModelTarget::CPU);
+  Request req = rowKernelRequest(semantic, alg);
 
   auto inType = cast<MemRefType>(req.input.getType());
   auto outType = cast<MemRefType>(req.output.getType());
   // The bytes one iteration of the parallel loop touches: a row, or across
   // rows a reduction's worth of vectors.
-  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  int64_t dim = semantic.getReductionDimension();
   bool across = dim != inType.getRank() - 1;
   std::optional<int64_t> rowBytes;
   if (!inType.isDynamicDim(dim))
@@ -158,6 +149,26 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
     s.block = overrides.block;
   if (overrides.threePass != ThreePassVariant::Auto)
     s.threePass = overrides.threePass;
+  s.exp = overrides.exp;
+  // A request on the op wins over the pass options.
+  if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
+    auto cpu = dyn_cast<CPUStrategyAttr>(request);
+    if (!cpu)
+      return op->emitOpError() << "asks for " << request
+                               << "; the CPU mapping takes a "
+                                  "#softmax.cpu_strategy";
+    if (std::optional<Algorithm> asked = cpu.getAlgorithm();
+        asked && *asked != alg)
+      return op->emitOpError()
+             << "strategy asks for algorithm " << stringifyAlgorithm(*asked)
+             << ", but the op's algorithm is " << stringifyAlgorithm(alg);
+    if (cpu.getThreePass() && alg != Algorithm::ThreePass)
+      return op->emitOpError()
+             << "strategy asks for three_pass = "
+             << stringifyThreePassVariant(*cpu.getThreePass())
+             << ", but the op's algorithm is " << stringifyAlgorithm(alg);
+    s = applyCPUStrategyAttr(s, cpu);
+  }
   if (s.vectorWidth < 1 || s.vectorWidth > 64 ||
       !llvm::isPowerOf2_64(s.vectorWidth))
     return op->emitOpError() << "vector width " << s.vectorWidth
@@ -231,21 +242,9 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
           RowKernel(rewriter, loc, req, alg, s, x, y, lanes, n, nMain).build();
         });
   }
-  SmallVector<NamedAttribute> attrs = {
-      rewriter.getNamedAttr("algorithm",
-                            rewriter.getStringAttr(stringifyAlgorithm(alg))),
-      rewriter.getNamedAttr("vector_width",
-                            rewriter.getI64IntegerAttr(s.vectorWidth)),
-      rewriter.getNamedAttr("unroll", rewriter.getI64IntegerAttr(s.unroll)),
-      rewriter.getNamedAttr("block", rewriter.getI64IntegerAttr(s.block))};
-  if (alg == Algorithm::ThreePass)
-    attrs.push_back(rewriter.getNamedAttr(
-        "three_pass", rewriter.getStringAttr(variantName(s.threePass))));
-  if (overrides.exp == VectorExp::Polynomial)
-    attrs.push_back(
-        rewriter.getNamedAttr("exp", rewriter.getStringAttr("polynomial")));
-  par->setAttr("softmax.cpu_strategy", rewriter.getDictionaryAttr(attrs));
-  expandVectorExp(par, overrides.exp == VectorExp::Polynomial);
+  par->setAttr(SoftmaxDialect::getStrategyAttrName(),
+               getCPUStrategyAttr(rewriter.getContext(), alg, s));
+  expandVectorExp(par, s.exp == VectorExp::Polynomial);
   rewriter.eraseOp(op);
   return success();
 }

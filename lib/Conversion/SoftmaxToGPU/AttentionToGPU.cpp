@@ -117,16 +117,6 @@ chooseAttentionStrategy(AttentionOp op, bool nvidia, bool isF32,
   return s;
 }
 
-/// The matrix instruction recorded in `softmax.strategy`.
-StringRef mmaName(bool nvidia, bool isF32, const AttentionGPUStrategy &s) {
-  if (!nvidia)
-    return "mfma16x16x16";
-  if (!isF32)
-    return "m16n8k16";
-  return s.f32Precision == AttentionF32Precision::Exact ? "m16n8k8.tf32x3"
-                                                        : "m16n8k8.tf32";
-}
-
 class AttentionKernel : IndexArith {
 public:
   AttentionKernel(OpBuilder &b, Location loc, AttentionOp op, float scale,
@@ -419,7 +409,12 @@ mlir::softmax::parseAttentionF32Precision(StringRef s) {
 LogicalResult
 mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                    const GPUTarget &target,
-                                   const AttentionGPUStrategy &overrides) {
+                                   const AttentionGPUStrategy &passOverrides) {
+  FailureOr<AttentionGPUStrategy> requested =
+      applyAttentionGPURequest(op, target, passOverrides);
+  if (failed(requested))
+    return failure();
+  const AttentionGPUStrategy &overrides = *requested;
   // lookupGPUTarget knows sm_80 and sm_90 (mma.sync) and gfx90a and
   // gfx942 (MFMA); nothing else reaches here.
   bool nvidia = target.chip.rfind("sm_", 0) == 0;
@@ -518,19 +513,12 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                             ix.idx(warps * mma->lanes()), one, one,
                             dynamicBytes, Type(), ValueRange{}, attributions);
   launch->setAttr(
-      "softmax.strategy",
-      rewriter.getDictionaryAttr(
-          {rewriter.getNamedAttr("op", rewriter.getStringAttr("attention")),
-           rewriter.getNamedAttr("rows_per_block",
-                                 rewriter.getI64IntegerAttr(
-                                     mma->rowsPerWarp() * warps)),
-           rewriter.getNamedAttr("keys_per_tile",
-                                 rewriter.getI64IntegerAttr(kKeysPerTile)),
-           rewriter.getNamedAttr("buffers",
-                                 rewriter.getI64IntegerAttr(mma->stages())),
-           rewriter.getNamedAttr(
-               "mma", rewriter.getStringAttr(mmaName(nvidia, isF32,
-                                                     *strategy)))}));
+      SoftmaxDialect::getStrategyAttrName(),
+      AttentionGPUStrategyAttr::get(
+          rewriter.getContext(),
+          getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
+          mma->rowsPerWarp(), mma->rowsPerWarp() * warps, kKeysPerTile,
+          mma->stages()));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());

@@ -23,7 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -34,24 +34,28 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                                Operation *op,
                                                const GPUTarget &target,
                                                const GPUStrategy &overrides) {
-  std::optional<Request> maybeReq = requestOf(op);
-  if (!maybeReq)
+  auto semantic = dyn_cast<SemanticOpInterface>(op);
+  if (!semantic || isa<AttentionOp>(op))
     return op->emitOpError("is not a softmax, log_softmax or logsumexp op");
-  Request req = *maybeReq;
+  // An op softmax-select-algorithm has not resolved gets its GPU choice,
+  // the same function with the same target (online, what the kernels
+  // below were tuned for).
+  Algorithm alg = semantic.getAlgorithm();
+  if (alg == Algorithm::Auto)
+    alg = selectAlgorithm(semantic, CostModelTarget::GPU);
+  Request req = rowKernelRequest(semantic, alg);
   if (auto why = whyNotContiguousBuffers({req.input, req.output},
                                          "GPU mapping"))
     return op->emitOpError(*why);
   auto inType = cast<MemRefType>(req.input.getType());
   auto outType = cast<MemRefType>(req.output.getType());
-  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  int64_t dim = semantic.getReductionDimension();
   if (dim != inType.getRank() - 1)
     return op->emitOpError() << "GPU mapping reduces the innermost dimension "
                                 "only, not dimension "
                              << dim << " of rank " << inType.getRank();
-  if (auto why = whyNotF32Accumulated(op, req, "GPU mapping"))
+  if (auto why = whyNotF32Accumulated(semantic, "GPU mapping"))
     return op->emitOpError(*why);
-  if (req.algorithm == Algorithm::Auto)
-    req.algorithm = Algorithm::Online;
 
   std::optional<int64_t> rowLength, rowCount;
   if (!inType.isDynamicDim(dim))
@@ -77,29 +81,27 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     s.cachedVectors = overrides.cachedVectors;
   if (overrides.splits)
     s.splits = overrides.splits;
-  // Per-op choices, as `softmax.gpu_strategy = {threads_per_row = 512, ...}`
-  // on the op, win over the pass options.
-  if (auto dict = op->getAttrOfType<DictionaryAttr>("softmax.gpu_strategy")) {
-    for (NamedAttribute entry : dict) {
-      auto value = dyn_cast<IntegerAttr>(entry.getValue());
-      int64_t *field =
-          llvm::StringSwitch<int64_t *>(entry.getName().strref())
-              .Case("threads_per_row", &s.threadsPerRow)
-              .Case("rows_per_block", &s.rowsPerBlock)
-              .Case("vector_width", &s.vectorWidth)
-              .Case("cached_vectors", &s.cachedVectors)
-              .Case("splits", &s.splits)
-              .Default(nullptr);
-      if (!field || !value || value.getInt() < 0)
-        return op->emitOpError() << "softmax.gpu_strategy: '"
-                                 << entry.getName().strref()
-                                 << "' is not a strategy field with a "
-                                    "non-negative integer value";
-      *field = value.getInt();
-    }
+  // A request on the op, `softmax.strategy = #softmax.gpu_strategy<...>`,
+  // wins over the pass options.
+  if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
+    auto gpu = dyn_cast<GPUStrategyAttr>(request);
+    if (!gpu)
+      return op->emitOpError() << "asks for " << request
+                               << "; the GPU mapping takes a "
+                                  "#softmax.gpu_strategy";
+    s = applyGPUStrategyAttr(s, gpu);
   }
 
-  // What the strategy needs of the shape must hold.
+  // What the strategy needs of the shape must hold. (The attribute's
+  // verifier already holds a request to positive sizes; the C++ overrides
+  // are held to them here.)
+  if (s.rowsPerBlock < 1 || s.vectorWidth < 1 || s.cachedVectors < 0 ||
+      s.splits < 1)
+    return op->emitOpError()
+           << "rows per block (" << s.rowsPerBlock << "), vector width ("
+           << s.vectorWidth << ") and splits (" << s.splits
+           << ") must be positive, cached vectors (" << s.cachedVectors
+           << ") not negative";
   if (!llvm::isPowerOf2_64(s.threadsPerRow) ||
       s.threadsPerRow * s.rowsPerBlock > target.maxThreadsPerBlock)
     return op->emitOpError() << "threads per row (" << s.threadsPerRow
@@ -204,20 +206,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
       one, one, /*dynamicSharedMemorySize=*/nullptr, tokenType,
       token ? ValueRange{token} : ValueRange{}, attributions);
   // The choice, visible in the IR.
-  launch->setAttr(
-      "softmax.strategy",
-      rewriter.getDictionaryAttr({
-          rewriter.getNamedAttr("threads_per_row",
-                                rewriter.getI64IntegerAttr(s.threadsPerRow)),
-          rewriter.getNamedAttr("rows_per_block",
-                                rewriter.getI64IntegerAttr(s.rowsPerBlock)),
-          rewriter.getNamedAttr("vector_width",
-                                rewriter.getI64IntegerAttr(s.vectorWidth)),
-          rewriter.getNamedAttr("cached_vectors",
-                                rewriter.getI64IntegerAttr(s.cachedVectors)),
-          rewriter.getNamedAttr("splits",
-                                rewriter.getI64IntegerAttr(s.splits)),
-      }));
+  launch->setAttr(SoftmaxDialect::getStrategyAttrName(),
+                  getGPUStrategyAttr(rewriter.getContext(), s));
   {
     OpBuilder::InsertionGuard bodyGuard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());

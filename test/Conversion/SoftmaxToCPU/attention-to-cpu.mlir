@@ -1,4 +1,7 @@
 // RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16" --canonicalize --split-input-file | FileCheck %s
+// RUN: not softmax-opt %s --softmax-map-to-cpu="vector-width=12" --split-input-file 2>&1 | FileCheck %s --check-prefix=WIDTH
+// The lanes are held to what the softmax mapping takes (pass-options.mlir).
+// WIDTH: error: 'softmax.attention' op vector width 12 is not a power of two in [1, 64]
 
 // GQA with an lse output and a causal limit: one iteration per
 // (batch, head, query); the kv head is head / (H / Hkv); the key loop runs
@@ -22,7 +25,7 @@
 // CHECK:         vector.store {{.*}}, %arg3[%[[B]], %[[H]], %[[I]], %{{.*}}] : memref<2x8x100x128xf32>, vector<16xf32>
 // CHECK:         math.log
 // CHECK:         memref.store {{.*}}, %arg4[%[[B]], %[[H]], %[[I]]] : memref<2x8x100xf32>
-// CHECK:       } {softmax.cpu_strategy = {keys_per_block = 16 : i64, op = "attention", vector_width = 16 : i64}}
+// CHECK:       } {softmax.strategy = #softmax.attention_cpu_strategy<vector_width = 16, keys_per_block = 16>}
 func.func @gqa_causal(%q: memref<2x8x100x128xbf16>, %k: memref<2x2x128x128xbf16>, %v: memref<2x2x128x128xbf16>,
                       %o: memref<2x8x100x128xf32>, %l: memref<2x8x100xf32>) {
   softmax.attention ins(%q, %k, %v : memref<2x8x100x128xbf16>, memref<2x2x128x128xbf16>, memref<2x2x128x128xbf16>)

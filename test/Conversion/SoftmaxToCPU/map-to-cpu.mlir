@@ -19,7 +19,7 @@
 // CHECK:         } else {
 // CHECK:           vector.store
 // CHECK:           vector.maskedstore
-// CHECK:       } {softmax.cpu_strategy = {algorithm = "exp_pair", block = 16 : i64, unroll = 4 : i64, vector_width = 16 : i64}}
+// CHECK:       } {softmax.strategy = #softmax.cpu_strategy<algorithm = exp_pair, vector_width = 16, unroll = 4, block = 16, exp = fast>}
 func.func @exp_pair(%x: memref<64x4000xf32>, %y: memref<64x4000xf32>) {
   softmax.softmax ins(%x : memref<64x4000xf32>) outs(%y : memref<64x4000xf32>) dimension(1) masked(zero) algorithm(exp_pair)
   return
@@ -43,7 +43,7 @@ func.func @exp_pair(%x: memref<64x4000xf32>, %y: memref<64x4000xf32>) {
 // CHECK:           vector.load %arg1
 // CHECK:           arith.mulf
 // CHECK:           vector.store
-// CHECK:       } {softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, three_pass = "reload", unroll = 4 : i64, vector_width = 16 : i64}}
+// CHECK:       } {softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass, vector_width = 16, unroll = 4, block = 16, three_pass = reload, exp = fast>}
 func.func @three_pass_reload(%x: memref<8x8192xf32>, %y: memref<8x8192xf32>) {
   softmax.softmax ins(%x : memref<8x8192xf32>) outs(%y : memref<8x8192xf32>) dimension(1) masked(zero) algorithm(three_pass)
   return
@@ -59,7 +59,7 @@ func.func @three_pass_reload(%x: memref<8x8192xf32>, %y: memref<8x8192xf32>) {
 // CHECK:         vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
 // CHECK:         arith.extf {{.*}} : vector<16xbf16> to vector<16xf32>
 // CHECK:         arith.truncf {{.*}} : vector<16xf32> to vector<16xbf16>
-// CHECK:       } {softmax.cpu_strategy = {algorithm = "online", block = 16 : i64, unroll = 4 : i64, vector_width = 16 : i64}}
+// CHECK:       } {softmax.strategy = #softmax.cpu_strategy<algorithm = online, vector_width = 16, unroll = 4, block = 16, exp = fast>}
 func.func @online_bf16(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
   softmax.softmax ins(%x : memref<?x?xbf16>) outs(%y : memref<?x?xbf16>) dimension(1) masked(zero) algorithm(online)
   return
@@ -75,7 +75,7 @@ func.func @online_bf16(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
 // CHECK:       scf.parallel
 // CHECK:         math.log
 // CHECK:         memref.store {{.*}} : memref<6xf32>
-// CHECK:       } {softmax.cpu_strategy = {algorithm = "three_pass"
+// CHECK:       } {softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass,
 func.func @logsumexp_3d(%x: memref<2x3x100xf32>, %y: memref<2x3xf32>) {
   softmax.logsumexp ins(%x : memref<2x3x100xf32>) outs(%y : memref<2x3xf32>) dimension(2) masked(zero) algorithm(three_pass)
   return
@@ -98,7 +98,7 @@ func.func @logsumexp_3d(%x: memref<2x3x100xf32>, %y: memref<2x3xf32>) {
 // CHECK-NOT:     vector.reduction
 // CHECK:         arith.select
 // CHECK:         vector.maskedstore
-// CHECK:       } {softmax.cpu_strategy = {algorithm = "online"
+// CHECK:       } {softmax.strategy = #softmax.cpu_strategy<algorithm = online,
 func.func @across(%x: memref<100x5x8xf32>, %y: memref<100x5x8xf32>) {
   softmax.softmax ins(%x : memref<100x5x8xf32>) outs(%y : memref<100x5x8xf32>) dimension(0) masked(zero) algorithm(online)
   return

@@ -14,14 +14,14 @@
 // RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16 l1-bytes=1024 l2-bytes=65536" | FileCheck %s --check-prefix=IN-L1
 // RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16 l1-bytes=512 l2-bytes=65536" | FileCheck %s --check-prefix=IN-L2
 // RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16 l1-bytes=256 l2-bytes=1024" | FileCheck %s --check-prefix=BEYOND
-// IN-L1: three_pass = "tiled"
-// IN-L2: three_pass = "reload"
-// BEYOND: three_pass = "tiled"
+// IN-L1: three_pass = tiled
+// IN-L2: three_pass = reload
+// BEYOND: three_pass = tiled
 
 // CHECK: vector.load {{.*}} vector<8xf32>
-// CHECK: {softmax.cpu_strategy = {algorithm = "three_pass", block = 4 : i64, three_pass = "recompute", unroll = 2 : i64, vector_width = 8 : i64}}
-// TILED: {softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, three_pass = "tiled", unroll = 4 : i64, vector_width = 4 : i64}}
-// RELOAD: {softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, three_pass = "reload", unroll = 4 : i64, vector_width = 4 : i64}}
+// CHECK: {softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass, vector_width = 8, unroll = 2, block = 4, three_pass = recompute, exp = fast>}
+// TILED: {softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass, vector_width = 4, unroll = 4, block = 16, three_pass = tiled, exp = fast>}
+// RELOAD: {softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass, vector_width = 4, unroll = 4, block = 16, three_pass = reload, exp = fast>}
 // WIDTH: error: 'softmax.softmax' op vector width 12 is not a power of two in [1, 64]
 // UNROLL: error: 'softmax.softmax' op unroll 17 is not in [1, 16]
 // VARIANT: error: softmax-map-to-cpu: three-pass must be auto, recompute, reload or tiled, not 'sometimes'

@@ -18,7 +18,7 @@
 // CHECK: gpu.barrier
 // kept exps scaled once per thread and stored 16 bytes at a time:
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<16384x1024xf32>, vector<4xf32>
-// CHECK: softmax.strategy = {cached_vectors = 4 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 64 : i64, vector_width = 4 : i64}
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 64, rows_per_block = 1, vector_width = 4, cached_vectors = 4, splits = 1>
 // CHECK-NOT: softmax.softmax
 func.func @short_rows(%x: memref<16384x1024xf32>, %y: memref<16384x1024xf32>) {
   softmax.softmax ins(%x : memref<16384x1024xf32>) outs(%y : memref<16384x1024xf32>) dimension(1) masked(zero) algorithm(online)
@@ -34,7 +34,7 @@ func.func @short_rows(%x: memref<16384x1024xf32>, %y: memref<16384x1024xf32>) {
 // CHECK: vector.load {{.*}} : memref<?x512xbf16>, vector<8xbf16>
 // CHECK: arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
 // CHECK: arith.truncf
-// CHECK: softmax.strategy = {cached_vectors = 4 : i64, rows_per_block = 16 : i64, splits = 1 : i64, threads_per_row = 16 : i64, vector_width = 8 : i64}
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 16, rows_per_block = 16, vector_width = 8, cached_vectors = 4, splits = 1>
 func.func @warp_rows(%x: memref<?x512xbf16>, %y: memref<?x512xbf16>) {
   softmax.log_softmax ins(%x : memref<?x512xbf16>) outs(%y : memref<?x512xbf16>) dimension(1) masked(nan)
   return
@@ -58,7 +58,7 @@ func.func @warp_rows(%x: memref<?x512xbf16>, %y: memref<?x512xbf16>) {
 // CHECK: memref.atomic_rmw addi
 // CHECK: scf.while
 // CHECK: llvm.fence syncscope("device") acquire
-// CHECK: softmax.strategy = {cached_vectors = 16 : i64, rows_per_block = 1 : i64, splits = 32 : i64, threads_per_row = 128 : i64, vector_width = 4 : i64}
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32>
 // CHECK: gpu.dealloc async
 // CHECK: gpu.dealloc async
 // CHECK: gpu.wait [
@@ -77,7 +77,7 @@ func.func @split_rows(%x: memref<512x262144xf32>, %y: memref<512x262144xf32>) {
 // CHECK: scf.for
 // CHECK: vector.load {{.*}} : memref<32x?xf32>, vector<1xf32>
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<32xf32>
-// CHECK: softmax.strategy = {cached_vectors = 0 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 256 : i64, vector_width = 1 : i64}
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 1, cached_vectors = 0, splits = 1>
 func.func @dynamic(%x: memref<4x8x?xf32>, %y: memref<4x8xf32>) {
   softmax.logsumexp ins(%x : memref<4x8x?xf32>) outs(%y : memref<4x8xf32>) dimension(2) masked(zero) algorithm(three_pass)
   return
@@ -87,8 +87,8 @@ func.func @dynamic(%x: memref<4x8x?xf32>, %y: memref<4x8xf32>) {
 
 // Per-op choices win over the heuristic.
 // CHECK-LABEL: func @override
-// CHECK: softmax.strategy = {cached_vectors = 2 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 512 : i64, vector_width = 8 : i64}
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 2, splits = 1>
 func.func @override(%x: memref<64x8192xbf16>, %y: memref<64x8192xbf16>) {
-  softmax.softmax ins(%x : memref<64x8192xbf16>) outs(%y : memref<64x8192xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.gpu_strategy = {threads_per_row = 512, cached_vectors = 2}}
+  softmax.softmax ins(%x : memref<64x8192xbf16>) outs(%y : memref<64x8192xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, cached_vectors = 2>}
   return
 }

@@ -1,7 +1,10 @@
 // RUN: softmax-opt %s --softmax-decompose="to-state=true" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-decompose="to-state=true reduction-tile-size=64" -split-input-file | FileCheck %s --check-prefix=TILED
+// RUN: softmax-opt %s --softmax-decompose="to-state=true algorithm-target=gpu" -split-input-file | FileCheck %s --check-prefix=GPU
 // RUN: not softmax-opt %s --softmax-decompose="reduction-tile-size=-4" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not softmax-opt %s --softmax-decompose="algorithm-target=tpu" 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
 // NEGATIVE: error: softmax-decompose: reduction-tile-size must be positive or 0, got -4
+// BAD-TARGET: error: softmax-decompose: algorithm-target must be cpu or gpu, not 'tpu'
 
 // CHECK-LABEL: func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<4x1000xbf16>, %[[I:.*]]: tensor<4x1000xbf16>)
@@ -43,10 +46,13 @@ func.func @logsumexp(%x: tensor<?x7xf32>, %i: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-// auto gets the CPU cost model's choice: a 512-byte row is three_pass.
+// auto gets the CPU cost model's choice: a 512-byte row is three_pass;
+// with algorithm-target=gpu, the GPU's: online.
 // CHECK-LABEL: func @auto
 // CHECK: softmax.partial {{.*}} dimension(0) algorithm(three_pass)
 // CHECK: softmax.normalize {{.*}} dimension(0) kind(log_softmax) state(max) masked(zero)
+// GPU-LABEL: func @auto
+// GPU: softmax.partial {{.*}} dimension(0) algorithm(online)
 func.func @auto(%x: tensor<128x3xf32>, %i: tensor<128x3xf32>) -> tensor<128x3xf32> {
   %0 = softmax.log_softmax ins(%x : tensor<128x3xf32>) outs(%i : tensor<128x3xf32>) dimension(0) masked(zero)
   return %0 : tensor<128x3xf32>

@@ -37,3 +37,23 @@ func.func @choose(%a: tensor<4096x1024xf32>, %b: tensor<64x1048576xf32>,
   %3 = softmax.logsumexp ins(%d : tensor<4x128xf32>) outs(%id : tensor<4xf32>) dimension(1) masked(zero) algorithm(online)
   return %0, %1, %2, %3 : tensor<4096x1024xf32>, tensor<64x1048576xf32>, tensor<8x?xbf16>, tensor<4xf32>
 }
+
+// The row is dimension `dimension` of the input: 4096 f32 along dimension
+// 0 is 16 KiB, which fits a 1 MiB L2 but not a 4 KiB one.
+// CPU-LABEL: func @outer_dimension
+// SMALL-L2-LABEL: func @outer_dimension
+// CPU: softmax.softmax {{.*}} dimension(0) masked(zero) algorithm(three_pass)
+// SMALL-L2: softmax.softmax {{.*}} dimension(0) masked(zero) algorithm(exp_pair)
+func.func @outer_dimension(%x: tensor<4096x2xf32>, %i: tensor<4096x2xf32>) -> tensor<4096x2xf32> {
+  %0 = softmax.softmax ins(%x : tensor<4096x2xf32>) outs(%i : tensor<4096x2xf32>) dimension(0) masked(zero)
+  return %0 : tensor<4096x2xf32>
+}
+
+// Attention has no algorithm to choose (always online): left as it is,
+// even when forced.
+// FORCE-LABEL: func @attention
+// FORCE: softmax.attention ins({{.*}}) outs({{.*}}) masked(zero){{$}}
+func.func @attention(%q: tensor<1x1x4x16xf16>, %k: tensor<1x1x8x16xf16>, %v: tensor<1x1x8x16xf16>, %o: tensor<1x1x4x16xf16>) -> tensor<1x1x4x16xf16> {
+  %0 = softmax.attention ins(%q, %k, %v : tensor<1x1x4x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>) outs(%o : tensor<1x1x4x16xf16>) masked(zero)
+  return %0 : tensor<1x1x4x16xf16>
+}

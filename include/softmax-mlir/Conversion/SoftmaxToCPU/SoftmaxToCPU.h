@@ -30,20 +30,22 @@ struct CPUTarget {
 /// detection, cache sizes from the C library where it reports them.
 CPUTarget hostCPUTarget();
 
-/// How three_pass sweeps the row: max, sum, output in three sweeps with the
-/// output pass recomputing exp(x - max) or reloading it (stored to the
-/// output by the sum pass); or tiled: max and sum of each L1-sized block
-/// back to back (the second reads the block from L1), block states merged,
-/// then the output sweep.
-enum class ThreePassVariant { Auto, Recompute, Reload, Tiled };
+// ThreePassVariant (SoftmaxAttrs.td, the dialect's enums): how three_pass
+// sweeps the row: max, sum, output in three sweeps with the output pass
+// recomputing exp(x - max) or reloading it (stored to the output by the sum
+// pass); or tiled: max and sum of each L1-sized block back to back (the
+// second reads the block from L1), block states merged, then the output
+// sweep. Auto: the heuristic's.
+//
+// VectorExp (SoftmaxAttrs.td): the expansion of the kernels' vector
+// math.exp: VectorMath::fastExp, or upstream's polynomial approximation
+// (populateMathPolynomialApproximationPatterns for exp: it also covers
+// overflow and infinities, which softmax's arguments x - max <= 0 never
+// need).
 
-/// How one reduction is spread over vector lanes.
-/// The expansion of the kernels' vector math.exp: VectorMath::fastExp, or
-/// upstream's polynomial approximation (populateMathPolynomialApproximation
-/// Patterns for exp: it also covers overflow and infinities, which
-/// softmax's arguments x - max <= 0 never need).
-enum class VectorExp { Fast, Polynomial };
-
+/// How one reduction is spread over vector lanes. As the mapping's
+/// `overrides`, 0 (Auto) leaves a field to the heuristic. The typed form is
+/// #softmax.cpu_strategy (getCPUStrategyAttr, applyCPUStrategyAttr).
 struct CPUStrategy {
   /// f32 lanes per vector.
   int64_t vectorWidth = 0;
@@ -74,10 +76,24 @@ std::optional<std::string> whyNotMappableToCPU(Operation *op,
 
 /// Rewrites one softmax, log_softmax or logsumexp op on memrefs into vector
 /// loops. Non-zero (non-Auto) fields of `overrides` replace the heuristic's
-/// choice. Emits a diagnostic and fails on what the mapping cannot honour.
+/// choice, and a #softmax.cpu_strategy request on the op
+/// (SoftmaxDialect::getStrategyAttrName()) replaces those: that is how a
+/// host compiler or a transform passes a typed strategy for one op. The
+/// strategy used is recorded on the loop. Emits a diagnostic and fails on
+/// what the mapping cannot honour.
 LogicalResult mapSoftmaxOpToCPU(RewriterBase &rewriter, Operation *op,
                                 const CPUTarget &target,
                                 const CPUStrategy &overrides);
+
+/// The record of a strategy: every field of `s` that applies to `algorithm`
+/// (three_pass only for three_pass), with the algorithm.
+CPUStrategyAttr getCPUStrategyAttr(MLIRContext *ctx, Algorithm algorithm,
+                                   const CPUStrategy &s);
+
+/// `base` with every parameter `attr` gives replacing its field (`algorithm`
+/// is not a field: the op's decides). applyCPUStrategyAttr({}, attr) is the
+/// request as `overrides`.
+CPUStrategy applyCPUStrategyAttr(CPUStrategy base, CPUStrategyAttr attr);
 
 /// Why `op` cannot be mapped to CPU vector loops, or nullopt when it can:
 /// memrefs with identity layouts and static head dimensions of at most 512.
@@ -86,7 +102,8 @@ std::optional<std::string> whyNotMappableToCPU(AttentionOp op);
 /// Rewrites one softmax.attention on memrefs into an scf.parallel over
 /// query rows, each visiting its keys in blocks of the vector width with
 /// the online state carried (docs/Attention.md). `overrides.vectorWidth`,
-/// when not 0, replaces the target's width.
+/// when not 0, replaces the target's width, and a
+/// #softmax.attention_cpu_strategy request on the op replaces that.
 LogicalResult mapAttentionOpToCPU(RewriterBase &rewriter, AttentionOp op,
                                   const CPUTarget &target,
                                   const CPUStrategy &overrides);
@@ -112,6 +129,13 @@ getCPUMappingFromOptions(const SoftmaxMapToCPUOptions &options,
 /// attention op (mapAttentionOpToCPU) on memrefs.
 LogicalResult mapOpToCPU(RewriterBase &rewriter, Operation *op,
                          const CPUMapping &mapping);
+
+/// `overrides` with the op's #softmax.attention_cpu_strategy request
+/// applied, or a diagnostic on the op when it cannot be honoured (another
+/// kind of strategy, keys_per_block other than the vector width).
+FailureOr<CPUStrategy> applyAttentionCPURequest(AttentionOp op,
+                                                const CPUTarget &target,
+                                                CPUStrategy overrides);
 
 } // namespace mlir::softmax
 

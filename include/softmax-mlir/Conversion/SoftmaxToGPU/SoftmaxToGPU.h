@@ -35,7 +35,9 @@ struct GPUTarget {
 /// Looks up sm_80, sm_90, gfx90a or gfx942.
 std::optional<GPUTarget> lookupGPUTarget(StringRef chip);
 
-/// How one reduction is spread over the GPU.
+/// How one reduction is spread over the GPU. As the mapping's
+/// `overrides`, 0 leaves a field to the heuristic. The typed form is
+/// #softmax.gpu_strategy (getGPUStrategyAttr, applyGPUStrategyAttr).
 struct GPUStrategy {
   /// Threads that cooperate on one row (a power of two).
   int64_t threadsPerRow = 0;
@@ -60,10 +62,23 @@ GPUStrategy chooseGPUStrategy(const GPUTarget &target,
 
 /// Rewrites one softmax, log_softmax or logsumexp op on memrefs into GPU
 /// kernels. Fields of `overrides` that are non-zero replace the heuristic's
-/// choice. Emits a diagnostic and fails on what the mapping cannot honour.
+/// choice, and a #softmax.gpu_strategy request on the op
+/// (SoftmaxDialect::getStrategyAttrName()) replaces those: that is how a
+/// host compiler or a transform passes a typed strategy for one op. The
+/// strategy used is recorded on the launch. Emits a diagnostic and fails on
+/// what the mapping cannot honour.
 LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
                                 const GPUTarget &target,
                                 const GPUStrategy &overrides);
+
+/// The record of a strategy: every field of `s`.
+GPUStrategyAttr getGPUStrategyAttr(MLIRContext *ctx, const GPUStrategy &s);
+
+/// `base` with every parameter `attr` gives replacing its field. In the
+/// attribute `cached_vectors = 0` is a value (stream the row twice), which
+/// the 0-means-unset `overrides` of mapSoftmaxOpToGPU cannot say: ask for
+/// it through the op's attribute.
+GPUStrategy applyGPUStrategyAttr(GPUStrategy base, GPUStrategyAttr attr);
 
 /// How softmax.attention on f32 inputs uses the tf32 tensor cores
 /// (NVIDIA only; docs/Attention.md, "f32 inputs").
@@ -80,7 +95,8 @@ enum class AttentionF32Precision {
 std::optional<AttentionF32Precision> parseAttentionF32Precision(StringRef s);
 
 /// How softmax.attention is spread over the GPU; 0 leaves a field to the
-/// mapping's measured choice (docs/Attention.md, "GPU lowering").
+/// mapping's measured choice (docs/Attention.md, "GPU lowering"). The typed
+/// form is #softmax.attention_gpu_strategy (applyAttentionGPURequest).
 struct AttentionGPUStrategy {
   /// Query rows per warp: 16 or 32 (NVIDIA; each K and V fragment read
   /// from shared memory then feeds two mma), 16 on CDNA.
@@ -97,7 +113,10 @@ struct AttentionGPUStrategy {
 /// cp.async on NVIDIA sm_80+, 16x16x16 MFMA on CDNA (gfx90a, gfx942).
 /// Needs f16/bf16 inputs (or f32 on NVIDIA: mma.sync m16n8k8 on tf32
 /// parts, `AttentionF32Precision`) and static head dimensions that are
-/// multiples of 16 (at most 256). Emits a diagnostic and fails on what it cannot honour.
+/// multiples of 16 (at most 256). A #softmax.attention_gpu_strategy request
+/// on the op replaces `overrides` (applyAttentionGPURequest); the strategy
+/// used is recorded on the launch. Emits a diagnostic and fails on what it
+/// cannot honour.
 LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                   const GPUTarget &target,
                                   const AttentionGPUStrategy &overrides = {});
@@ -124,6 +143,22 @@ getGPUMappingFromOptions(const SoftmaxMapToGPUOptions &options,
 /// attention op (mapAttentionOpToGPU) on memrefs.
 LogicalResult mapOpToGPU(RewriterBase &rewriter, Operation *op,
                          const GPUMapping &mapping);
+
+/// The matrix instruction of the attention kernel: m16n8k16 for f16/bf16 on
+/// NVIDIA, m16n8k8.tf32x3 or .tf32 for f32 there (`precision`),
+/// mfma16x16x16 on CDNA.
+MatrixInstruction getAttentionMatrixInstruction(const GPUTarget &target,
+                                                Type elementType,
+                                                AttentionF32Precision precision);
+
+/// `overrides` with the op's #softmax.attention_gpu_strategy request
+/// applied (`mma` choosing the f32 precision, `rows_per_warp`, `buffers`),
+/// or a diagnostic on the op when it cannot be honoured: another kind of
+/// strategy, an instruction the chip and element type do not run, or the
+/// derived `rows_per_block` and `keys_per_tile`.
+FailureOr<AttentionGPUStrategy>
+applyAttentionGPURequest(AttentionOp op, const GPUTarget &target,
+                         AttentionGPUStrategy overrides);
 
 } // namespace mlir::softmax
 

@@ -15,6 +15,7 @@ using namespace mlir::softmax;
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxEnums.cpp.inc"
 
 void SoftmaxDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOps.cpp.inc"

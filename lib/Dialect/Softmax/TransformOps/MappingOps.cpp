@@ -159,11 +159,15 @@ DiagnosedSilenceableFailure transform::SoftmaxMapToCPUOp::applyToOne(
 // map_to_gpu
 //===----------------------------------------------------------------------===//
 
-/// The per-op strategy the GPU mapping reads from a softmax, log_softmax or
-/// logsumexp op (SoftmaxToGPU.cpp), and the form it reads: a dictionary of
-/// strategy fields. The one place that knows the attribute's name and form.
-static constexpr StringLiteral kGPUStrategyAttrName = "softmax.gpu_strategy";
-static bool isGPUStrategy(Attribute attr) { return isa<DictionaryAttr>(attr); }
+/// The per-op strategy request the GPU mapping reads (SoftmaxToGPU.cpp,
+/// AttentionToGPU.cpp): #softmax.gpu_strategy on a softmax, log_softmax or
+/// logsumexp, #softmax.attention_gpu_strategy on an attention, under the
+/// dialect's one strategy attribute name.
+static constexpr StringLiteral kGPUStrategyAttrName =
+    SoftmaxDialect::getStrategyAttrName();
+static bool isGPUStrategy(Attribute attr) {
+  return isa<GPUStrategyAttr, AttentionGPUStrategyAttr>(attr);
+}
 
 static SoftmaxMapToGPUOptions getPassOptions(transform::SoftmaxMapToGPUOp op) {
   SoftmaxMapToGPUOptions options;
@@ -195,9 +199,8 @@ LogicalResult transform::SoftmaxMapToGPUOp::verify() {
     return failure();
   if (Attribute strategy = getStrategyAttr();
       strategy && !isGPUStrategy(strategy))
-    return emitOpError() << "strategy must be a dictionary of GPU strategy "
-                            "fields (threads_per_row, rows_per_block, "
-                            "vector_width, cached_vectors, splits), as "
+    return emitOpError() << "strategy must be a #softmax.gpu_strategy or a "
+                            "#softmax.attention_gpu_strategy, as "
                          << kGPUStrategyAttrName << " takes, not " << strategy;
   return success();
 }
@@ -215,11 +218,13 @@ DiagnosedSilenceableFailure transform::SoftmaxMapToGPUOp::applyToOne(
   Attribute strategy = getStrategyAttr();
   Attribute previous = target->getAttr(kGPUStrategyAttrName);
   if (strategy) {
-    if (isa<AttentionOp>(target)) {
+    if (isa<AttentionOp>(target) != isa<AttentionGPUStrategyAttr>(strategy)) {
       DiagnosedSilenceableFailure diag =
           emitSilenceableError()
-          << "strategy applies to softmax, log_softmax and logsumexp; the "
-             "attention mapping reads no per-op strategy";
+          << "strategy " << strategy << " does not apply to "
+          << target->getName()
+          << ": an attention takes a #softmax.attention_gpu_strategy, a "
+             "softmax, log_softmax or logsumexp a #softmax.gpu_strategy";
       diag.attachNote(target->getLoc()) << "target op";
       return diag;
     }

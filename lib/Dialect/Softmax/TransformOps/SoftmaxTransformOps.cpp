@@ -104,7 +104,10 @@ void transform::ApplySoftmaxRaisePatternsOp::populatePatterns(
 
 void transform::ApplySoftmaxDecomposePatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
-  populateSoftmaxExpandPatterns(patterns);
+  // The descriptor has no target option: an op still `auto` gets the CPU
+  // cost model's choice, as its description says (select_algorithm first
+  // picks another target's).
+  populateSoftmaxExpandPatterns(patterns, CostModelTarget::CPU);
 }
 
 void transform::ApplySoftmaxStateToLinalgPatternsOp::populatePatterns(

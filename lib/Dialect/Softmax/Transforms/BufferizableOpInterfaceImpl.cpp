@@ -18,9 +18,9 @@ using namespace mlir::softmax;
 
 namespace {
 template <typename OpTy>
-struct SemanticOpInterface
-    : public DstBufferizableOpInterfaceExternalModel<SemanticOpInterface<OpTy>,
-                                                     OpTy> {
+struct SemanticOpBufferization
+    : public DstBufferizableOpInterfaceExternalModel<
+          SemanticOpBufferization<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &) const {
     // The init is overwritten entirely, never read.
@@ -37,9 +37,12 @@ struct SemanticOpInterface
     if (failed(input) || failed(init))
       return failure();
     rewriter.setInsertionPoint(op);
-    OpTy::create(rewriter, op->getLoc(), /*result=*/Type(), *input, *init,
-                 typed.getDimension(), typed.getMasked(), typed.getAlgorithm(),
-                 typed.getAccTypeAttr());
+    auto bufferized = OpTy::create(
+        rewriter, op->getLoc(), /*result=*/Type(), *input, *init,
+        typed.getDimension(), typed.getMasked(), typed.getAlgorithm(),
+        typed.getAccTypeAttr());
+    // A per-op softmax.strategy reaches the mapping on buffers.
+    bufferized->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();
   }
@@ -76,10 +79,11 @@ struct AttentionOpInterface
     Value output = take(true);
     Value lse = take(static_cast<bool>(attn.getLse()));
     rewriter.setInsertionPoint(op);
-    AttentionOp::create(rewriter, op->getLoc(), /*result_tensors=*/TypeRange(),
-                        query, key, value, mask, output, lse,
-                        attn.getMaskedAttr(), attn.getScaleAttr(),
-                        attn.getCausalAttr(), attn.getWindowAttr());
+    auto bufferized = AttentionOp::create(
+        rewriter, op->getLoc(), /*result_tensors=*/TypeRange(), query, key,
+        value, mask, output, lse, attn.getMaskedAttr(), attn.getScaleAttr(),
+        attn.getCausalAttr(), attn.getWindowAttr());
+    bufferized->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     SmallVector<Value> replacements{output};
     if (lse)
       replacements.push_back(lse);
@@ -92,9 +96,10 @@ struct AttentionOpInterface
 void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, SoftmaxDialect *) {
-    SoftmaxOp::attachInterface<SemanticOpInterface<SoftmaxOp>>(*ctx);
-    LogSoftmaxOp::attachInterface<SemanticOpInterface<LogSoftmaxOp>>(*ctx);
-    LogSumExpOp::attachInterface<SemanticOpInterface<LogSumExpOp>>(*ctx);
+    SoftmaxOp::attachInterface<SemanticOpBufferization<SoftmaxOp>>(*ctx);
+    LogSoftmaxOp::attachInterface<SemanticOpBufferization<LogSoftmaxOp>>(
+        *ctx);
+    LogSumExpOp::attachInterface<SemanticOpBufferization<LogSumExpOp>>(*ctx);
     AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
   });
 }

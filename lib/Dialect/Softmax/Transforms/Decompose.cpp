@@ -21,8 +21,10 @@ namespace {
 /// implementation.
 template <typename OpTy>
 struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
-  ExpandSemanticOp(MLIRContext *ctx, std::function<bool(Operation *)> filter)
-      : OpRewritePattern<OpTy>(ctx), filter(std::move(filter)) {}
+  ExpandSemanticOp(MLIRContext *ctx, CostModelTarget autoTarget,
+                   std::function<bool(Operation *)> filter)
+      : OpRewritePattern<OpTy>(ctx), autoTarget(autoTarget),
+        filter(std::move(filter)) {}
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -30,9 +32,10 @@ struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "expects tensors");
     if (filter && !filter(op))
       return rewriter.notifyMatchFailure(op, "rejected by the filter");
-    if (op.getAlgorithm() == Algorithm::Auto) {
-      Algorithm alg = selectAlgorithm(op, CostModelTarget::CPU);
-      rewriter.modifyOpInPlace(op, [&] { op.setAlgorithm(alg); });
+    auto semantic = cast<SemanticOpInterface>(op.getOperation());
+    if (semantic.getAlgorithm() == Algorithm::Auto) {
+      Algorithm alg = selectAlgorithm(semantic, autoTarget);
+      rewriter.modifyOpInPlace(op, [&] { semantic.setAlgorithm(alg); });
     }
     FailureOr<SmallVector<Value>> repl = op.decomposeOperation(rewriter);
     if (failed(repl))
@@ -41,26 +44,34 @@ struct ExpandSemanticOp : public OpRewritePattern<OpTy> {
     return success();
   }
 
+  CostModelTarget autoTarget;
   std::function<bool(Operation *)> filter;
 };
 } // namespace
 
 void mlir::softmax::populateSoftmaxExpandPatterns(
-    RewritePatternSet &patterns, std::function<bool(Operation *)> filter) {
+    RewritePatternSet &patterns, CostModelTarget autoTarget,
+    std::function<bool(Operation *)> filter) {
   patterns.add<ExpandSemanticOp<SoftmaxOp>, ExpandSemanticOp<LogSoftmaxOp>,
-               ExpandSemanticOp<LogSumExpOp>>(patterns.getContext(), filter);
+               ExpandSemanticOp<LogSumExpOp>>(patterns.getContext(),
+                                              autoTarget, filter);
 }
 
 LogicalResult mlir::softmax::tileSoftmaxReductions(Operation *root,
                                                    int64_t tileSize) {
   SmallVector<TilingInterface> targets;
+  SmallVector<int64_t> dims;
   root->walk([&](Operation *op) {
-    if (isa<PartialOp, NormalizeOp>(op))
-      targets.push_back(cast<TilingInterface>(op));
+    if (auto partial = dyn_cast<PartialOp>(op))
+      dims.push_back(partial.getDimension());
+    else if (auto normalize = dyn_cast<NormalizeOp>(op))
+      dims.push_back(normalize.getDimension());
+    else
+      return;
+    targets.push_back(cast<TilingInterface>(op));
   });
   IRRewriter rewriter(root->getContext());
-  for (TilingInterface op : targets) {
-    int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
+  for (auto [op, dim] : llvm::zip_equal(targets, dims)) {
     int64_t rank = cast<ShapedType>(op->getOperand(0).getType()).getRank();
     SmallVector<OpFoldResult> sizes(rank, rewriter.getIndexAttr(0));
     sizes[dim] = rewriter.getIndexAttr(tileSize);
@@ -93,6 +104,14 @@ struct SoftmaxDecomposePass
                         << static_cast<int64_t>(reductionTileSize);
       return signalPassFailure();
     }
+    std::optional<CostModelTarget> autoTarget =
+        parseCostModelTarget(algorithmTarget);
+    if (!autoTarget) {
+      root->emitError() << "softmax-decompose: algorithm-target must be cpu "
+                           "or gpu, not '"
+                        << algorithmTarget << "'";
+      return signalPassFailure();
+    }
     if (attentionKeyTileSize < 0) {
       root->emitError() << "softmax-decompose: attention-key-tile-size must "
                            "be positive or 0, got "
@@ -113,7 +132,7 @@ struct SoftmaxDecomposePass
     if (undecomposable)
       return signalPassFailure();
     RewritePatternSet expand(&getContext());
-    populateSoftmaxExpandPatterns(expand, filter);
+    populateSoftmaxExpandPatterns(expand, *autoTarget, filter);
     populateSoftmaxAttentionDecomposePatterns(expand, attentionKeyTileSize,
                                               filter);
     if (failed(applyPatternsGreedily(root, std::move(expand))))

@@ -7,18 +7,10 @@
 using namespace mlir;
 using namespace mlir::softmax;
 
-std::optional<Request> mlir::softmax::requestOf(Operation *op) {
-  auto fill = [](auto semantic, std::optional<NormalizeKind> kind) {
-    return Request{semantic.getInput(), semantic.getInit(), kind,
-                   semantic.getAlgorithm(), semantic.getMasked()};
-  };
-  if (auto s = dyn_cast<SoftmaxOp>(op))
-    return fill(s, NormalizeKind::Softmax);
-  if (auto s = dyn_cast<LogSoftmaxOp>(op))
-    return fill(s, NormalizeKind::LogSoftmax);
-  if (auto s = dyn_cast<LogSumExpOp>(op))
-    return fill(s, std::nullopt);
-  return std::nullopt;
+Request mlir::softmax::rowKernelRequest(SemanticOpInterface op,
+                                       Algorithm algorithm) {
+  return Request{op.getInputs().front(), op.getDestinations().front(),
+                 op.getNormalizeKind(), algorithm, op.getMasked()};
 }
 
 std::optional<std::string>
@@ -35,23 +27,26 @@ mlir::softmax::whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
 }
 
 std::optional<std::string>
-mlir::softmax::whyNotF32Accumulated(Operation *op, const Request &req,
+mlir::softmax::whyNotF32Accumulated(SemanticOpInterface op,
                                     StringRef mapping) {
   std::string why;
   llvm::raw_string_ostream os(why);
-  for (Value v : {req.input, req.output}) {
+  SmallVector<Value> buffers(op.getInputs());
+  llvm::append_range(buffers, op.getDestinations());
+  for (Value v : buffers) {
     Type t = cast<ShapedType>(v.getType()).getElementType();
     if (!isa<Float16Type, BFloat16Type, Float32Type>(t)) {
       os << mapping << " supports f16, bf16 and f32, not '" << t << "'";
       return why;
     }
   }
-  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
-    if (!accType.getValue().isF32()) {
-      os << mapping << " accumulates in f32; acc_type '" << accType.getValue()
-         << "' is not supported";
-      return why;
-    }
+  // f64 data was refused above, so the accumulator is f32 unless acc_type
+  // asks for another.
+  if (FloatType acc = op.getAccumulatorType(); !acc.isF32()) {
+    os << mapping << " accumulates in f32; acc_type '" << acc
+       << "' is not supported";
+    return why;
+  }
   return std::nullopt;
 }
 

@@ -1,8 +1,11 @@
 //===- SelectAlgorithm.cpp - the algorithm cost model --------------------===//
 //
 // Picks three_pass, online or exp_pair for every semantic op still marked
-// auto. The model is deliberately small and documented in
-// docs/Passes/softmax-select-algorithm.md; issue-level benchmarks refine its constants.
+// auto: the one place where `auto` is resolved (the mappings and
+// softmax-decompose call selectAlgorithm with an explicit target for what
+// reaches them unresolved). The model is deliberately small and documented
+// in docs/Passes/softmax-select-algorithm.md; issue-level benchmarks refine
+// its constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,15 @@ std::optional<Algorithm> mlir::softmax::parseConcreteAlgorithm(StringRef name) {
   return alg;
 }
 
+std::optional<CostModelTarget>
+mlir::softmax::parseCostModelTarget(StringRef name) {
+  if (name == "cpu")
+    return CostModelTarget::CPU;
+  if (name == "gpu")
+    return CostModelTarget::GPU;
+  return std::nullopt;
+}
+
 Algorithm mlir::softmax::selectAlgorithm(CostModelTarget target,
                                          std::optional<int64_t> rowLength,
                                          unsigned elementBytes,
@@ -42,38 +54,29 @@ Algorithm mlir::softmax::selectAlgorithm(CostModelTarget target,
   return Algorithm::ExpPair;
 }
 
-Algorithm mlir::softmax::selectAlgorithm(Operation *op,
+Algorithm mlir::softmax::selectAlgorithm(SemanticOpInterface op,
                                          CostModelTarget target,
                                          int64_t l2Bytes) {
-  auto input = cast<ShapedType>(op->getOperand(0).getType());
-  int64_t dim = cast<IntegerAttr>(op->getAttr("dimension")).getInt();
-  std::optional<int64_t> len;
-  if (!input.isDynamicDim(dim))
-    len = input.getDimSize(dim);
-  return selectAlgorithm(target, len, input.getElementTypeBitWidth() / 8,
-                         l2Bytes);
-}
-
-std::optional<CostModelTarget>
-mlir::softmax::parseCostModelTarget(StringRef name) {
-  if (name == "cpu")
-    return CostModelTarget::CPU;
-  if (name == "gpu")
-    return CostModelTarget::GPU;
-  return std::nullopt;
+  if (!op.hasSelectableAlgorithm())
+    return op.getAlgorithm();
+  auto input = cast<ShapedType>(op.getReducedInput().getType());
+  return selectAlgorithm(target, op.getStaticRowLength(),
+                         input.getElementTypeBitWidth() / 8, l2Bytes);
 }
 
 Algorithm mlir::softmax::resolveAlgorithm(Operation *op,
                                           CostModelTarget target,
                                           std::optional<Algorithm> forced,
                                           int64_t l2Bytes) {
-  auto algAttr = op->getAttrOfType<AlgorithmAttr>("algorithm");
-  Algorithm chosen = algAttr ? algAttr.getValue() : Algorithm::Auto;
-  if (forced)
-    chosen = *forced;
-  else if (chosen == Algorithm::Auto)
-    chosen = selectAlgorithm(op, target, l2Bytes);
-  op->setAttr("algorithm", AlgorithmAttr::get(op->getContext(), chosen));
+  auto semantic = dyn_cast<SemanticOpInterface>(op);
+  if (!semantic)
+    return Algorithm::Auto;
+  if (!semantic.hasSelectableAlgorithm())
+    return semantic.getAlgorithm();
+  Algorithm chosen = forced ? *forced : semantic.getAlgorithm();
+  if (chosen == Algorithm::Auto)
+    chosen = selectAlgorithm(semantic, target, l2Bytes);
+  semantic.setAlgorithm(chosen);
   return chosen;
 }
 
@@ -97,9 +100,10 @@ struct SoftmaxSelectAlgorithmPass
           << "' (expected cpu or gpu)";
       return signalPassFailure();
     }
-    getOperation()->walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp>(op))
-        resolveAlgorithm(op, *costTarget, forced, l2Bytes);
+    // Attention has no choice (SemanticOpInterface::hasSelectableAlgorithm):
+    // it is left as it is, `force` included.
+    getOperation()->walk([&](SemanticOpInterface op) {
+      resolveAlgorithm(op, *costTarget, forced, l2Bytes);
     });
   }
 };

@@ -97,8 +97,8 @@ func.func @attention_strategy(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x64x64xb
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %op = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{strategy applies to softmax, log_softmax and logsumexp; the attention mapping reads no per-op strategy}}
-    %0 = transform.softmax.map_to_gpu %op {strategy = {threads_per_row = 32}} : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{does not apply to softmax.attention: an attention takes a #softmax.attention_gpu_strategy, a softmax, log_softmax or logsumexp a #softmax.gpu_strategy}}
+    %0 = transform.softmax.map_to_gpu %op {strategy = #softmax.gpu_strategy<threads_per_row = 32>} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
@@ -106,7 +106,7 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 func.func @strategy_field(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
-  // expected-note @below {{'softmax.softmax' op softmax.gpu_strategy: 'lanes' is not a strategy field with a non-negative integer value}}
+  // expected-note @below {{'softmax.softmax' op threads per row (2048) times rows per block (1) must be a power of two of at most 1024 threads}}
   softmax.softmax ins(%x : memref<64x1024xf32>) outs(%y : memref<64x1024xf32>) dimension(1) masked(zero) algorithm(online)
   return
 }
@@ -115,7 +115,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{could not map to a GPU kernel}}
-    %0 = transform.softmax.map_to_gpu %op {strategy = {lanes = 4}} : (!transform.any_op) -> !transform.any_op
+    %0 = transform.softmax.map_to_gpu %op {strategy = #softmax.gpu_strategy<threads_per_row = 2048>} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

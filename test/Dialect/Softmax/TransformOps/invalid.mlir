@@ -163,7 +163,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @gpu_strategy(%ops: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.softmax.map_to_gpu' op strategy must be a dictionary of GPU strategy fields (threads_per_row, rows_per_block, vector_width, cached_vectors, splits), as softmax.gpu_strategy takes, not 256 : i64}}
+    // expected-error @below {{'transform.softmax.map_to_gpu' op strategy must be a #softmax.gpu_strategy or a #softmax.attention_gpu_strategy, as softmax.strategy takes, not 256 : i64}}
     %0 = transform.softmax.map_to_gpu %ops {strategy = 256} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

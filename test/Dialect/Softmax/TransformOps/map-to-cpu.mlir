@@ -8,7 +8,7 @@
 // vectors per iteration, the handle's loop annotated.
 // CHECK: scf.parallel
 // CHECK: vector.load {{.*}} vector<8xf32>
-// CHECK: } {mapped, softmax.cpu_strategy = {algorithm = "three_pass", block = 4 : i64, three_pass = "recompute", unroll = 2 : i64, vector_width = 8 : i64}}
+// CHECK: } {mapped, softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass, vector_width = 8, unroll = 2, block = 4, three_pass = recompute, exp = fast>}
 // The op outside the handle is left alone.
 // CHECK: softmax.log_softmax ins(%{{.*}} : memref<4x100xf32>)
 func.func @softmax(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
@@ -37,9 +37,9 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func @several
 // CHECK-NOT: softmax.logsumexp ins
 // CHECK: scf.parallel
-// CHECK: } {first, softmax.cpu_strategy = {algorithm = "three_pass", block = 16 : i64, exp = "polynomial", three_pass = "recompute", unroll = 4 : i64, vector_width = 16 : i64}}
+// CHECK: } {first, softmax.strategy = #softmax.cpu_strategy<algorithm = three_pass, vector_width = 16, unroll = 4, block = 16, three_pass = recompute, exp = polynomial>}
 // CHECK: scf.parallel
-// CHECK: } {second, softmax.cpu_strategy = {keys_per_block = 16 : i64, op = "attention", vector_width = 16 : i64}}
+// CHECK: } {second, softmax.strategy = #softmax.attention_cpu_strategy<vector_width = 16, keys_per_block = 16>}
 // CHECK-NOT: softmax.logsumexp ins
 // CHECK-NOT: softmax.attention ins
 func.func @several(%x: memref<4x100xf32>, %s: memref<4xf32>,

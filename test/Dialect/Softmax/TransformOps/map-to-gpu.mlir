@@ -4,13 +4,13 @@
 // the launches.
 
 // The attributes fix the strategy as the pass options do; `strategy` is
-// the op's own (softmax.gpu_strategy) and wins over them: 256 threads per
+// the op's own (softmax.strategy) and wins over them: 256 threads per
 // row (not 64), each thread keeping 2 vectors of 4 floats. The op outside
 // the handle is left alone.
 // CHECK-LABEL: func @softmax
 // CHECK: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}} = %[[C256]],
-// CHECK: } {mapped, softmax.strategy = {cached_vectors = 2 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 256 : i64, vector_width = 4 : i64}}
+// CHECK: } {mapped, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 2, splits = 1>}
 // CHECK: softmax.log_softmax ins(%{{.*}} : memref<64x2048xf32>)
 func.func @softmax(%x: memref<64x2048xf32>, %y: memref<64x2048xf32>) {
   softmax.softmax ins(%x : memref<64x2048xf32>) outs(%y : memref<64x2048xf32>) dimension(1) masked(zero) algorithm(online) {map}
@@ -22,7 +22,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %op = transform.structured.match attributes{map} in %root : (!transform.any_op) -> !transform.any_op
     %launch = transform.softmax.map_to_gpu %op {chip = "sm_90", threads_per_row = 64, vector_width = 4,
-        strategy = {threads_per_row = 256, cached_vectors = 2}}
+        strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 2>}
         : (!transform.any_op) -> !transform.op<"gpu.launch">
     transform.annotate %launch "mapped" : !transform.op<"gpu.launch">
     transform.yield
@@ -36,11 +36,11 @@ module attributes {transform.with_named_sequence} {
 // attention on gfx942 each give their one gpu.launch, in order.
 // CHECK-LABEL: func @several
 // CHECK: gpu.launch async
-// CHECK: } {first, softmax.strategy = {cached_vectors = 16 : i64, rows_per_block = 1 : i64, splits = 32 : i64, threads_per_row = 128 : i64, vector_width = 4 : i64}}
+// CHECK: } {first, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32>}
 // CHECK: gpu.launch
-// CHECK: } {second, softmax.strategy = {cached_vectors = 5 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 256 : i64, vector_width = 1 : i64}}
+// CHECK: } {second, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 1, cached_vectors = 5, splits = 1>}
 // CHECK: gpu.launch
-// CHECK: } {softmax.strategy = {{{.*}}mma = "mfma16x16x16", op = "attention"{{.*}}}, third}
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16{{.*}}>, third}
 func.func @several(%x: memref<4x262144xf32>, %y: memref<4x262144xf32>,
                    %a: memref<333x1031xbf16>, %s: memref<333xf32>,
                    %q: memref<1x2x64x64xbf16>, %k: memref<1x2x64x64xbf16>, %v: memref<1x2x64x64xbf16>, %o: memref<1x2x64x64xbf16>) {

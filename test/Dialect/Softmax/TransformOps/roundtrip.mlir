@@ -10,7 +10,7 @@
 // CHECK: transform.softmax.map_to_cpu %{{.*}} : (!transform.any_op) -> !transform.any_op
 // CHECK: transform.softmax.map_to_cpu %{{.*}} {block = 4 : i64, exp = "polynomial", l1_bytes = 32768 : i64, l2_bytes = 1048576 : i64, three_pass = "reload", unroll = 2 : i64, vector_width = 8 : i64} : (!transform.any_op) -> !transform.op<"scf.parallel">
 // CHECK: transform.softmax.map_to_gpu %{{.*}} : (!transform.any_op) -> !transform.any_op
-// CHECK: transform.softmax.map_to_gpu %{{.*}} {attention_buffers = 2 : i64, attention_f32_precision = "tf32", attention_rows_per_warp = 32 : i64, cached_vectors = 2 : i64, chip = "sm_80", rows_per_block = 1 : i64, splits = 1 : i64, strategy = {threads_per_row = 512 : i64}, threads_per_row = 256 : i64, vector_width = 4 : i64} : (!transform.any_op) -> !transform.op<"gpu.launch">
+// CHECK: transform.softmax.map_to_gpu %{{.*}} {attention_buffers = 2 : i64, attention_f32_precision = "tf32", attention_rows_per_warp = 32 : i64, cached_vectors = 2 : i64, chip = "sm_80", rows_per_block = 1 : i64, splits = 1 : i64, strategy = #softmax.gpu_strategy<threads_per_row = 512>, threads_per_row = 256 : i64, vector_width = 4 : i64} : (!transform.any_op) -> !transform.op<"gpu.launch">
 // CHECK: transform.apply_patterns to %{{.*}} {
 // CHECK-NEXT:   transform.apply_patterns.softmax.raise
 // CHECK-NEXT:   transform.apply_patterns.softmax.decompose
@@ -36,7 +36,7 @@ module attributes {transform.with_named_sequence} {
         rows_per_block = 1, vector_width = 4, cached_vectors = 2, splits = 1,
         attention_rows_per_warp = 32, attention_buffers = 2,
         attention_f32_precision = "tf32",
-        strategy = {threads_per_row = 512}} : (!transform.any_op) -> !transform.op<"gpu.launch">
+        strategy = #softmax.gpu_strategy<threads_per_row = 512>} : (!transform.any_op) -> !transform.op<"gpu.launch">
     %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %f {
       transform.apply_patterns.softmax.raise

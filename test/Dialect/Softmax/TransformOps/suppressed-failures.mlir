@@ -5,11 +5,11 @@
 
 // CHECK-LABEL: func @mixed
 // The op that the GPU mapping does not take (a reduction along dimension
-// 0) is untouched: no softmax.gpu_strategy is left on it.
+// 0) is untouched: no softmax.strategy is left on it.
 // CHECK: softmax.softmax ins(%{{.*}} : memref<64x1024xf32>) outs(%{{.*}} : memref<64x1024xf32>) dimension(0) masked(zero) algorithm(online) {outer}
 // The other op is mapped, with the script's strategy.
 // CHECK: gpu.launch
-// CHECK: } {softmax.strategy = {cached_vectors = 2 : i64, rows_per_block = 1 : i64, splits = 1 : i64, threads_per_row = 128 : i64, vector_width = 4 : i64}}
+// CHECK: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 2, splits = 1>}
 // CHECK-NOT: softmax.softmax ins
 // CHECK: return
 func.func @mixed(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
@@ -23,7 +23,7 @@ module attributes {transform.with_named_sequence} {
     transform.sequence %root : !transform.any_op failures(suppress) {
     ^bb0(%arg: !transform.any_op):
       %ops = transform.structured.match ops{["softmax.softmax"]} in %arg : (!transform.any_op) -> !transform.any_op
-      %launches = transform.softmax.map_to_gpu %ops {strategy = {threads_per_row = 128, cached_vectors = 2}}
+      %launches = transform.softmax.map_to_gpu %ops {strategy = #softmax.gpu_strategy<threads_per_row = 128, cached_vectors = 2>}
           : (!transform.any_op) -> !transform.any_op
     }
     transform.yield

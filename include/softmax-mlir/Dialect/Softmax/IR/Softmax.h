@@ -1,6 +1,6 @@
 //===- Softmax.h - softmax dialect ------------------------------*- C++ -*-===//
 //
-// The softmax dialect, its enums, attributes and ops.
+// The softmax dialect, its enums, attributes, interfaces and ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,10 @@
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOpsDialect.h.inc"
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxAttrs.h.inc"
+
+#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOps.h.inc"

@@ -47,8 +47,9 @@ def Softmax_Dialect : Dialect {
 
     **`algorithm`**:
 
-    * `auto`: `softmax-select-algorithm` (or `softmax-decompose`, with the
-      same cost model) picks one of the others.
+    * `auto`: `softmax-select-algorithm` picks one of the others with its
+      cost model (a pass that meets an unresolved op calls the same model
+      with the target its description names).
     * `three_pass`: `m = max x`, then `l = sum exp(x - m)`, then the output.
     * `online`: one read computes `(m, l)` with `m' = max(m, x)`,
       `l' = l * exp(m - m') + exp(x - m')`.
@@ -69,6 +70,29 @@ def Softmax_Dialect : Dialect {
     base-2 exponent `K` and `l = sum exp(x) * 2^-K` (the state of
     `exp_pair`); merging two `exponent` states rescales by exact powers of
     two.
+
+    **`softmax.strategy`**: the one discardable attribute of the dialect,
+    holding a typed strategy (`#softmax.cpu_strategy`,
+    `#softmax.gpu_strategy`, `#softmax.attention_cpu_strategy`,
+    `#softmax.attention_gpu_strategy`). On a semantic op it is a per-op
+    request that `softmax-map-to-cpu` or `softmax-map-to-gpu` honours (or
+    refuses with a diagnostic); on the loop or launch a mapping produces,
+    it records the strategy the mapping used. The verifier checks that a
+    softmax, log_softmax or logsumexp carries a CPU or GPU strategy and an
+    attention an attention one; any other `softmax.*` discardable
+    attribute is an error.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute that holds a typed strategy: a per-op
+    /// request on a semantic op, the record on what a mapping produces.
+    static constexpr ::llvm::StringLiteral getStrategyAttrName() {
+      return ::llvm::StringLiteral("softmax.strategy");
+    }
+
+    /// Registers the strategy attributes (SoftmaxAttrs.cpp).
+    void registerAttributes();
   }];
   // What the decompositions (AggregatedOpInterface) and the attention's
   // TilingInterface create, so that a transform script or a pass that loads

@@ -9,6 +9,8 @@
 #define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD
 
 include "softmax-mlir/Dialect/Softmax/IR/SoftmaxBase.td"
+include "softmax-mlir/Dialect/Softmax/IR/SoftmaxAttrs.td"
+include "softmax-mlir/Dialect/Softmax/IR/SoftmaxInterfaces.td"
 include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -34,6 +36,7 @@ class Softmax_SemanticOp<string mnemonic, list<Trait> traits = []>
     : Softmax_Op<mnemonic, !listconcat(traits, [
         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
         DestinationStyleOpInterface,
+        DeclareOpInterfaceMethods<Softmax_SemanticOpInterface>,
         DeclareOpInterfaceMethods<AggregatedOpInterface,
                                   ["decomposeOperation"]>])> {
   let arguments = (ins Softmax_InputShaped:$input,
@@ -142,7 +145,10 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<TilingInterface,
         ["getLoopIteratorTypes", "getIterationDomain",
-         "getTiledImplementation", "getResultTilePosition"]>]> {
+         "getTiledImplementation", "getResultTilePosition"]>,
+    DeclareOpInterfaceMethods<Softmax_SemanticOpInterface, [
+        "getReducedInput", "getReductionDimension", "getAlgorithm",
+        "hasSelectableAlgorithm", "setAlgorithm"]>]> {
   let summary = "scaled dot-product attention (MHA, GQA, MQA)";
   let description = [{
     For every batch `b`, query head `h` and query row `i`, with

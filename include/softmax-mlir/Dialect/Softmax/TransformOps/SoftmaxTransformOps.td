@@ -100,7 +100,7 @@ def SoftmaxMapToCPUOp : TransformDialectOp<"softmax.map_to_cpu",
     memrefs (after bufferization), onto the `scf.parallel` of vector loops
     that `softmax-map-to-cpu` builds, and returns a handle to those loops
     (one per op, in order). The strategy is recorded on each loop as
-    `softmax.cpu_strategy`.
+    `softmax.strategy = #softmax.cpu_strategy<...>`.
 
     The attributes are the options of `softmax-map-to-cpu`, and build the
     same target and strategy: `vector_width` (f32 lanes), `unroll`,
@@ -125,8 +125,8 @@ def SoftmaxMapToCPUOp : TransformDialectOp<"softmax.map_to_cpu",
 
     turns `softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : ...)
     dimension(1) masked(zero) algorithm(three_pass)` into an `scf.parallel`
-    over the 4 rows with `softmax.cpu_strategy = {algorithm = "three_pass",
-    block = 16, three_pass = ..., unroll = 2, vector_width = 8}`.
+    over the 4 rows with `softmax.strategy = #softmax.cpu_strategy<algorithm =
+    three_pass, vector_width = 8, unroll = 2, block = 16, ...>`.
   }];
 
   let arguments = (ins TransformHandleTypeInterface:$target,
@@ -177,12 +177,13 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
     attribute leaves the choice to the heuristic, like the option's 0; a
     given size must be positive.
 
-    `strategy`, when given, is set on each softmax, log_softmax or logsumexp
-    payload op as its per-op strategy (`softmax.gpu_strategy`, a dictionary
-    such as `{threads_per_row = 512, cached_vectors = 2}`) before it is
-    mapped, and wins over the other attributes as it does over the pass
-    options; the attention mapping reads no per-op strategy, so an
-    attention payload with `strategy` is an error.
+    `strategy`, when given, is set on each payload op as its per-op request
+    (`softmax.strategy`): a `#softmax.gpu_strategy<...>` such as
+    `#softmax.gpu_strategy<threads_per_row = 512, cached_vectors = 2>` for a
+    softmax, log_softmax or logsumexp, a `#softmax.attention_gpu_strategy<...>`
+    for an attention; it wins over the other attributes as it does over the
+    pass options. A strategy of the other kind for a payload op is a
+    silenceable error.
 
     `target` is consumed. What the mapping cannot honour for a payload op
     (a reduction that is not innermost, a vector width that does not divide
@@ -195,7 +196,8 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
     %ops = transform.structured.match ops{["softmax.softmax"]} in %root
         : (!transform.any_op) -> !transform.any_op
     %launch = transform.softmax.map_to_gpu %ops {chip = "sm_90",
-        strategy = {threads_per_row = 256, cached_vectors = 2}}
+        strategy = #softmax.gpu_strategy<threads_per_row = 256,
+                                         cached_vectors = 2>}
         : (!transform.any_op) -> !transform.any_op
     ```
 

@@ -88,9 +88,11 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
 def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
   let summary = "Choose the reduction algorithm of every softmax op";
   let description = [{
-    Replaces `algorithm(auto)` on `softmax.softmax`, `softmax.log_softmax`
-    and `softmax.logsumexp` with a concrete algorithm, from a cost model
-    (`docs/Passes/softmax-select-algorithm.md`) over the target and the row length in bytes:
+    The one resolver of `algorithm(auto)`: replaces it on
+    `softmax.softmax`, `softmax.log_softmax` and `softmax.logsumexp` with a
+    concrete algorithm, from a cost model
+    (`docs/Passes/softmax-select-algorithm.md`, exported as
+    `selectAlgorithm`) over the target and the row length in bytes:
 
     * `cpu`: rows that fit in the L2 cache (`row-bytes <= l2-bytes / 2`) use
       `three_pass`, whose max pass leaves the row in cache for the next two
@@ -100,7 +102,15 @@ def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
     * `gpu`: `online` (one read for the state; the write pass re-reads).
 
     `force` overrides the model for every op, including ops that already
-    name an algorithm.
+    name an algorithm. `softmax.attention` has no algorithm to choose (its
+    mappings implement `online` only) and is left as it is.
+
+    The pipelines run this pass before their mapping (`target=cpu` in
+    `softmax-to-cpu`, `target=gpu` in `softmax-to-nvvm` and
+    `softmax-to-rocdl`). A pass that meets an op still marked `auto`
+    resolves it through the same `selectAlgorithm` with the target its
+    description names: `softmax-decompose` its `algorithm-target` (`cpu`
+    by default), `softmax-map-to-cpu` `cpu`, `softmax-map-to-gpu` `gpu`.
 
     Example: `--softmax-select-algorithm="target=cpu"` turns
     `softmax.softmax ... dimension(1) masked(zero)` on `tensor<64x1048576xf32>`
@@ -125,8 +135,14 @@ def SoftmaxDecompose : Pass<"softmax-decompose"> {
 
     1. Semantic ops become state ops: `softmax.partial` from the identity
        state, then `softmax.normalize` (softmax, log_softmax) or
-       `softmax.lse` (logsumexp). `algorithm(auto)` is resolved with the CPU
-       cost model of `softmax-select-algorithm`. `softmax.attention`
+       `softmax.lse` (logsumexp). An op still marked `algorithm(auto)`
+       first gets the choice of `softmax-select-algorithm`'s cost model
+       (the same exported `selectAlgorithm`) for the target
+       `algorithm-target` names, `cpu` unless told otherwise: what this
+       pass produces (linalg on arith and math) is the CPU pipeline's
+       scalar path. The pipelines run `softmax-select-algorithm` first, so
+       no `auto` reaches this pass from them.
+       `softmax.attention`
        becomes its reference decomposition: the masked scores
        `S = scale * Q K^T` by a `linalg.generic` contraction, their state
        by `softmax.partial` (online), `exp(S - m) V` by a second
@@ -174,7 +190,11 @@ def SoftmaxDecompose : Pass<"softmax-decompose"> {
     Option<"attentionKeyTileSize", "attention-key-tile-size", "int64_t",
            /*default=*/"0",
            "Tile softmax.attention along its keys by this size, merging the "
-           "tiles' states (0: decompose over all keys at once)">
+           "tiles' states (0: decompose over all keys at once)">,
+    Option<"algorithmTarget", "algorithm-target", "std::string",
+           /*default=*/"\"cpu\"",
+           "Cost model target (cpu or gpu) for ops still marked "
+           "algorithm(auto), as softmax-select-algorithm's target">
   ];
   let dependentDialects = [
     "::mlir::softmax::SoftmaxDialect", "::mlir::arith::ArithDialect",

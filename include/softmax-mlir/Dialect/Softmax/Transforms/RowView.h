@@ -1,8 +1,9 @@
 //===- RowView.h - a semantic op seen as rows of a matrix -------*- C++ -*-===//
 //
-// What the CPU and GPU mappings need from a bufferized softmax, log_softmax
-// or logsumexp op, whatever its class: its buffers, what it normalizes to,
-// and its rows as a [rows, n] memref.
+// What the CPU and GPU mappings share about a bufferized softmax,
+// log_softmax or logsumexp op (read through SemanticOpInterface): the
+// checks on its buffers and types, the request their row kernels take, and
+// its rows as a [rows, n] memref.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,11 @@
 
 namespace mlir::softmax {
 
-/// The operands and attributes every semantic op has.
+/// What a CPU or GPU row kernel is built from: SemanticOpInterface's view
+/// of one softmax, log_softmax or logsumexp op, copied with its algorithm
+/// already resolved (never `auto`), since the mapping erases the op once the
+/// kernel is built. The passes ask the interface; only the kernel builders
+/// (RowKernel, KernelBuilder) take this.
 struct Request {
   Value input, output;
   /// softmax / log_softmax, or nullopt for logsumexp.
@@ -25,9 +30,9 @@ struct Request {
   MaskedRows masked;
 };
 
-/// The request of a softmax, log_softmax or logsumexp op; nullopt for any
-/// other op.
-std::optional<Request> requestOf(Operation *op);
+/// The kernel request of `op` (not attention, whose kernels read the op),
+/// with `algorithm` as its resolved algorithm.
+Request rowKernelRequest(SemanticOpInterface op, Algorithm algorithm);
 
 /// Why a mapping (named `mapping` in the message, e.g. "CPU mapping") cannot
 /// index `buffers` as contiguous memrefs, or nullopt when it can. Tensors
@@ -37,10 +42,9 @@ std::optional<std::string> whyNotContiguousBuffers(ValueRange buffers,
                                                    StringRef mapping,
                                                    bool requireBuffers = true);
 
-/// Why the semantic op of `req` is not f16/bf16/f32 data accumulated in
-/// f32, which the CPU and GPU mappings compute, or nullopt when it is.
-std::optional<std::string> whyNotF32Accumulated(Operation *op,
-                                                const Request &req,
+/// Why `op` does not read and write f16/bf16/f32 data accumulated in f32,
+/// which the CPU and GPU mappings compute, or nullopt when it does.
+std::optional<std::string> whyNotF32Accumulated(SemanticOpInterface op,
                                                 StringRef mapping);
 
 /// `memref` (identity layout) reshaped to rank `rank`: leading dimensions

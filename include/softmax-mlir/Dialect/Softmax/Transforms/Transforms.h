@@ -26,11 +26,18 @@ void populateSoftmaxRaisePatterns(RewritePatternSet &patterns);
 /// the decomposed forms to one.
 void populateSoftmaxRaiseAttentionPatterns(RewritePatternSet &patterns);
 
+/// The target of the algorithm cost model.
+enum class CostModelTarget { CPU, GPU };
+
+/// Parses "cpu" or "gpu".
+std::optional<CostModelTarget> parseCostModelTarget(StringRef name);
+
 /// Semantic ops -> softmax.partial + softmax.normalize / softmax.lse.
-/// Ops still marked `auto` get the CPU cost model's choice. With a
+/// Ops still marked `auto` first get selectAlgorithm's choice for
+/// `autoTarget` (softmax-select-algorithm, run before, leaves none). With a
 /// `filter`, only the ops it accepts are expanded.
 void populateSoftmaxExpandPatterns(
-    RewritePatternSet &patterns,
+    RewritePatternSet &patterns, CostModelTarget autoTarget,
     std::function<bool(Operation *)> filter = nullptr);
 
 /// softmax.attention (on tensors) -> its decomposition
@@ -64,9 +71,6 @@ void populateSoftmaxStateToLinalgPatterns(RewritePatternSet &patterns);
 /// reduction dimension by `tileSize`, carrying the state through scf.for.
 LogicalResult tileSoftmaxReductions(Operation *root, int64_t tileSize);
 
-/// The target of the algorithm cost model.
-enum class CostModelTarget { CPU, GPU };
-
 /// The L2 size the CPU cost model assumes unless told otherwise.
 constexpr int64_t kDefaultL2Bytes = 1 << 20;
 
@@ -77,16 +81,16 @@ Algorithm selectAlgorithm(CostModelTarget target,
                           std::optional<int64_t> rowLength,
                           unsigned elementBytes, int64_t l2Bytes);
 
-/// The cost model's choice for a softmax, log_softmax or logsumexp op, from
-/// its input type and reduced dimension.
-Algorithm selectAlgorithm(Operation *op, CostModelTarget target,
+/// The cost model's choice for `op`, from its row length and element size
+/// (SemanticOpInterface). This is how `auto` is resolved, by
+/// softmax-select-algorithm and by every pass that meets an unresolved op
+/// (each with the target its ODS description names). An op without a
+/// selectable algorithm (attention) gets the one it has.
+Algorithm selectAlgorithm(SemanticOpInterface op, CostModelTarget target,
                           int64_t l2Bytes = kDefaultL2Bytes);
 
 /// Parses "three_pass", "online" or "exp_pair" (not "auto").
 std::optional<Algorithm> parseConcreteAlgorithm(StringRef name);
-
-/// Parses "cpu" or "gpu".
-std::optional<CostModelTarget> parseCostModelTarget(StringRef name);
 
 /// What softmax-select-algorithm (and transform.softmax.select_algorithm)
 /// does to one softmax, log_softmax or logsumexp op: sets `forced` when

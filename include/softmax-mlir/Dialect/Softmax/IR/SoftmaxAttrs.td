@@ -1,0 +1,248 @@
+//===- SoftmaxAttrs.td - softmax dialect strategy attributes -*- tablegen -*-===//
+//
+// The typed strategies of the CPU and GPU mappings: what a user or a host
+// compiler asks for one op, and what the mapping records on the loop or
+// launch it produces, both as the discardable attribute `softmax.strategy`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXATTRS_TD
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXATTRS_TD
+
+include "softmax-mlir/Dialect/Softmax/IR/SoftmaxBase.td"
+
+//===----------------------------------------------------------------------===//
+// Enums of the strategies
+//===----------------------------------------------------------------------===//
+
+// `auto` stays a case because the C++ strategy (SoftmaxToCPU.h) uses it for
+// "not overridden"; the attribute refuses it (absence says that).
+def Softmax_ThreePassVariant : I32EnumAttr<"ThreePassVariant",
+    "how three_pass sweeps a row on the CPU", [
+      I32EnumAttrCase<"Auto", 0, "auto">,
+      I32EnumAttrCase<"Recompute", 1, "recompute">,
+      I32EnumAttrCase<"Reload", 2, "reload">,
+      I32EnumAttrCase<"Tiled", 3, "tiled">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
+def Softmax_VectorExp : I32EnumAttr<"VectorExp",
+    "the expansion of the CPU kernels' vector exp", [
+      I32EnumAttrCase<"Fast", 0, "fast">,
+      I32EnumAttrCase<"Polynomial", 1, "polynomial">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
+def Softmax_MatrixInstruction : I32EnumAttr<"MatrixInstruction",
+    "the matrix instruction of the GPU attention kernel", [
+      I32EnumAttrCase<"M16n8k16", 0, "m16n8k16">,
+      I32EnumAttrCase<"M16n8k8Tf32x3", 1, "m16n8k8.tf32x3">,
+      I32EnumAttrCase<"M16n8k8Tf32", 2, "m16n8k8.tf32">,
+      I32EnumAttrCase<"Mfma16x16x16", 3, "mfma16x16x16">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+// Every parameter of a strategy is optional: absent in a per-op request, it
+// is left to the pass options and the heuristic; a recorded strategy names
+// every one that applies. Upstream's struct() format prints and parses them
+// by name, in any order, omitting absent ones.
+class Softmax_OptionalIntParameter<string desc>
+    : OptionalParameter<"std::optional<int64_t>", desc> {
+  let printer = "$_printer << *$_self";
+}
+
+class Softmax_OptionalEnumParameter<EnumAttrInfo info, string desc>
+    : OptionalParameter<"std::optional<" # info.cppNamespace # "::" #
+                        info.className # ">", desc> {
+  let parser = "::mlir::FailureOr<std::optional<" # info.cppNamespace #
+               "::" # info.className # ">>(" # info.parameterParser # ")";
+  let printer = "$_printer << " # info.cppNamespace # "::" #
+                info.symbolToStringFnName # "(*$_self)";
+}
+
+class Softmax_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Softmax_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Strategies
+//===----------------------------------------------------------------------===//
+
+def Softmax_CPUStrategyAttr : Softmax_Attr<"CPUStrategy", "cpu_strategy"> {
+  let summary = "how softmax-map-to-cpu spreads a row reduction over lanes";
+  let description = [{
+    The strategy of a `softmax.softmax`, `softmax.log_softmax` or
+    `softmax.logsumexp` on the CPU (docs/Passes/softmax-map-to-cpu.md).
+    As `softmax.strategy` on such an op it is a per-op request: every
+    parameter given replaces the pass options and the heuristic for that
+    op, and a request the mapping cannot honour is an error. The mapping
+    records the strategy it used, with every parameter that applies, as
+    `softmax.strategy` on the `scf.parallel` it produces.
+
+    * `algorithm`: `three_pass`, `online` or `exp_pair`. The op's own
+      `algorithm` decides; in a request it must agree with it.
+    * `vector_width`: f32 lanes per vector, a power of two in [1, 64].
+    * `unroll`: vectors folded per iteration, each into its own
+      accumulator, in [1, 16].
+    * `block`: iterations summed from zero before a compensated add to the
+      row's sum, at least 1.
+    * `three_pass`: `recompute`, `reload` or `tiled`; for
+      `algorithm = three_pass` only (reload changes softmax only: the other
+      ops get `recompute`).
+    * `exp`: the vector exp, `fast` or `polynomial`.
+
+    Example (a request, then what the mapping records for it on a
+    1000-element f32 row with AVX-512):
+
+    ```mlir
+    softmax.softmax ins(%x : memref<64x1000xf32>) outs(%y : memref<64x1000xf32>)
+        dimension(1) masked(zero) algorithm(three_pass)
+        {softmax.strategy = #softmax.cpu_strategy<unroll = 2, three_pass = reload>}
+
+    scf.parallel ... {softmax.strategy = #softmax.cpu_strategy<
+        algorithm = three_pass, vector_width = 16, unroll = 2, block = 16,
+        three_pass = reload, exp = fast>}
+    ```
+  }];
+  let parameters = (ins
+    Softmax_OptionalEnumParameter<Softmax_AlgorithmAttr,
+        "three_pass, online or exp_pair">:$algorithm,
+    Softmax_OptionalIntParameter<"f32 lanes per vector">:$vector_width,
+    Softmax_OptionalIntParameter<"vectors folded per iteration">:$unroll,
+    Softmax_OptionalIntParameter<"iterations per compensated block">:$block,
+    Softmax_OptionalEnumParameter<Softmax_ThreePassVariant,
+        "recompute, reload or tiled">:$three_pass,
+    Softmax_OptionalEnumParameter<Softmax_VectorExp, "fast or polynomial">:$exp
+  );
+}
+
+def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
+  let summary = "how softmax-map-to-gpu spreads a row reduction over a GPU";
+  let description = [{
+    The strategy of a `softmax.softmax`, `softmax.log_softmax` or
+    `softmax.logsumexp` on the GPU (docs/Passes/softmax-map-to-gpu.md). As
+    `softmax.strategy` on such an op it is a per-op request: every
+    parameter given replaces the pass options and the heuristic for that op,
+    and a request the shape or the chip cannot honour is an error (the
+    mapping checks what depends on them: the row length, the warp size,
+    the threads per block). The mapping records the strategy it used, every
+    parameter, as `softmax.strategy` on the `gpu.launch`.
+
+    * `threads_per_row`: threads that cooperate on one row, a power of two.
+    * `rows_per_block`: rows per block, at least 1 (more than 1 only when a
+      row fits in a warp).
+    * `vector_width`: elements per load and store, at least 1 (it must
+      divide the row length; the heuristic picks the widest of at most 16
+      bytes that does).
+    * `cached_vectors`: vectors each thread keeps in registers between
+      reading and writing the row; 0 streams the row from memory twice.
+    * `splits`: blocks that share one row, at least 1.
+
+    Example (a request, then the record):
+
+    ```mlir
+    softmax.softmax ins(%x : memref<64x8192xbf16>) outs(%y : memref<64x8192xbf16>)
+        dimension(1) masked(zero) algorithm(online)
+        {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, cached_vectors = 2>}
+
+    gpu.launch ... {softmax.strategy = #softmax.gpu_strategy<
+        threads_per_row = 512, rows_per_block = 1, vector_width = 8,
+        cached_vectors = 2, splits = 1>}
+    ```
+  }];
+  let parameters = (ins
+    Softmax_OptionalIntParameter<"threads per row">:$threads_per_row,
+    Softmax_OptionalIntParameter<"rows per block">:$rows_per_block,
+    Softmax_OptionalIntParameter<"elements per access">:$vector_width,
+    Softmax_OptionalIntParameter<"vectors kept per thread">:$cached_vectors,
+    Softmax_OptionalIntParameter<"blocks per row">:$splits
+  );
+}
+
+def Softmax_AttentionCPUStrategyAttr
+    : Softmax_Attr<"AttentionCPUStrategy", "attention_cpu_strategy"> {
+  let summary = "how softmax-map-to-cpu maps softmax.attention";
+  let description = [{
+    The strategy of `softmax.attention` on the CPU (docs/Attention.md): an
+    `scf.parallel` over query rows, each visiting its keys in blocks of
+    `keys_per_block`, which is the vector width. As `softmax.strategy` on
+    the op it is a per-op request; the mapping records it on its loop.
+
+    * `vector_width`: f32 lanes per vector, a power of two in [1, 64].
+    * `keys_per_block`: keys scored per step; always the vector width (a
+      request may repeat it, not change it).
+
+    Example:
+
+    ```mlir
+    softmax.attention ins(%q, %k, %v : ...) outs(%o : ...) masked(zero)
+        {softmax.strategy = #softmax.attention_cpu_strategy<vector_width = 8>}
+
+    scf.parallel ... {softmax.strategy = #softmax.attention_cpu_strategy<
+        vector_width = 8, keys_per_block = 8>}
+    ```
+  }];
+  let parameters = (ins
+    Softmax_OptionalIntParameter<"f32 lanes per vector">:$vector_width,
+    Softmax_OptionalIntParameter<"keys per block">:$keys_per_block
+  );
+}
+
+def Softmax_AttentionGPUStrategyAttr
+    : Softmax_Attr<"AttentionGPUStrategy", "attention_gpu_strategy"> {
+  let summary = "how softmax-map-to-gpu maps softmax.attention";
+  let description = [{
+    The strategy of `softmax.attention` on the GPU's matrix units
+    (docs/Attention.md, "GPU lowering"). As `softmax.strategy` on the op it
+    is a per-op request for `mma`, `rows_per_warp` and `buffers`, which
+    replace the pass options (`attention-f32-precision`,
+    `attention-rows-per-warp`, `attention-buffers`) for that op; the mapping
+    records all five parameters on its `gpu.launch`. `rows_per_block` and
+    `keys_per_tile` follow from the others (warps per block are measured
+    choices, tiles are 64 keys): a request may not give them.
+
+    * `mma`: the matrix instruction: `m16n8k16` (f16, bf16 on NVIDIA),
+      `m16n8k8.tf32x3` or `m16n8k8.tf32` (f32 on NVIDIA: 3xTF32, or one tf32
+      product), `mfma16x16x16` (CDNA). A request may choose between the two
+      f32 ones; any other must be what the chip and the element type run.
+    * `rows_per_warp`: query rows per warp, 16 or 32 (32 NVIDIA only).
+    * `rows_per_block`: query rows per block (rows per warp times warps).
+    * `keys_per_tile`: keys per shared-memory tile.
+    * `buffers`: shared-memory buffers per K/V tile, 1 or 2 (2 NVIDIA
+      only).
+
+    Example:
+
+    ```mlir
+    softmax.attention ins(%q, %k, %v : ...) outs(%o : ...) masked(zero)
+        {softmax.strategy = #softmax.attention_gpu_strategy<rows_per_warp = 16>}
+
+    gpu.launch ... {softmax.strategy = #softmax.attention_gpu_strategy<
+        mma = m16n8k16, rows_per_warp = 16, rows_per_block = 64,
+        keys_per_tile = 64, buffers = 1>}
+    ```
+  }];
+  let parameters = (ins
+    Softmax_OptionalEnumParameter<Softmax_MatrixInstruction,
+        "the matrix instruction">:$mma,
+    Softmax_OptionalIntParameter<"query rows per warp">:$rows_per_warp,
+    Softmax_OptionalIntParameter<"query rows per block">:$rows_per_block,
+    Softmax_OptionalIntParameter<"keys per tile">:$keys_per_tile,
+    Softmax_OptionalIntParameter<"buffers per K/V tile">:$buffers
+  );
+}
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXATTRS_TD

@@ -1,0 +1,89 @@
+//===- StrategyAttr.cpp - GPU strategies <-> their typed attributes -------===//
+//
+// The C++ strategies stay the mapping's in-memory form; these convert them
+// to and from #softmax.gpu_strategy and #softmax.attention_gpu_strategy,
+// the spelling of a per-op request and of the record on a launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+GPUStrategyAttr mlir::softmax::getGPUStrategyAttr(MLIRContext *ctx,
+                                                  const GPUStrategy &s) {
+  return GPUStrategyAttr::get(ctx, s.threadsPerRow, s.rowsPerBlock,
+                              s.vectorWidth, s.cachedVectors, s.splits);
+}
+
+GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
+                                                GPUStrategyAttr attr) {
+  if (std::optional<int64_t> v = attr.getThreadsPerRow())
+    base.threadsPerRow = *v;
+  if (std::optional<int64_t> v = attr.getRowsPerBlock())
+    base.rowsPerBlock = *v;
+  if (std::optional<int64_t> v = attr.getVectorWidth())
+    base.vectorWidth = *v;
+  if (std::optional<int64_t> v = attr.getCachedVectors())
+    base.cachedVectors = *v;
+  if (std::optional<int64_t> v = attr.getSplits())
+    base.splits = *v;
+  return base;
+}
+
+MatrixInstruction
+mlir::softmax::getAttentionMatrixInstruction(const GPUTarget &target,
+                                             Type elementType,
+                                             AttentionF32Precision precision) {
+  if (!StringRef(target.chip).starts_with("sm_"))
+    return MatrixInstruction::Mfma16x16x16;
+  if (!elementType.isF32())
+    return MatrixInstruction::M16n8k16;
+  return precision == AttentionF32Precision::Exact
+             ? MatrixInstruction::M16n8k8Tf32x3
+             : MatrixInstruction::M16n8k8Tf32;
+}
+
+FailureOr<AttentionGPUStrategy>
+mlir::softmax::applyAttentionGPURequest(AttentionOp op,
+                                        const GPUTarget &target,
+                                        AttentionGPUStrategy overrides) {
+  Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName());
+  if (!request)
+    return overrides;
+  auto attr = dyn_cast<AttentionGPUStrategyAttr>(request);
+  if (!attr)
+    return op.emitOpError() << "asks for " << request
+                            << "; the GPU mapping takes a "
+                               "#softmax.attention_gpu_strategy";
+  if (attr.getRowsPerBlock() || attr.getKeysPerTile())
+    return op.emitOpError(
+        "asks for rows_per_block or keys_per_tile, which the GPU mapping "
+        "derives (warps per block, 64-key tiles); ask for rows_per_warp");
+  if (std::optional<int64_t> v = attr.getRowsPerWarp())
+    overrides.rowsPerWarp = *v;
+  if (std::optional<int64_t> v = attr.getBuffers())
+    overrides.buffers = *v;
+  if (std::optional<MatrixInstruction> mma = attr.getMma()) {
+    Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
+    // Only f32 on NVIDIA has a choice: the precision.
+    if (*mma == MatrixInstruction::M16n8k8Tf32x3 ||
+        *mma == MatrixInstruction::M16n8k8Tf32) {
+      AttentionF32Precision precision =
+          *mma == MatrixInstruction::M16n8k8Tf32x3
+              ? AttentionF32Precision::Exact
+              : AttentionF32Precision::TF32;
+      if (getAttentionMatrixInstruction(target, elt, precision) == *mma)
+        overrides.f32Precision = precision;
+    }
+    MatrixInstruction runs =
+        getAttentionMatrixInstruction(target, elt, overrides.f32Precision);
+    if (runs != *mma)
+      return op.emitOpError()
+             << "asks for mma " << stringifyMatrixInstruction(*mma) << ", but "
+             << elt << " attention on " << target.chip << " runs "
+             << stringifyMatrixInstruction(runs);
+  }
+  return overrides;
+}
