@@ -63,12 +63,12 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
   llvm::raw_string_ostream os(message);
   if (!chip.empty()) {
     std::optional<GPUTarget> target = lookupGPUTarget(chip);
-    StringRef prefix = end == GPUEnd::NVVM ? "sm_" : "gfx";
+    GPUVendor vendor = end == GPUEnd::NVVM ? GPUVendor::NVIDIA : GPUVendor::AMD;
     if (!target)
       os << "chip '" << chip << "' is not a supported target (expected "
          << (end == GPUEnd::NVVM ? "sm_80 or sm_90" : "gfx90a or gfx942")
          << ")";
-    else if (!chip.starts_with(prefix))
+    else if (target->vendor != vendor)
       os << "chip '" << chip << "' is not "
          << (end == GPUEnd::NVVM ? "an NVIDIA" : "an AMD")
          << " chip (use "

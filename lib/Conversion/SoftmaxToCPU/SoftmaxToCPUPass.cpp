@@ -3,6 +3,7 @@
 #include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::softmax {
@@ -59,6 +60,27 @@ LogicalResult mlir::softmax::mapOpToCPU(RewriterBase &rewriter, Operation *op,
 }
 
 namespace {
+/// One semantic op on memrefs -> its vector loops (mapOpToCPU).
+template <typename OpTy>
+struct MapToCPUPattern : public OpRewritePattern<OpTy> {
+  MapToCPUPattern(MLIRContext *ctx, const CPUMapping &mapping)
+      : OpRewritePattern<OpTy>(ctx), mapping(mapping) {}
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    return mapOpToCPU(rewriter, op, mapping);
+  }
+  const CPUMapping &mapping;
+};
+} // namespace
+
+void mlir::softmax::populateSoftmaxToCPUPatterns(RewritePatternSet &patterns,
+                                                 const CPUMapping &mapping) {
+  patterns.add<MapToCPUPattern<SoftmaxOp>, MapToCPUPattern<LogSoftmaxOp>,
+               MapToCPUPattern<LogSumExpOp>, MapToCPUPattern<AttentionOp>>(
+      patterns.getContext(), mapping);
+}
+
+namespace {
 struct SoftmaxMapToCPUPass
     : public softmax::impl::SoftmaxMapToCPUBase<SoftmaxMapToCPUPass> {
   using Base::Base;
@@ -80,15 +102,17 @@ struct SoftmaxMapToCPUPass
         });
     if (failed(mapping))
       return signalPassFailure();
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))
-        ops.push_back(op);
+    RewritePatternSet patterns(&getContext());
+    populateSoftmaxToCPUPatterns(patterns, *mapping);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // Each op left has had its diagnostic from the mapping.
+    WalkResult left = getOperation()->walk([](Operation *op) {
+      return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
-    IRRewriter rewriter(&getContext());
-    for (Operation *op : ops)
-      if (failed(mapOpToCPU(rewriter, op, *mapping)))
-        return signalPassFailure();
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

@@ -1,8 +1,16 @@
 //===- SoftmaxToGPUPass.cpp - the softmax-map-to-gpu pass ----------------===//
+//
+// The pass and the pattern set over the mapping of SoftmaxGPUMapping, with
+// the vendor end chosen by the target's GPUVendor.
+//
+//===----------------------------------------------------------------------===//
 
 #include "softmax-mlir/Conversion/Passes.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::softmax {
 #define GEN_PASS_DEF_SOFTMAXMAPTOGPU
@@ -11,6 +19,16 @@ namespace mlir::softmax {
 
 using namespace mlir;
 using namespace mlir::softmax;
+
+const GPUTargetHooks &mlir::softmax::getGPUTargetHooks(GPUVendor vendor) {
+  switch (vendor) {
+  case GPUVendor::NVIDIA:
+    return getNVVMTargetHooks();
+  case GPUVendor::AMD:
+    return getROCDLTargetHooks();
+  }
+  llvm_unreachable("unknown GPUVendor");
+}
 
 FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
     const SoftmaxMapToGPUOptions &options,
@@ -21,6 +39,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
                        << "' (expected sm_80, sm_90, gfx90a or gfx942)";
   GPUMapping mapping;
   mapping.target = *target;
+  mapping.hooks = &getGPUTargetHooks(target->vendor);
   mapping.softmax.threadsPerRow = options.threadsPerRow;
   mapping.softmax.rowsPerBlock = options.rowsPerBlock;
   mapping.softmax.vectorWidth = options.vectorWidth;
@@ -37,7 +56,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   // Only the NVIDIA end has a tf32 path; on CDNA, f32 attention is
   // refused at the op, and asking for tf32 there is refused here.
   if (*precision == AttentionF32Precision::TF32 &&
-      !StringRef(target->chip).starts_with("sm_"))
+      !mapping.hooks->hasF32Attention())
     return emitError() << "attention-f32-precision=tf32 needs NVIDIA tf32 "
                           "tensor cores (sm_80, sm_90), not "
                        << options.chip;
@@ -47,10 +66,34 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
 
 LogicalResult mlir::softmax::mapOpToGPU(RewriterBase &rewriter, Operation *op,
                                         const GPUMapping &mapping) {
+  const GPUTargetHooks &hooks =
+      mapping.hooks ? *mapping.hooks : getGPUTargetHooks(mapping.target.vendor);
   if (auto attention = dyn_cast<AttentionOp>(op))
-    return mapAttentionOpToGPU(rewriter, attention, mapping.target,
+    return mapAttentionOpToGPU(rewriter, attention, mapping.target, hooks,
                                mapping.attention);
-  return mapSoftmaxOpToGPU(rewriter, op, mapping.target, mapping.softmax);
+  return mapSoftmaxOpToGPU(rewriter, op, mapping.target, hooks,
+                           mapping.softmax);
+}
+
+namespace {
+/// One semantic op on memrefs -> its gpu.launch (mapOpToGPU).
+template <typename OpTy>
+struct MapToGPUPattern : public OpRewritePattern<OpTy> {
+  MapToGPUPattern(MLIRContext *ctx, const GPUMapping &mapping)
+      : OpRewritePattern<OpTy>(ctx), mapping(mapping) {}
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    return mapOpToGPU(rewriter, op, mapping);
+  }
+  const GPUMapping &mapping;
+};
+} // namespace
+
+void mlir::softmax::populateSoftmaxToGPUPatterns(RewritePatternSet &patterns,
+                                                 const GPUMapping &mapping) {
+  patterns.add<MapToGPUPattern<SoftmaxOp>, MapToGPUPattern<LogSoftmaxOp>,
+               MapToGPUPattern<LogSumExpOp>, MapToGPUPattern<AttentionOp>>(
+      patterns.getContext(), mapping);
 }
 
 namespace {
@@ -77,15 +120,17 @@ struct SoftmaxMapToGPUPass
         });
     if (failed(mapping))
       return signalPassFailure();
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op))
-        ops.push_back(op);
+    RewritePatternSet patterns(&getContext());
+    populateSoftmaxToGPUPatterns(patterns, *mapping);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // Each op left has had its diagnostic from the mapping.
+    WalkResult left = getOperation()->walk([](Operation *op) {
+      return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
-    IRRewriter rewriter(&getContext());
-    for (Operation *op : ops)
-      if (failed(mapOpToGPU(rewriter, op, *mapping)))
-        return signalPassFailure();
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

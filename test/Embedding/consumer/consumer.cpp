@@ -5,8 +5,13 @@
 // pipelines on it, built from C++ (no pass registered), or softmax-decompose
 // by name (after registerAllPasses). Prints the module; with --ptx=FILE,
 // writes the first kernel's PTX (softmax-to-nvvm format=isa) to FILE.
+// cpu-patterns and nvvm-patterns compose the mapping's pattern sets in the
+// host's own driver instead: softmax-raise and softmax-bufferize, then
+// populateSoftmaxTo{CPU,GPU}Patterns (the GPU one with the NVIDIA end's
+// hooks named explicitly) in a walk, then the after-mapping pipeline.
 //
-//   softmax-consumer FILE cpu|nvvm|rocdl|decompose [OPTIONS] [--ptx=FILE]
+//   softmax-consumer FILE cpu|nvvm|rocdl|decompose|cpu-patterns|nvvm-patterns
+//                    [OPTIONS] [--ptx=FILE]
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +24,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/InitAll.h"
 #include "softmax-mlir/Pipelines/Pipelines.h"
 
@@ -31,7 +40,8 @@
 using namespace mlir;
 
 static int usage() {
-  llvm::errs() << "usage: softmax-consumer FILE cpu|nvvm|rocdl|decompose "
+  llvm::errs() << "usage: softmax-consumer FILE "
+                  "cpu|nvvm|rocdl|decompose|cpu-patterns|nvvm-patterns "
                   "[OPTIONS] [--ptx=FILE]\n";
   return 2;
 }
@@ -102,6 +112,46 @@ int main(int argc, char **argv) {
     result = pipeline == "nvvm"
                  ? softmax::runSoftmaxToNVVMPipeline(*module, *parsed)
                  : softmax::runSoftmaxToROCDLPipeline(*module, *parsed);
+  } else if (pipeline == "cpu-patterns" || pipeline == "nvvm-patterns") {
+    softmax::registerAllPasses();
+    softmax::registerAllPipelines();
+    PassManager bufferize(&context);
+    if (failed(parsePassPipeline("softmax-raise,softmax-bufferize",
+                                 bufferize, llvm::errs())) ||
+        failed(bufferize.run(*module))) {
+      llvm::errs() << "consumer: softmax-raise,softmax-bufferize failed\n";
+      return 1;
+    }
+    // Outside a pass, the dialects the mapping builds are loaded by hand
+    // (a pass declares them instead).
+    context.loadAllAvailableDialects();
+    RewritePatternSet patterns(&context);
+    softmax::CPUMapping cpu;
+    softmax::GPUMapping gpu;
+    if (pipeline == "cpu-patterns") {
+      cpu.target = softmax::hostCPUTarget();
+      softmax::populateSoftmaxToCPUPatterns(patterns, cpu);
+    } else {
+      gpu.target = *softmax::lookupGPUTarget("sm_90");
+      gpu.hooks = &softmax::getNVVMTargetHooks();
+      softmax::populateSoftmaxToGPUPatterns(patterns, gpu);
+    }
+    walkAndApplyPatterns(*module, std::move(patterns));
+    PassManager pm(&context);
+    if (pipeline == "cpu-patterns") {
+      softmax::SoftmaxToCPUPipelineOptions cpuOptions;
+      if (failed(softmax::buildSoftmaxToCPUAfterMappingPipeline(pm,
+                                                                cpuOptions)))
+        return 1; // the builder has printed why
+    } else {
+      softmax::SoftmaxToGPUPipelineOptions gpuOptions;
+      gpuOptions.chip = "sm_90";
+      gpuOptions.format = "isa";
+      if (failed(softmax::buildSoftmaxToNVVMAfterMappingPipeline(pm,
+                                                                 gpuOptions)))
+        return 1; // the builder has printed why
+    }
+    result = pm.run(*module);
   } else {
     return usage();
   }

@@ -130,6 +130,16 @@ getCPUMappingFromOptions(const SoftmaxMapToCPUOptions &options,
 LogicalResult mapOpToCPU(RewriterBase &rewriter, Operation *op,
                          const CPUMapping &mapping);
 
+/// Patterns rewriting softmax, log_softmax, logsumexp and attention on
+/// memrefs into vector loops by `mapping` (mapOpToCPU). An op the mapping
+/// cannot honour gets its diagnostic and the pattern fails, leaving it in
+/// place. Meant for a single walk (walkAndApplyPatterns), as
+/// softmax-map-to-cpu applies them: the greedy driver would retry a failed
+/// op and repeat its diagnostic. `mapping` must outlive the patterns, and
+/// the dialects softmax-map-to-cpu declares (Passes.td) must be loaded.
+void populateSoftmaxToCPUPatterns(RewritePatternSet &patterns,
+                                  const CPUMapping &mapping);
+
 /// `overrides` with the op's #softmax.attention_cpu_strategy request
 /// applied, or a diagnostic on the op when it cannot be honoured (another
 /// kind of strategy, keys_per_block other than the vector width).

@@ -1,8 +1,12 @@
 //===- SoftmaxToGPU.h - map softmax ops onto GPU kernels --------*- C++ -*-===//
 //
 // The one GPU mapping: softmax ops on buffers become gpu.launch ops whose
-// bodies use only target-neutral dialects (gpu, vector, memref, arith,
-// math, scf). NVVM and ROCDL are thin ends below it (Pipelines).
+// bodies use target-neutral dialects (gpu, vector, memref, arith, math,
+// scf), plus what a vendor's GPUTargetHooks builds where upstream has no
+// neutral op (the device fence, the attention kernel's matrix unit). The
+// neutral part is the library SoftmaxGPUMapping; the vendor ends are
+// SoftmaxGPUNVVM and SoftmaxGPUROCDL; SoftmaxToGPU (the pass and the
+// pattern set) links all three.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,24 +20,31 @@
 
 namespace mlir::softmax {
 
+/// Which end implements GPUTargetHooks for a target (getGPUTargetHooks).
+enum class GPUVendor { NVIDIA, AMD };
+
+class GPUTargetHooks; // GPUTargetHooks.h
+
 /// What the mapping needs to know about the target.
 struct GPUTarget {
   std::string chip;
+  GPUVendor vendor = GPUVendor::NVIDIA;
   /// Threads that execute in lockstep and can shuffle: 32 on NVIDIA, 64 on
   /// CDNA (gfx90a, gfx942).
   int64_t warpSize = 32;
   /// Streaming multiprocessors / compute units.
   int64_t multiprocessors = 132;
   int64_t maxThreadsPerBlock = 1024;
-  /// LLVM synchronization scope of the whole device, for the fences between
-  /// the blocks of a split row: "device" on NVPTX, "agent" on AMDGPU.
-  std::string deviceSyncScope = "device";
   /// Shared memory (LDS) one block may use, opt-in limit included.
   int64_t maxSharedMemoryPerBlock = 48 * 1024;
 };
 
 /// Looks up sm_80, sm_90, gfx90a or gfx942.
 std::optional<GPUTarget> lookupGPUTarget(StringRef chip);
+
+/// The end of `vendor`: getNVVMTargetHooks or getROCDLTargetHooks
+/// (defined in SoftmaxToGPU, which links both ends).
+const GPUTargetHooks &getGPUTargetHooks(GPUVendor vendor);
 
 /// How one reduction is spread over the GPU. As the mapping's
 /// `overrides`, 0 leaves a field to the heuristic. The typed form is
@@ -69,6 +80,7 @@ GPUStrategy chooseGPUStrategy(const GPUTarget &target,
 /// what the mapping cannot honour.
 LogicalResult mapSoftmaxOpToGPU(RewriterBase &rewriter, Operation *op,
                                 const GPUTarget &target,
+                                const GPUTargetHooks &hooks,
                                 const GPUStrategy &overrides);
 
 /// The record of a strategy: every field of `s`.
@@ -119,6 +131,7 @@ struct AttentionGPUStrategy {
 /// cannot honour.
 LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                   const GPUTarget &target,
+                                  const GPUTargetHooks &hooks,
                                   const AttentionGPUStrategy &overrides = {});
 
 struct SoftmaxMapToGPUOptions; // Conversion/Passes.h
@@ -126,8 +139,12 @@ struct SoftmaxMapToGPUOptions; // Conversion/Passes.h
 /// The target and strategy overrides the GPU mapping runs with.
 struct GPUMapping {
   GPUTarget target;
-  /// softmax, log_softmax and logsumexp.
-  GPUStrategy softmax;
+  /// The end of target.vendor (getGPUTargetHooks).
+  const GPUTargetHooks *hooks = nullptr;
+  /// softmax, log_softmax and logsumexp: overrides, every field 0 (the
+  /// heuristic's) unless set; GPUStrategy's own defaults are a strategy's.
+  GPUStrategy softmax{/*threadsPerRow=*/0, /*rowsPerBlock=*/0,
+                      /*vectorWidth=*/0, /*cachedVectors=*/0, /*splits=*/0};
   AttentionGPUStrategy attention;
 };
 
@@ -143,6 +160,16 @@ getGPUMappingFromOptions(const SoftmaxMapToGPUOptions &options,
 /// attention op (mapAttentionOpToGPU) on memrefs.
 LogicalResult mapOpToGPU(RewriterBase &rewriter, Operation *op,
                          const GPUMapping &mapping);
+
+/// Patterns rewriting softmax, log_softmax, logsumexp and attention on
+/// memrefs into gpu.launch ops by `mapping` (mapOpToGPU). An op the mapping
+/// cannot honour gets its diagnostic and the pattern fails, leaving it in
+/// place. Meant for a single walk (walkAndApplyPatterns), as
+/// softmax-map-to-gpu applies them: the greedy driver would retry a failed
+/// op and repeat its diagnostic. `mapping` must outlive the patterns, and
+/// the dialects softmax-map-to-gpu declares (Passes.td) must be loaded.
+void populateSoftmaxToGPUPatterns(RewritePatternSet &patterns,
+                                  const GPUMapping &mapping);
 
 /// The matrix instruction of the attention kernel: m16n8k16 for f16/bf16 on
 /// NVIDIA, m16n8k8.tf32x3 or .tf32 for f32 there (`precision`),

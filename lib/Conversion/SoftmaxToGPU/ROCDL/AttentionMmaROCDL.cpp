@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AttentionMma.h"
+#include "ROCDLAttentionMma.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -5,13 +5,14 @@
 // O = O a + P V, normalize. Only the matrix units differ between vendors:
 // how many lanes a warp has, which query rows and keys a lane's accumulator
 // elements hold, how a tile reaches shared memory and how it is multiplied.
-// AttentionMma is that difference; NVIDIA mma.sync (AttentionMmaNVVM.cpp)
-// and CDNA MFMA (AttentionMmaROCDL.cpp) implement it.
+// AttentionMma is that difference; NVIDIA mma.sync
+// (lib/Conversion/SoftmaxToGPU/NVVM) and CDNA MFMA (.../ROCDL) implement it,
+// and GPUTargetHooks::makeAttentionMma hands one to the mapping.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LIB_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
-#define LIB_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
+#ifndef SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
+#define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
@@ -124,23 +125,6 @@ protected:
   SmallVector<Value> smem;
 };
 
-/// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+), with 1
-/// or 2 buffers per tile, 16 or 32 query rows per warp, the queries held
-/// in registers or read from shared memory per tile.
-std::unique_ptr<AttentionMma>
-makeNVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
-                     int64_t buffers, int64_t rowsPerWarp, bool queriesInSmem);
-/// f32 inputs on mma.sync m16n8k8 tf32 (NVIDIA sm_80+): three products of
-/// tf32 parts (exact) or one (tf32); the queries in shared memory.
-std::unique_ptr<AttentionMma>
-makeNVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
-                        int64_t warps, int64_t buffers, int64_t rowsPerWarp,
-                        AttentionF32Precision precision);
-/// MFMA 16x16x16 on 64-lane wavefronts (CDNA gfx90a, gfx942), 1 buffer.
-std::unique_ptr<AttentionMma> makeROCDLAttentionMma(OpBuilder &b, Location loc,
-                                                    AttentionOp op,
-                                                    int64_t warps);
-
 } // namespace mlir::softmax::detail
 
-#endif // LIB_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
+#endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H

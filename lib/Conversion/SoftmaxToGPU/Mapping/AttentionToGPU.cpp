@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AttentionMma.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -35,6 +35,8 @@
 using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
+
+GPUTargetHooks::~GPUTargetHooks() = default;
 
 std::unique_ptr<StateMath> AttentionMma::rowMath() {
   return std::make_unique<StateMath>(b, loc, b.getF32Type());
@@ -96,23 +98,26 @@ int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
 /// not also the queries); one buffer per tile (two measured 0-2% slower
 /// with 32 rows per warp, and 5-14% slower on causal with 16).
 FailureOr<AttentionGPUStrategy>
-chooseAttentionStrategy(AttentionOp op, bool nvidia, bool isF32,
-                        const AttentionGPUStrategy &overrides) {
+chooseAttentionStrategy(AttentionOp op, const GPUTargetHooks &hooks,
+                        bool isF32, const AttentionGPUStrategy &overrides) {
+  bool nvidia = hooks.vendor() == GPUVendor::NVIDIA;
   AttentionGPUStrategy s;
   s.rowsPerWarp = overrides.rowsPerWarp
                       ? overrides.rowsPerWarp
                       : defaultRowsPerWarp(op, nvidia, isF32, overrides);
   s.buffers = overrides.buffers ? overrides.buffers : 1;
   s.f32Precision = overrides.f32Precision;
-  if (s.rowsPerWarp != 16 && (s.rowsPerWarp != 32 || !nvidia))
+  bool wide = hooks.maxRowsPerWarp() >= 32;
+  if (s.rowsPerWarp != 16 && (s.rowsPerWarp != 32 || !wide))
     return op->emitOpError()
            << "attention-rows-per-warp must be 16"
-           << (nvidia ? " or 32" : " on CDNA (32 is NVIDIA only)")
-           << ", not " << s.rowsPerWarp;
-  if (s.buffers != 1 && (s.buffers != 2 || !nvidia))
+           << (wide ? " or 32" : " on CDNA (32 is NVIDIA only)") << ", not "
+           << s.rowsPerWarp;
+  bool async = hooks.supportsAsyncCopy();
+  if (s.buffers != 1 && (s.buffers != 2 || !async))
     return op->emitOpError()
            << "attention-buffers must be 1"
-           << (nvidia ? " or 2" : " on CDNA (2 needs asynchronous copies)")
+           << (async ? " or 2" : " on CDNA (2 needs asynchronous copies)")
            << ", not " << s.buffers;
   return s;
 }
@@ -409,15 +414,18 @@ mlir::softmax::parseAttentionF32Precision(StringRef s) {
 LogicalResult
 mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                    const GPUTarget &target,
+                                   const GPUTargetHooks &hooks,
                                    const AttentionGPUStrategy &passOverrides) {
+  if (hooks.vendor() != target.vendor)
+    return op->emitOpError() << "GPU attention mapping for " << target.chip
+                             << " was given another vendor's target hooks";
   FailureOr<AttentionGPUStrategy> requested =
       applyAttentionGPURequest(op, target, passOverrides);
   if (failed(requested))
     return failure();
   const AttentionGPUStrategy &overrides = *requested;
-  // lookupGPUTarget knows sm_80 and sm_90 (mma.sync) and gfx90a and
-  // gfx942 (MFMA); nothing else reaches here.
-  bool nvidia = target.chip.rfind("sm_", 0) == 0;
+  // The measured defaults (warpsFor, defaultRowsPerWarp) are per vendor.
+  bool nvidia = target.vendor == GPUVendor::NVIDIA;
   // Every operand is a buffer: query, key, value, mask, output, lse.
   if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
     return op->emitOpError(*why);
@@ -425,10 +433,11 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   auto v = cast<MemRefType>(op.getValue().getType());
   Type elt = q.getElementType();
   bool isF32 = elt.isF32();
-  if (!isa<Float16Type, BFloat16Type>(elt) && !(isF32 && nvidia))
+  bool f32 = hooks.hasF32Attention();
+  if (!isa<Float16Type, BFloat16Type>(elt) && !(isF32 && f32))
     return op->emitOpError()
            << "GPU attention mapping runs on f16 or bf16 tensor cores"
-           << (nvidia ? " or f32 on tf32 tensor cores"
+           << (f32 ? " or f32 on tf32 tensor cores"
                       : " (f32 attention is NVIDIA only: CDNA's MFMA end has "
                         "no f32 path)")
            << ", not " << elt << " inputs";
@@ -448,20 +457,18 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   };
   IndexArith ix(rewriter, loc);
   FailureOr<AttentionGPUStrategy> strategy =
-      chooseAttentionStrategy(op, nvidia, isF32, overrides);
+      chooseAttentionStrategy(op, hooks, isF32, overrides);
   if (failed(strategy))
     return failure();
   int64_t rowsPerWarp = strategy->rowsPerWarp, buffers = strategy->buffers;
   int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
-  // f32 reads its queries from shared memory at either row count (its A
-  // fragments come by ldmatrix of 8x4 f32 blocks, AttentionMmaNVVM.cpp).
+  AttentionMmaConfig config;
+  config.warps = warps;
+  config.buffers = buffers;
+  config.rowsPerWarp = rowsPerWarp;
+  config.f32Precision = strategy->f32Precision;
   std::unique_ptr<AttentionMma> mma =
-      !nvidia ? makeROCDLAttentionMma(rewriter, loc, op, warps)
-      : isF32 ? makeNVVMF32AttentionMma(rewriter, loc, op, warps, buffers,
-                                        rowsPerWarp, strategy->f32Precision)
-              : makeNVVMAttentionMma(rewriter, loc, op, warps, buffers,
-                                     rowsPerWarp,
-                                     /*queriesInSmem=*/rowsPerWarp == 32);
+      hooks.makeAttentionMma(rewriter, loc, op, config);
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
   Value tiles = arith::CeilDivUIOp::create(rewriter, loc, nq,

@@ -33,6 +33,7 @@ using namespace mlir::softmax::detail;
 LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                                Operation *op,
                                                const GPUTarget &target,
+                                               const GPUTargetHooks &hooks,
                                                const GPUStrategy &overrides) {
   auto semantic = dyn_cast<SemanticOpInterface>(op);
   if (!semantic || isa<AttentionOp>(op))
@@ -211,7 +212,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   {
     OpBuilder::InsertionGuard bodyGuard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
-    KernelBuilder kernel(rewriter, loc, req, s, target, x, y, rows, n);
+    KernelBuilder kernel(rewriter, loc, req, s, target, hooks, x, y, rows, n);
     kernel.build(launch, split);
     gpu::TerminatorOp::create(rewriter, loc);
   }

@@ -21,10 +21,14 @@ std::optional<GPUTarget> mlir::softmax::lookupGPUTarget(StringRef chip) {
   // parts: A100 (sm_80), H100/H200 (sm_90, SXM), MI250X (gfx90a, per GCD),
   // MI300X (gfx942).
   return llvm::StringSwitch<std::optional<GPUTarget>>(chip)
-      .Case("sm_80", GPUTarget{"sm_80", 32, 108, 1024, "device", 163 * 1024})
-      .Case("sm_90", GPUTarget{"sm_90", 32, 132, 1024, "device", 227 * 1024})
-      .Case("gfx90a", GPUTarget{"gfx90a", 64, 110, 1024, "agent", 64 * 1024})
-      .Case("gfx942", GPUTarget{"gfx942", 64, 304, 1024, "agent", 64 * 1024})
+      .Case("sm_80", GPUTarget{"sm_80", GPUVendor::NVIDIA, 32, 108, 1024,
+                               163 * 1024})
+      .Case("sm_90", GPUTarget{"sm_90", GPUVendor::NVIDIA, 32, 132, 1024,
+                               227 * 1024})
+      .Case("gfx90a",
+            GPUTarget{"gfx90a", GPUVendor::AMD, 64, 110, 1024, 64 * 1024})
+      .Case("gfx942",
+            GPUTarget{"gfx942", GPUVendor::AMD, 64, 304, 1024, 64 * 1024})
       .Default(std::nullopt);
 }
 

@@ -8,6 +8,7 @@
 #ifndef SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOGPU_KERNELBUILDER_H
 #define SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOGPU_KERNELBUILDER_H
 
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,9 +23,11 @@ namespace mlir::softmax::detail {
 class KernelBuilder : IndexArith {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const Request &req,
-                const GPUStrategy &s, const GPUTarget &target, Value x, Value y,
-                Value rows, Value n)
-      : IndexArith(b, loc), req(req), s(s), target(target), x(x), y(y),
+                const GPUStrategy &s, const GPUTarget &target,
+                const GPUTargetHooks &hooks, Value x, Value y, Value rows,
+                Value n)
+      : IndexArith(b, loc), req(req), s(s), target(target), hooks(hooks), x(x),
+        y(y),
         rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
         stateKind(req.algorithm == Algorithm::ExpPair ? StateKind::Exponent
                                                       : StateKind::Max) {
@@ -85,6 +88,7 @@ private:
   const Request &req;
   const GPUStrategy &s;
   const GPUTarget &target;
+  const GPUTargetHooks &hooks;
   Value x, y, rows, n;
   FloatType acc;
   StateMath sm;

@@ -8,7 +8,6 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -292,8 +291,7 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
     memref::StoreOp::create(b, lc, l, states, ValueRange{slot, idx(1)});
     // Publish: the state stores are ordered before the count. The readers
     // are blocks of the same device: device scope, not system scope.
-    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::release,
-                          target.deviceSyncScope);
+    hooks.buildDeviceFence(b, lc, FenceOrdering::Release);
     Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
     Value before = memref::AtomicRMWOp::create(
         b, lc, arith::AtomicRMWKind::addi, one, counters, ValueRange{row});
@@ -306,8 +304,7 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
           b, lc, arith::CmpIPredicate::eq,
           arith::AddIOp::create(b, lc, before, one), goal);
       scf::IfOp::create(b, lc, last, [&](OpBuilder &f, Location fl) {
-        LLVM::FenceOp::create(f, fl, LLVM::AtomicOrdering::acquire,
-                              target.deviceSyncScope);
+        hooks.buildDeviceFence(f, fl, FenceOrdering::Acquire);
         scf::YieldOp::create(f, fl);
       });
       memref::StoreOp::create(
@@ -332,8 +329,7 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
         [&](OpBuilder &w, Location wl, ValueRange) {
           scf::YieldOp::create(w, wl);
         });
-    LLVM::FenceOp::create(b, lc, LLVM::AtomicOrdering::acquire,
-                          target.deviceSyncScope);
+    hooks.buildDeviceFence(b, lc, FenceOrdering::Acquire);
     scf::YieldOp::create(b, lc);
   });
   gpu::BarrierOp::create(b, loc);

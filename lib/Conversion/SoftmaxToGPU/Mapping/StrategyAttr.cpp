@@ -36,7 +36,7 @@ MatrixInstruction
 mlir::softmax::getAttentionMatrixInstruction(const GPUTarget &target,
                                              Type elementType,
                                              AttentionF32Precision precision) {
-  if (!StringRef(target.chip).starts_with("sm_"))
+  if (target.vendor == GPUVendor::AMD)
     return MatrixInstruction::Mfma16x16x16;
   if (!elementType.isF32())
     return MatrixInstruction::M16n8k16;

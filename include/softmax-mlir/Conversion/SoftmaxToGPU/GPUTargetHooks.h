@@ -1,0 +1,78 @@
+//===- GPUTargetHooks.h - what the GPU mapping asks of a vendor -*- C++ -*-===//
+//
+// The GPU mapping (SoftmaxToGPU.h) builds its kernels from gpu, vector,
+// memref, arith, math and scf. Two things have no target-neutral op
+// upstream: a fence ordering global memory between the blocks of the
+// device (gpu.barrier orders one block only), and the attention kernel's
+// matrix unit (mma.sync's fragment layout, which the kernel's tiles are
+// built around, is not gpu.subgroup_mma's). A vendor end implements this
+// interface in its own library: NVIDIA in SoftmaxGPUNVVM
+// (lib/Conversion/SoftmaxToGPU/NVVM), AMD CDNA in SoftmaxGPUROCDL
+// (.../ROCDL). getGPUTargetHooks (SoftmaxToGPU) picks one by the target's
+// GPUVendor; a host compiler that links only one end passes it to
+// populateSoftmaxToGPUPatterns itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_GPUTARGETHOOKS_H
+#define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_GPUTARGETHOOKS_H
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/AttentionMma.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+
+#include <memory>
+
+namespace mlir::softmax {
+
+/// The ordering of a device fence.
+enum class FenceOrdering {
+  /// Global stores before the fence are visible to a block that acquires
+  /// after observing a later store (the split row's published state).
+  Release,
+  /// Global loads after the fence see what the releasing blocks stored.
+  Acquire,
+};
+
+/// How the attention kernel uses the matrix unit (chosen by the mapping
+/// from AttentionGPUStrategy and the measured defaults).
+struct AttentionMmaConfig {
+  int64_t warps = 4;
+  /// Shared-memory buffers per K/V tile (2 only where `supportsAsyncCopy`).
+  int64_t buffers = 1;
+  /// Query rows per warp: 16, or 32 where `maxRowsPerWarp` allows.
+  int64_t rowsPerWarp = 16;
+  AttentionF32Precision f32Precision = AttentionF32Precision::Exact;
+};
+
+/// A vendor's end of the GPU mapping.
+class GPUTargetHooks {
+public:
+  virtual ~GPUTargetHooks();
+
+  virtual GPUVendor vendor() const = 0;
+  /// A fence of `ordering` between this thread's global memory accesses and
+  /// those of the other blocks of the device, at device (not system) scope.
+  virtual void buildDeviceFence(OpBuilder &b, Location loc,
+                                FenceOrdering ordering) const = 0;
+  /// Whether the end runs f32 attention (on tf32 parts).
+  virtual bool hasF32Attention() const = 0;
+  /// Whether tiles can be copied asynchronously (2 buffers per tile).
+  virtual bool supportsAsyncCopy() const = 0;
+  /// The most query rows one warp's accumulators hold (16 or 32).
+  virtual int64_t maxRowsPerWarp() const = 0;
+  /// The matrix unit's share of the attention kernel for `op` with
+  /// `config` (which the mapping has checked against the queries above).
+  virtual std::unique_ptr<detail::AttentionMma>
+  makeAttentionMma(OpBuilder &b, Location loc, AttentionOp op,
+                   const AttentionMmaConfig &config) const = 0;
+};
+
+/// The NVIDIA end (SoftmaxGPUNVVM): llvm.fence at "device" scope, mma.sync
+/// with ldmatrix and cp.async.
+const GPUTargetHooks &getNVVMTargetHooks();
+/// The AMD CDNA end (SoftmaxGPUROCDL): llvm.fence at "agent" scope, MFMA.
+const GPUTargetHooks &getROCDLTargetHooks();
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_GPUTARGETHOOKS_H

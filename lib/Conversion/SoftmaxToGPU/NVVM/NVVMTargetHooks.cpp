@@ -1,0 +1,46 @@
+//===- NVVMTargetHooks.cpp - the NVIDIA end of the GPU mapping ------------===//
+
+#include "NVVMAttentionMma.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+class NVVMTargetHooks final : public GPUTargetHooks {
+public:
+  GPUVendor vendor() const override { return GPUVendor::NVIDIA; }
+  void buildDeviceFence(OpBuilder &b, Location loc,
+                        FenceOrdering ordering) const override {
+    // NVPTX's name of the whole-GPU scope (fence.acq_rel.gpu).
+    LLVM::FenceOp::create(b, loc,
+                          ordering == FenceOrdering::Release
+                              ? LLVM::AtomicOrdering::release
+                              : LLVM::AtomicOrdering::acquire,
+                          "device");
+  }
+  bool hasF32Attention() const override { return true; }
+  bool supportsAsyncCopy() const override { return true; }
+  int64_t maxRowsPerWarp() const override { return 32; }
+  std::unique_ptr<softmax::detail::AttentionMma>
+  makeAttentionMma(OpBuilder &b, Location loc, AttentionOp op,
+                   const AttentionMmaConfig &c) const override {
+    auto elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
+    // f32 reads its queries from shared memory at either row count (its A
+    // fragments come by ldmatrix of 8x4 f32 blocks).
+    if (elt.isF32())
+      return softmax::detail::makeNVVMF32AttentionMma(b, loc, op, c.warps, c.buffers,
+                                             c.rowsPerWarp, c.f32Precision);
+    return softmax::detail::makeNVVMAttentionMma(b, loc, op, c.warps, c.buffers,
+                                        c.rowsPerWarp,
+                                        /*queriesInSmem=*/c.rowsPerWarp == 32);
+  }
+};
+} // namespace
+
+const GPUTargetHooks &mlir::softmax::getNVVMTargetHooks() {
+  static const NVVMTargetHooks hooks;
+  return hooks;
+}
