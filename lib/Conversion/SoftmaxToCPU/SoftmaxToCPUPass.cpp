@@ -1,9 +1,9 @@
 //===- SoftmaxToCPUPass.cpp - the softmax-map-to-cpu pass ----------------===//
 
+#include "softmax-mlir/Conversion/MappingPatterns.h"
 #include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::softmax {
@@ -59,25 +59,9 @@ LogicalResult mlir::softmax::mapOpToCPU(RewriterBase &rewriter, Operation *op,
   return mapSoftmaxOpToCPU(rewriter, op, mapping.target, mapping.overrides);
 }
 
-namespace {
-/// One semantic op on memrefs -> its vector loops (mapOpToCPU).
-template <typename OpTy>
-struct MapToCPUPattern : public OpRewritePattern<OpTy> {
-  MapToCPUPattern(MLIRContext *ctx, const CPUMapping &mapping)
-      : OpRewritePattern<OpTy>(ctx), mapping(mapping) {}
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    return mapOpToCPU(rewriter, op, mapping);
-  }
-  const CPUMapping &mapping;
-};
-} // namespace
-
 void mlir::softmax::populateSoftmaxToCPUPatterns(RewritePatternSet &patterns,
                                                  const CPUMapping &mapping) {
-  patterns.add<MapToCPUPattern<SoftmaxOp>, MapToCPUPattern<LogSoftmaxOp>,
-               MapToCPUPattern<LogSumExpOp>, MapToCPUPattern<AttentionOp>>(
-      patterns.getContext(), mapping);
+  addMapSemanticOpPatterns<CPUMapping, mapOpToCPU>(patterns, mapping);
 }
 
 namespace {
@@ -104,14 +88,7 @@ struct SoftmaxMapToCPUPass
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateSoftmaxToCPUPatterns(patterns, *mapping);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
-    // Each op left has had its diagnostic from the mapping.
-    WalkResult left = getOperation()->walk([](Operation *op) {
-      return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (left.wasInterrupted())
+    if (failed(applyMappingPatterns(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

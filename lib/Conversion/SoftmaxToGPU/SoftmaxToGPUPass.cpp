@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "softmax-mlir/Conversion/MappingPatterns.h"
 #include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::softmax {
 #define GEN_PASS_DEF_SOFTMAXMAPTOGPU
@@ -75,25 +75,9 @@ LogicalResult mlir::softmax::mapOpToGPU(RewriterBase &rewriter, Operation *op,
                            mapping.softmax);
 }
 
-namespace {
-/// One semantic op on memrefs -> its gpu.launch (mapOpToGPU).
-template <typename OpTy>
-struct MapToGPUPattern : public OpRewritePattern<OpTy> {
-  MapToGPUPattern(MLIRContext *ctx, const GPUMapping &mapping)
-      : OpRewritePattern<OpTy>(ctx), mapping(mapping) {}
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    return mapOpToGPU(rewriter, op, mapping);
-  }
-  const GPUMapping &mapping;
-};
-} // namespace
-
 void mlir::softmax::populateSoftmaxToGPUPatterns(RewritePatternSet &patterns,
                                                  const GPUMapping &mapping) {
-  patterns.add<MapToGPUPattern<SoftmaxOp>, MapToGPUPattern<LogSoftmaxOp>,
-               MapToGPUPattern<LogSumExpOp>, MapToGPUPattern<AttentionOp>>(
-      patterns.getContext(), mapping);
+  addMapSemanticOpPatterns<GPUMapping, mapOpToGPU>(patterns, mapping);
 }
 
 namespace {
@@ -122,14 +106,7 @@ struct SoftmaxMapToGPUPass
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateSoftmaxToGPUPatterns(patterns, *mapping);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
-    // Each op left has had its diagnostic from the mapping.
-    WalkResult left = getOperation()->walk([](Operation *op) {
-      return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (left.wasInterrupted())
+    if (failed(applyMappingPatterns(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
