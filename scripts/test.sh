@@ -149,8 +149,9 @@ fi
 # 3. ASan + UBSan. Release with line tables: optimised code keeps the build
 # and the tests fast, -gline-tables-only gives symbolised reports for little
 # compile time. Everything is built (all, plus softmax-test-depends).
-# libMLIR.so and libLLVM.so are not instrumented; that needs no ASAN_OPTIONS:
-# ASan replaces malloc/new for the whole process, and LeakSanitizer finds no
+# libMLIR.so and libLLVM.so are not instrumented; that needs only
+# allow_user_poisoning=0 (test/lit.cfg.py says why): ASan replaces
+# malloc/new for the whole process, and LeakSanitizer finds no
 # leaks in MLIR's registries, which stay reachable through globals (see
 # test/lit.cfg.py; detect_leaks=0 would go there). Tests that dlopen an
 # instrumented library into an uninstrumented tool (the plugin in stock

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "softmax-mlir/Pipelines/Pipelines.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/OptionRange.h"
 
 #include "PipelineUtils.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -112,9 +113,13 @@ checkCPUOptions(const SoftmaxToCPUPipelineOptions &options,
     os << "vector-width must be -1 (the host's width), 0 (no vector "
           "mapping) or a number of lanes, not "
        << vectorWidth;
-  else if (threads < 0)
-    os << "threads must be 0 (the OpenMP runtime chooses), 1 or more, not "
-       << threads;
+  else if (std::optional<std::string> why =
+               OptionRange{"threads", 1, kMaxCPUThreads, false,
+                           "the OpenMP runtime chooses"}
+                   .check(threads))
+    // convert-scf-to-openmp takes an unsigned count: 2^32 wrapped to 0,
+    // the runtime's choice.
+    os << *why;
   else if (!llvm::is_contained({"auto", "recompute", "reload", "tiled"},
                                threePass))
     os << "three-pass must be auto, recompute, reload or tiled, not '"
@@ -177,6 +182,12 @@ LogicalResult mlir::softmax::buildSoftmaxToCPUPipeline(
     pm.addPass(createSoftmaxMapToCPU(map));
     addAfterCPUMapping(pm, options);
   } else {
+    // The scalar path's loops come from linalg: with threads, its parallel
+    // dimensions become scf.parallel, which convert-scf-to-openmp spreads
+    // over the threads (convert-linalg-to-loops alone made scf.for only,
+    // and threads did nothing).
+    if (options.threads != 1)
+      pm.addPass(createConvertLinalgToParallelLoopsPass());
     addThreadsAndToLLVM(pm, options);
   }
   return success();

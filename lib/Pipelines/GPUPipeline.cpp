@@ -29,6 +29,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "softmax-mlir/Conversion/Passes.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "llvm/Support/FileSystem.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Pipelines/Passes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -51,6 +52,40 @@ static std::string pipelineName(GPUEnd end, bool afterMapping = false) {
 static constexpr const char *kFormats[] = {
     "isa", "assembly", "bin", "binary", "fatbin", "fatbinary", "llvm",
     "offloading"};
+
+static std::string chipOf(const SoftmaxToGPUPipelineOptions &options,
+                          GPUEnd end);
+
+/// Why `features` is not a PTX version NVPTX accepts for `chip`, or
+/// nullopt (empty: the pipeline's +ptx80). Anything else reached LLVM: an
+/// unknown feature only drew its "ignoring feature" warning, a version
+/// below the chip's minimum was a fatal error without location.
+static std::optional<std::string> checkPTXFeatures(StringRef features,
+                                                   StringRef chip) {
+  if (features.empty())
+    return std::nullopt;
+  // The versions LLVM 22's NVPTX target knows from 7.0 on (older ones
+  // predate sm_80).
+  static constexpr int kVersions[] = {70, 71, 72, 73, 74, 75, 76, 77, 78, 80,
+                                      81, 82, 83, 84, 85, 86, 87, 88, 90};
+  StringRef digits = features;
+  unsigned version = 0;
+  if (!digits.consume_front("+ptx") || digits.size() != 2 ||
+      digits.getAsInteger(10, version) ||
+      !llvm::is_contained(kVersions, static_cast<int>(version)))
+    return ("features must be one PTX version, +ptxNN (+ptx70 to +ptx90), "
+            "not '" +
+            features + "'")
+        .str();
+  // NVPTX's minimum PTX version per target.
+  unsigned minimum = chip == "sm_90" ? 78 : 70;
+  if (version < minimum)
+    return ("features " + features + " is below PTX " +
+            Twine(minimum / 10) + "." + Twine(minimum % 10) +
+            ", the oldest that " + chip + " accepts")
+        .str();
+  return std::nullopt;
+}
 
 /// The message for the first invalid option value of the pipeline or of
 /// its after-mapping tail.
@@ -83,6 +118,13 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
       !StringRef(options.features).empty())
     os << "features is an NVVM option (PTX features); the ROCDL end takes "
           "none";
+  if (message.empty() && end == GPUEnd::NVVM)
+    if (std::optional<std::string> why =
+            checkPTXFeatures(options.features, chipOf(options, end)))
+      os << *why;
+  if (message.empty() && !StringRef(options.toolkit).empty() &&
+      !llvm::sys::fs::is_directory(options.toolkit))
+    os << "toolkit '" << options.toolkit << "' is not a directory";
   StringRef precision = options.attentionF32Precision;
   if (message.empty() && precision != "exact" && precision != "tf32")
     os << "attention-f32-precision must be exact or tf32, not '" << precision

@@ -36,6 +36,9 @@ using PipelineErrorHandler = llvm::function_ref<void(const llvm::Twine &)>;
 //===----------------------------------------------------------------------===//
 
 /// Options of the softmax-to-cpu pipeline.
+/// The most threads softmax-to-cpu's `threads` option takes.
+inline constexpr int64_t kMaxCPUThreads = 65536;
+
 struct SoftmaxToCPUPipelineOptions
     : public PassPipelineOptions<SoftmaxToCPUPipelineOptions> {
   PassOptions::Option<int64_t> vectorWidth{
@@ -48,8 +51,9 @@ struct SoftmaxToCPUPipelineOptions
       *this, "threads",
       llvm::cl::desc("Threads the rows are spread over: 1 runs them in "
                      "order; 0 lets the OpenMP runtime choose (all hardware "
-                     "threads, or OMP_NUM_THREADS); N > 1 uses N. Other than "
-                     "1, the program calls the LLVM OpenMP runtime (libomp)"),
+                     "threads, or OMP_NUM_THREADS); N from 2 to 65536 uses "
+                     "N. Other than 1, the program calls the LLVM OpenMP "
+                     "runtime (libomp)"),
       llvm::cl::init(1)};
   PassOptions::Option<std::string> threePass{
       *this, "three-pass",
@@ -124,7 +128,8 @@ struct SoftmaxToGPUPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features (NVVM only; default +ptx80)"),
+      llvm::cl::desc("PTX version (NVVM only): one +ptxNN from +ptx70 to "
+                     "+ptx90 (+ptx78 or later for sm_90); default +ptx80"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
@@ -135,7 +140,7 @@ struct SoftmaxToGPUPipelineOptions
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit (libdevice, ptxas) or ROCm device "
-                     "library folder"),
+                     "library folder; an existing directory"),
       llvm::cl::init("")};
   PassOptions::Option<bool> allowHostCode{
       *this, "allow-host-code",

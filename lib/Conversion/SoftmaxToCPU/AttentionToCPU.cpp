@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "softmax-mlir/Conversion/SoftmaxToCPU/VectorMath.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
@@ -102,7 +103,7 @@ std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
   Value one = idx(1);
   if (op.getCausal())
     hi = clampIndex(arith::AddIOp::create(b, loc, diag, one), zero, nk);
-  if (std::optional<int64_t> w = op.getWindow()) {
+  if (std::optional<int64_t> w = getIndexableWindow(op)) {
     Value wv = idx(*w);
     lo = clampIndex(arith::AddIOp::create(
                         b, loc, arith::SubIOp::create(b, loc, diag, wv), one),
@@ -246,6 +247,9 @@ std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
     return std::string("CPU attention mapping keeps a query row and its "
                        "output in registers: the head dimensions (query "
                        "and value dimension 3) must be static");
+  if (q.getDimSize(3) == 0 || v.getDimSize(3) == 0)
+    return std::string("CPU attention mapping needs head dimensions (query "
+                       "and value dimension 3) of at least 1");
   if (q.getDimSize(3) > 512 || v.getDimSize(3) > 512)
     return std::string("CPU attention mapping keeps a query row and its "
                        "output in registers: head dimensions above 512 are "

@@ -176,8 +176,9 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
   if (s.unroll < 1 || s.unroll > 16)
     return op->emitOpError() << "unroll " << s.unroll
                              << " is not in [1, 16]";
-  if (s.block < 1)
-    return op->emitOpError() << "block " << s.block << " is not positive";
+  if (s.block < 1 || s.block > kCPUBlockRange.max)
+    return op->emitOpError() << "block " << s.block << " is not in [1, "
+                             << kCPUBlockRange.max << "]";
   if (alg != Algorithm::ThreePass)
     s.threePass = ThreePassVariant::Auto;
   // reload only changes softmax: the other outputs need no exp to reload.

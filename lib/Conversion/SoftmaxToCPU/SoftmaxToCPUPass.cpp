@@ -28,11 +28,18 @@ FailureOr<CPUMapping> mlir::softmax::getCPUMappingFromOptions(
     return emitError() << "three-pass must be auto, recompute, reload or "
                           "tiled, not '"
                        << options.threePass << "'";
-  if (options.vectorWidth < 0 || options.unroll < 0 || options.block < 0 ||
-      options.l1Bytes < 0 || options.l2Bytes < 0)
-    return emitError() << "vector-width, unroll, block, l1-bytes and "
-                          "l2-bytes must be positive or 0 (the heuristic's "
-                          "or the host's choice)";
+  OptionRange l1 = kCPUCacheBytesRange, l2 = kCPUCacheBytesRange;
+  l1.name = "l1-bytes";
+  l2.name = "l2-bytes";
+  const std::pair<OptionRange, int64_t> ranges[] = {
+      {kCPUVectorWidthRange, options.vectorWidth},
+      {kCPUUnrollRange, options.unroll},
+      {kCPUBlockRange, options.block},
+      {l1, options.l1Bytes},
+      {l2, options.l2Bytes}};
+  for (const auto &[range, value] : ranges)
+    if (std::optional<std::string> why = range.check(value))
+      return emitError() << *why;
   if (options.exp != "fast" && options.exp != "polynomial")
     return emitError() << "exp must be fast or polynomial, not '"
                        << options.exp << "'";

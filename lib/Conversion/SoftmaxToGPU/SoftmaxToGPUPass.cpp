@@ -10,6 +10,7 @@
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/OptionRange.h"
 
 
 namespace mlir::softmax {
@@ -37,6 +38,19 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   if (!target)
     return emitError() << "unknown chip '" << options.chip
                        << "' (expected sm_80, sm_90, gfx90a or gfx942)";
+  const std::pair<OptionRange, int64_t> ranges[] = {
+      {kGPUThreadsPerRowRange, options.threadsPerRow},
+      {kGPURowsPerBlockRange, options.rowsPerBlock},
+      {kGPUVectorWidthRange, options.vectorWidth},
+      {kGPUCachedVectorsRange, options.cachedVectors},
+      {kGPUSplitsRange, options.splits},
+      {{"attention-rows-per-warp", 16, 32, /*powerOfTwo=*/true, "the measured default"},
+       options.attentionRowsPerWarp},
+      {{"attention-buffers", 1, 2, false, "the measured default"},
+       options.attentionBuffers}};
+  for (const auto &[range, value] : ranges)
+    if (std::optional<std::string> why = range.check(value))
+      return emitError() << *why;
   GPUMapping mapping;
   mapping.target = *target;
   mapping.hooks = &getGPUTargetHooks(target->vendor);

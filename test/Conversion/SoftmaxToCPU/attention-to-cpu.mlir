@@ -1,7 +1,7 @@
 // RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=16" --canonicalize --split-input-file | FileCheck %s
 // RUN: not softmax-opt %s --softmax-map-to-cpu="vector-width=12" --split-input-file 2>&1 | FileCheck %s --check-prefix=WIDTH
 // The lanes are held to what the softmax mapping takes (pass-options.mlir).
-// WIDTH: error: 'softmax.attention' op vector width 12 is not a power of two in [1, 64]
+// WIDTH: error: softmax-map-to-cpu: vector-width must be 0 (the host's width) or a power of two from 1 to 64, not 12
 
 // GQA with an lse output and a causal limit: one iteration per
 // (batch, head, query); the kv head is head / (H / Hkv); the key loop runs

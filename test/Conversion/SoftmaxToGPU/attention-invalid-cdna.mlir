@@ -11,7 +11,7 @@ func.func @attention_f32(%q: memref<1x1x4x16xf32>, %k: memref<1x1x8x16xf32>, %v:
 // -----
 
 func.func @attention_value_dim(%q: memref<1x1x4x32xbf16>, %k: memref<1x1x8x32xbf16>, %v: memref<1x1x8x40xbf16>, %o: memref<1x1x4x40xbf16>) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, at most 256}}
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, from 16 to 256}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x32xbf16>, memref<1x1x8x32xbf16>, memref<1x1x8x40xbf16>) outs(%o : memref<1x1x4x40xbf16>) masked(zero)
   return
 }

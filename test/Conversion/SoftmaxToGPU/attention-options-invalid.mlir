@@ -3,10 +3,12 @@
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-buffers=3" 2>&1 | FileCheck %s --check-prefix=BUFS
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx90a attention-buffers=2" 2>&1 | FileCheck %s --check-prefix=BUFS-CDNA
 // The attention strategy options take only what the kernels can honour; a
-// value outside that is an error, never replaced by another.
-// ROWS: error: 'softmax.attention' op attention-rows-per-warp must be 16 or 32, not 24
+// value outside that is an error, never replaced by another: outside any
+// target's range at the option (OptionRange), outside this target's at the
+// op.
+// ROWS: error: softmax-map-to-gpu: attention-rows-per-warp must be 0 (the measured default) or a power of two from 16 to 32, not 24
 // ROWS-CDNA: error: 'softmax.attention' op attention-rows-per-warp must be 16 on CDNA (32 is NVIDIA only), not 32
-// BUFS: error: 'softmax.attention' op attention-buffers must be 1 or 2, not 3
+// BUFS: error: softmax-map-to-gpu: attention-buffers must be 0 (the measured default) or from 1 to 2, not 3
 // BUFS-CDNA: error: 'softmax.attention' op attention-buffers must be 1 on CDNA (2 needs asynchronous copies), not 2
 func.func @f(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x64x64xbf16>, %v: memref<1x2x64x64xbf16>, %o: memref<1x2x64x64xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<1x2x64x64xbf16>, memref<1x2x64x64xbf16>, memref<1x2x64x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero)

@@ -123,7 +123,7 @@ func.func @attention_wrong_mma(%q: memref<1x1x4x16xbf16>, %k: memref<1x1x8x16xbf
 // f32 runs on the tf32 tensor cores (attention-f32-to-gpu.mlir), with the
 // same head-dimension rule.
 func.func @attention_f32_head_dim(%q: memref<1x1x4x24xf32>, %k: memref<1x1x8x24xf32>, %v: memref<1x1x8x24xf32>, %o: memref<1x1x4x24xf32>) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, at most 256}}
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, from 16 to 256}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x24xf32>, memref<1x1x8x24xf32>, memref<1x1x8x24xf32>) outs(%o : memref<1x1x4x24xf32>) masked(zero)
   return
 }
@@ -131,7 +131,7 @@ func.func @attention_f32_head_dim(%q: memref<1x1x4x24xf32>, %k: memref<1x1x8x24x
 // -----
 
 func.func @attention_head_dim(%q: memref<1x1x4x24xbf16>, %k: memref<1x1x8x24xbf16>, %v: memref<1x1x8x16xbf16>, %o: memref<1x1x4x16xbf16>) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, at most 256}}
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping needs static head dimensions that are multiples of 16, from 16 to 256}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x24xbf16>, memref<1x1x8x24xbf16>, memref<1x1x8x16xbf16>) outs(%o : memref<1x1x4x16xbf16>) masked(zero)
   return
 }

@@ -57,3 +57,16 @@ func.func @auto(%x: tensor<128x3xf32>, %i: tensor<128x3xf32>) -> tensor<128x3xf3
   %0 = softmax.log_softmax ins(%x : tensor<128x3xf32>) outs(%i : tensor<128x3xf32>) dimension(0) masked(zero)
   return %0 : tensor<128x3xf32>
 }
+
+// -----
+
+// A reduction over no row is not tiled: there is nothing to split, and the
+// tiled slices (offset 0 of a size-0 dimension) failed extract_slice's
+// bounds check.
+// TILED-LABEL: func @no_rows
+// TILED-NOT: scf.for
+// TILED: softmax.partial ins(%{{.*}} : tensor<0x?xf32>)
+func.func @no_rows(%x: tensor<0x?xf32>, %m: tensor<0xf32>, %l: tensor<0xf32>) -> (tensor<0xf32>, tensor<0xf32>) {
+  %a:3 = softmax.partial ins(%x : tensor<0x?xf32>) outs(%m, %l, %l : tensor<0xf32>) dimension(1) algorithm(online)
+  return %a#0, %a#1 : tensor<0xf32>, tensor<0xf32>
+}

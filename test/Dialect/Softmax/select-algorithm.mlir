@@ -4,6 +4,8 @@
 // RUN: softmax-opt %s --softmax-select-algorithm="l2-bytes=4096" | FileCheck %s --check-prefix=SMALL-L2
 // RUN: not softmax-opt %s --softmax-select-algorithm="force=fast" 2>&1 | FileCheck %s --check-prefix=BAD-FORCE
 // RUN: not softmax-opt %s --softmax-select-algorithm="target=tpu" 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
+// RUN: not softmax-opt %s --softmax-select-algorithm="l2-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BAD-L2
+// BAD-L2: error: softmax-select-algorithm: l2-bytes must be a size of 1 or more bytes, not -1
 
 // BAD-FORCE: error: softmax-select-algorithm: unknown algorithm 'fast' (expected three_pass, online or exp_pair)
 // BAD-TARGET: error: softmax-select-algorithm: unknown target 'tpu' (expected cpu or gpu)

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/OptionRange.h"
 #include <optional>
 #include <string>
 
@@ -60,6 +61,22 @@ struct CPUStrategy {
   /// How the kernels' vector math.exp is expanded (expandVectorExp).
   VectorExp exp = VectorExp::Fast;
 };
+
+/// The values each strategy field accepts as an override (0: the
+/// heuristic's or the host's), from softmax-map-to-cpu's options, a
+/// #softmax.cpu_strategy request or the C++ overrides alike. A block of
+/// 65536 iterations already sums 2^20 elements at width 16 before its
+/// compensated add; larger blocks gain nothing and overflowed the index
+/// arithmetic (2^60 wrote zeros).
+inline constexpr OptionRange kCPUVectorWidthRange{
+    "vector-width", 1, 64, /*powerOfTwo=*/true, "the host's width"};
+inline constexpr OptionRange kCPUUnrollRange{"unroll", 1, 16, false,
+                                             "the heuristic's"};
+inline constexpr OptionRange kCPUBlockRange{"block", 1, 65536, false,
+                                            "the heuristic's"};
+inline constexpr OptionRange kCPUCacheBytesRange{"cache size", 1,
+                                                 int64_t(1) << 40, false,
+                                                 "the host's"};
 
 /// The heuristic of docs/Passes/softmax-map-to-cpu.md, from the target and
 /// the row length in bytes (input plus output) if static.

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/OptionRange.h"
 #include <optional>
 #include <string>
 
@@ -63,6 +64,23 @@ struct GPUStrategy {
   /// publishes its state, and the blocks of the row merge all states).
   int64_t splits = 1;
 };
+
+/// The values each strategy field accepts as an override (0: the
+/// heuristic's), from softmax-map-to-gpu's options, a #softmax.gpu_strategy
+/// request or the C++ overrides alike. Cached vectors are registers: 64
+/// vectors of 16 bytes are 256 32-bit registers, more than a thread has
+/// (255). Splits: one warp merges a row's states (32 lanes on NVIDIA, 64
+/// on CDNA).
+inline constexpr OptionRange kGPUThreadsPerRowRange{
+    "threads-per-row", 1, 1024, /*powerOfTwo=*/true, "the heuristic's"};
+inline constexpr OptionRange kGPURowsPerBlockRange{
+    "rows-per-block", 1, 1024, /*powerOfTwo=*/true, "the heuristic's"};
+inline constexpr OptionRange kGPUVectorWidthRange{
+    "vector-width", 1, 16, /*powerOfTwo=*/true, "the heuristic's"};
+inline constexpr OptionRange kGPUCachedVectorsRange{
+    "cached-vectors", 1, 64, /*powerOfTwo=*/false, "the heuristic's"};
+inline constexpr OptionRange kGPUSplitsRange{
+    "splits", 1, 64, /*powerOfTwo=*/false, "the heuristic's"};
 
 /// The heuristic of docs/Passes/softmax-map-to-gpu.md: from the target, the
 /// row length (if static), the row count (if static) and the element size.

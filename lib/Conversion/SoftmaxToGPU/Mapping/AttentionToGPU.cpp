@@ -27,6 +27,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
@@ -186,7 +187,7 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
                                   ArrayRef<Value> rows, Value blockFirst,
                                   Value blockLast, Value offset) {
   using P = arith::CmpIPredicate;
-  std::optional<int64_t> window = op.getWindow();
+  std::optional<int64_t> window = getIndexableWindow(op);
   bool causal = op.getCausal();
   auto orI = [&](Value x, Value y) {
     return arith::OrIOp::create(b, loc, x, y);
@@ -258,7 +259,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value kvLo = zero, kvHi = nk;
   Value blockLast = add(add(blockRow, idx(rowsPerBlock - 1)), offset);
   Value blockFirst = add(blockRow, offset);
-  std::optional<int64_t> window = op.getWindow();
+  std::optional<int64_t> window = getIndexableWindow(op);
   if (op.getCausal())
     kvHi = maxI(minI(add(blockLast, idx(1)), nk), zero);
   if (window) {
@@ -442,10 +443,10 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                         "no f32 path)")
            << ", not " << elt << " inputs";
   for (int64_t dim : {q.getDimSize(3), v.getDimSize(3)})
-    if (ShapedType::isDynamic(dim) || dim % 16 || dim > 256)
+    if (ShapedType::isDynamic(dim) || dim % 16 || dim == 0 || dim > 256)
       return op->emitOpError("GPU attention mapping needs static head "
-                             "dimensions that are multiples of 16, at most "
-                             "256");
+                             "dimensions that are multiples of 16, from 16 "
+                             "to 256");
   std::optional<float> scale = op.getScaleOrDefault();
   if (!scale)
     return op->emitOpError("has no scale and no static head dimension");

@@ -64,8 +64,15 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   if (llvm::none_of(inType.getShape().drop_back(), ShapedType::isDynamic)) {
     int64_t r = 1;
     for (int64_t d : inType.getShape().drop_back())
-      r *= d;
+      if (llvm::MulOverflow(r, d, r))
+        return op->emitOpError("GPU mapping: the row count overflows int64");
     rowCount = r;
+  }
+  // No row: nothing to read or write, no kernel (a grid of 0 blocks is not
+  // a launch either runtime accepts).
+  if (rowCount == 0) {
+    rewriter.eraseOp(op);
+    return success();
   }
   unsigned elementBytes = std::max(inType.getElementTypeBitWidth(),
                                    outType.getElementTypeBitWidth()) /
@@ -103,7 +110,11 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
            << s.vectorWidth << ") and splits (" << s.splits
            << ") must be positive, cached vectors (" << s.cachedVectors
            << ") not negative";
+  // Each factor is bounded before the product is formed (no overflow).
   if (!llvm::isPowerOf2_64(s.threadsPerRow) ||
+      !llvm::isPowerOf2_64(s.rowsPerBlock) ||
+      s.threadsPerRow > target.maxThreadsPerBlock ||
+      s.rowsPerBlock > target.maxThreadsPerBlock ||
       s.threadsPerRow * s.rowsPerBlock > target.maxThreadsPerBlock)
     return op->emitOpError() << "threads per row (" << s.threadsPerRow
                              << ") times rows per block (" << s.rowsPerBlock
@@ -112,6 +123,19 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   if (s.threadsPerRow > target.warpSize && s.rowsPerBlock != 1)
     return op->emitOpError("rows per block must be 1 when a row spans more "
                            "than one warp");
+  if (s.cachedVectors > kGPUCachedVectorsRange.max)
+    return op->emitOpError()
+           << "cached vectors (" << s.cachedVectors << ") exceed "
+           << kGPUCachedVectorsRange.max
+           << ": each thread keeps them in registers";
+  if (s.vectorWidth > kGPUVectorWidthRange.max)
+    return op->emitOpError() << "vector width (" << s.vectorWidth
+                             << ") exceeds " << kGPUVectorWidthRange.max
+                             << " elements";
+  if (s.splits > target.warpSize)
+    return op->emitOpError() << "splits (" << s.splits
+                             << ") exceed the warp size " << target.warpSize
+                             << ": one warp merges the states of a row";
   if (s.vectorWidth > 1 &&
       (!rowLength || *rowLength % s.vectorWidth != 0))
     return op->emitOpError() << "vector width " << s.vectorWidth
@@ -125,11 +149,6 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
       return op->emitOpError()
              << "splits (" << s.splits << ") of " << chunk
              << " elements do not tile the row length " << *rowLength;
-    if (s.splits > target.warpSize)
-      return op->emitOpError() << "splits (" << s.splits
-                               << ") exceed the warp size "
-                               << target.warpSize
-                               << ": one warp merges the states of a row";
     if (s.splits > target.multiprocessors)
       return op->emitOpError()
              << "splits (" << s.splits << ") exceed the "
@@ -138,9 +157,21 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                 "resident while they wait for each other";
   } else if (s.cachedVectors > 0 && rowLength &&
              s.cachedVectors * s.threadsPerRow * s.vectorWidth < *rowLength) {
-    return op->emitOpError() << "cached vectors (" << s.cachedVectors
-                             << ") do not cover the row length "
-                             << *rowLength;
+    return op->emitOpError()
+           << "cached vectors (" << s.cachedVectors
+           << ") do not cover the row length " << *rowLength << " ("
+           << s.threadsPerRow << " threads of " << s.vectorWidth
+           << "-element vectors); ask for more cached vectors, or 0 to "
+              "stream the row twice";
+  }
+
+  // CUDA and HIP grids hold at most 2^31 - 1 blocks in x.
+  if (rowCount) {
+    int64_t blocks = llvm::divideCeil(*rowCount, s.rowsPerBlock), total;
+    if (llvm::MulOverflow(blocks, s.splits, total) || total > INT32_MAX)
+      return op->emitOpError()
+             << "GPU mapping would launch " << blocks << " x " << s.splits
+             << " blocks; a grid holds at most 2147483647";
   }
 
   Location loc = op->getLoc();

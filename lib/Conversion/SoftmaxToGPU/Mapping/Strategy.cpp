@@ -88,7 +88,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
   // Few rows of medium length would leave most multiprocessors idle: split
   // them over blocks too.
-  if (rows && *rows * 2 <= target.multiprocessors &&
+  if (rows && *rows > 0 && *rows <= target.multiprocessors / 2 &&
       vectors >= 2 * chunkVectors &&
       trySplit(std::min<int64_t>(
           {target.multiprocessors / *rows,

@@ -145,3 +145,11 @@ mlir::softmax::whyAttentionNotDecomposable(AttentionOp op) {
   return std::nullopt;
 }
 
+
+std::optional<int64_t> mlir::softmax::getIndexableWindow(AttentionOp op) {
+  std::optional<uint64_t> w = op.getWindow();
+  if (!w)
+    return std::nullopt;
+  constexpr uint64_t kMax = uint64_t(1) << 40;
+  return static_cast<int64_t>(std::min(*w, kMax));
+}

@@ -645,6 +645,40 @@ struct AttentionMatch {
   SmallVector<int64_t> maskQueryShape;
 };
 
+/// Why the leading (batch and head) sizes of query, key and value do not
+/// make one softmax.attention, or nullopt. A contraction's verifier relates
+/// only the sizes it can see: with a dynamic key length, a query batch of 1
+/// against a key batch of 2 passes linalg and would build an attention that
+/// fails its own verifier. The last leading size is the heads (H against
+/// Hkv: a multiple), the others batches (equal).
+static std::optional<std::string> whyLeadingDimsDisagree(Value query, Value key,
+                                                         Value value) {
+  ArrayRef<int64_t> q = cast<ShapedType>(query.getType()).getShape(),
+                    k = cast<ShapedType>(key.getType()).getShape(),
+                    v = cast<ShapedType>(value.getType()).getShape();
+  // Ranks that differ (a flattened B*H query against 4-D keys) are
+  // related by the reshapes the rewrite inserts; only equal ranks are
+  // compared here.
+  if (q.size() != k.size() || k.size() != v.size() || q.size() < 2)
+    return std::nullopt;
+  size_t lead = q.size() - 2;
+  auto known = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b);
+  };
+  for (size_t i = 0; i < lead; ++i) {
+    if (known(k[i], v[i]) && k[i] != v[i])
+      return ("key and value disagree in leading dimension " + Twine(i))
+          .str();
+    bool heads = i + 1 == lead;
+    if (known(q[i], k[i]) &&
+        (heads ? (k[i] == 0 || q[i] % k[i] != 0) : q[i] != k[i]))
+      return ("query and key disagree in leading dimension " + Twine(i) +
+              (heads ? " (heads: not a multiple)" : " (batch)"))
+          .str();
+  }
+  return std::nullopt;
+}
+
 /// Matches attention rooted at the P V product `op`. Stage 1 of `why` is
 /// reached once P is known to be a softmax: the product is then
 /// attention-shaped.
@@ -837,6 +871,9 @@ std::optional<AttentionMatch> matchAttention(linalg::LinalgOp op, Why &why) {
     auto scaleF32 = static_cast<float>(scale);
     if (!std::isfinite(scaleF32))
       return why.fail(kAttentionShapedStage, "scale is not finite in f32");
+    if (std::optional<std::string> bad =
+            whyLeadingDimsDisagree(query, key->first, value->first))
+      return why.fail(kAttentionShapedStage, *bad);
 
     return AttentionMatch{*pv,    rank,  frame,    masked,  query,         *key,
                           *value, *expr, scaleF32, outType, maskQueryShape};

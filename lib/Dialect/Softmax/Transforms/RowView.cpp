@@ -22,6 +22,15 @@ mlir::softmax::whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
       return (mapping + " expects memrefs; run one-shot-bufferize first").str();
     if (type && !type.getLayout().isIdentity())
       return (mapping + " expects contiguous (identity layout) memrefs").str();
+    // A buffer in another memory space (GPU workgroup memory, say) is not
+    // one the mapped host code or a launch from it can address.
+    if (type && type.getMemorySpace()) {
+      std::string why;
+      llvm::raw_string_ostream os(why);
+      os << mapping << " expects buffers in the default memory space, not "
+         << type.getMemorySpace();
+      return why;
+    }
   }
   return std::nullopt;
 }

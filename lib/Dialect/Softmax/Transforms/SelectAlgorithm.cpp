@@ -93,6 +93,13 @@ struct SoftmaxSelectAlgorithmPass
           << "' (expected three_pass, online or exp_pair)";
       return signalPassFailure();
     }
+    if (l2Bytes < 1) {
+      getOperation()->emitError()
+          << "softmax-select-algorithm: l2-bytes must be a size of 1 or more "
+             "bytes, not "
+          << static_cast<int64_t>(l2Bytes);
+      return signalPassFailure();
+    }
     std::optional<CostModelTarget> costTarget = parseCostModelTarget(target);
     if (!costTarget) {
       getOperation()->emitError()

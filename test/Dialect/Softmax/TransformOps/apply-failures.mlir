@@ -54,8 +54,9 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// An option outside its range is refused by the op itself (OptionRange),
+// before any payload op is touched.
 func.func @width(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
-  // expected-note @below {{'softmax.softmax' op vector width 12 is not a power of two in [1, 64]}}
   softmax.softmax ins(%x : memref<4x100xf32>) outs(%y : memref<4x100xf32>) dimension(1) masked(zero) algorithm(three_pass)
   return
 }
@@ -63,7 +64,7 @@ func.func @width(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{could not map to CPU vector loops}}
+    // expected-error @below {{vector-width must be 0 (the host's width) or a power of two from 1 to 64, not 12}}
     %0 = transform.softmax.map_to_cpu %op {vector_width = 12} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -36,6 +36,13 @@ bool coversAttentionDim(AttentionOp op, AttentionDim dim, OpFoldResult offset,
 /// are static.
 std::optional<int64_t> getStaticHeadGroup(AttentionOp op);
 
+/// The op's window for index arithmetic: the attribute, at most 2^40. A
+/// window of 2^40 keys already reaches every key of any buffer that fits in
+/// memory (2^40 keys of 2-byte elements are 2 TiB), so the clamp changes no
+/// result, and keeps `diagonal + window` inside int64 (an unclamped
+/// window(INT64_MAX) overflowed and masked every row).
+std::optional<int64_t> getIndexableWindow(AttentionOp op);
+
 /// Why `op` has no reference decomposition (and no key tiling), or
 /// std::nullopt when it has one.
 std::optional<std::string> whyAttentionNotDecomposable(AttentionOp op);

@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
+#include "softmax-mlir/Dialect/Softmax/IR/SoftmaxTraits.h"
+
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxOpsDialect.h.inc"
 #include "softmax-mlir/Dialect/Softmax/IR/SoftmaxEnums.h.inc"
 

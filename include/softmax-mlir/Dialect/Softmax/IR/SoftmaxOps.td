@@ -16,6 +16,13 @@ include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/TilingInterface.td"
 
+/// Operand groups at the given indices hold exactly one value, the others at
+/// most one (SoftmaxTraits.h); verified before the generated verifier.
+class Softmax_RequiredOperandSegments<string indices>
+    : ParamNativeOpTrait<"RequiredOperandSegments", indices>, StructuralOpTrait {
+  let cppNamespace = "::mlir::softmax::OpTrait";
+}
+
 class Softmax_Op<string mnemonic, list<Trait> traits = []>
     : Op<Softmax_Dialect, mnemonic, traits>;
 
@@ -141,6 +148,8 @@ def Softmax_AttentionLse : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
 
 def Softmax_AttentionOp : Softmax_Op<"attention", [
     AttrSizedOperandSegments,
+    // query, key, value, output.
+    Softmax_RequiredOperandSegments<"0, 1, 2, 4">,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<TilingInterface,
@@ -400,6 +409,8 @@ def Softmax_PartialOp : Softmax_Op<"partial", [
 
 def Softmax_MergeOp : Softmax_Op<"merge", [
     Pure, AttrSizedOperandSegments,
+    // lhs_max, lhs_sum, rhs_max, rhs_sum.
+    Softmax_RequiredOperandSegments<"0, 1, 2, 3">,
     AllTypesMatch<["lhs_max", "lhs_sum", "rhs_max", "rhs_sum", "max", "sum"]>]> {
   let summary = "merge two (max, sum) states, optionally rescaling accumulators";
   let description = [{

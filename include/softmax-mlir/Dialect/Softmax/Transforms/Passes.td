@@ -123,7 +123,7 @@ def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
            "Use this algorithm everywhere: three_pass, online or exp_pair">,
     Option<"l2Bytes", "l2-bytes", "int64_t",
            /*default=*/"::mlir::softmax::kDefaultL2Bytes",
-           "Size of the L2 cache of the CPU target in bytes">
+           "Size of the L2 cache of the CPU target in bytes (1 or more)">
   ];
   let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
 }
