@@ -95,12 +95,14 @@ KNOWN_FAILURES = {
         "memref)",
         lambda p, o: isinstance(p, soak_attention.AttentionProgram) and p.mask == "bool"
         and not _decomposed(p, o) and p.nk == _attention_width(p, o)),
-    "attention-empty-key-tiled": (
-        "found by this soak: softmax.attention with B = 0 or Nq = 0 through "
-        "softmax-decompose with key tiling (vector-width=0 reduction-tile-size=T) fails "
-        "to compile: 'offset N is out-of-bounds: 0 >= 0' on a tensor.extract_slice",
-        lambda p, o: isinstance(p, soak_attention.AttentionProgram) and _decomposed(p, o)
-        and o["reduction-tile-size"] > 0 and (p.b == 0 or p.nq == 0)),
+    "empty-result-tiled": (
+        "found by this soak: softmax.attention with B = 0 or Nq = 0, and logsumexp with "
+        "an empty result, through softmax-decompose with reduction tiling (vector-width=0, "
+        "f64, acc_type = f64; reduction-tile-size=T) fail to compile: 'offset N is "
+        "out-of-bounds: 0 >= 0' on a tensor.extract_slice",
+        lambda p, o: _decomposed(p, o) and o["reduction-tile-size"] > 0 and (
+            (p.b == 0 or p.nq == 0) if isinstance(p, soak_attention.AttentionProgram)
+            else p.op == "logsumexp" and 0 in p.out_shape)),
 }
 
 
@@ -265,7 +267,7 @@ def soak_module(seed: int, m: int, args, runner: Runner, workdir: Path, stats) -
     reports = []
     out, err = runner.compile_and_run(path, opts)
     if out is None:
-        # Name the culprits: each program alone.
+        # Name the culprits: each program alone; then check the others.
         culprits = []
         for pr, p in zip(progs, indices):
             t, _ = module_text([pr])
@@ -277,11 +279,19 @@ def soak_module(seed: int, m: int, args, runner: Runner, workdir: Path, stats) -
                 reports.append(f"COMPILE/RUN FAILURE {header} program={p}: {pr.summary()}\n"
                                f"{pr.func_text()}\n{e1}\n"
                                f"  reproduce: {reproduce_cmd(seed, m, p, extra)}")
-        if not culprits:
+        stats["failed_programs"] += len(culprits)
+        if culprits:
+            rest = [(pr, p) for pr, p in zip(progs, indices) if p not in culprits]
+            progs, indices = [pr for pr, _ in rest], [p for _, p in rest]
+            text, widths = module_text(progs)
+            path = workdir / f"module_{m}_rest.mlir"
+            path.write_text(text)
+            out, err = runner.compile_and_run(path, opts) if progs else ("", "")
+        if out is None:
+            stats["failed_programs"] += 1
             reports.append(f"COMPILE/RUN FAILURE {header} (no program fails alone)\n{err}\n"
                            f"  reproduce: {reproduce_cmd(seed, m, None, extra)}")
-        stats["failed_programs"] += max(1, len(culprits))
-        return reports
+            return reports
     try:
         outs = parse_outputs(out, widths)
     except RuntimeError as e:
