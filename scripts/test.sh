@@ -3,7 +3,8 @@
 #   1. scripts/setup.sh (packages, configure + build build/);
 #   2. the lit suite on build/test;
 #   3. pytest on python/tests (when that directory exists);
-#   4. an ASan+UBSan build in build-asan/ and the lit suite again on it.
+#   4. an ASan+UBSan build in build-asan/ and the lit suite again on it,
+#      then a 60 s libFuzzer run of its softmax-fuzz (scripts/fuzz.sh).
 # The last line printed is exactly "N passed, N failed, N skipped" over all
 # suites; the exit status is non-zero when anything failed. Only tests that
 # need a GPU (lit features cuda-gpu, amd-gpu) may be skipped: any other test
@@ -157,11 +158,23 @@ fi
 # instrumented library into an uninstrumented tool (the plugin in stock
 # mlir-opt) or link an outside project against the build are
 # `UNSUPPORTED: asan`.
+# The same build carries libFuzzer coverage and the softmax-fuzz target
+# (4. below).
 echo "=== build-asan ==="
 if configure_build "$ASAN_BUILD_DIR" -DSOFTMAX_ENABLE_SANITIZERS=ON \
+     -DSOFTMAX_ENABLE_FUZZER=ON \
      -DCMAKE_CXX_FLAGS=-gline-tables-only -DCMAKE_C_FLAGS=-gline-tables-only \
    && ninja -C "$ASAN_BUILD_DIR" -j"$(nproc)" all softmax-test-depends; then
   run_lit asan "$ASAN_BUILD_DIR"
+  # 4. A bounded fuzzing run (scripts/fuzz.sh; its soak is documented
+  # there): one test, failed by any crash, hang or sanitizer report.
+  echo "=== fuzz: 60 s ==="
+  if FUZZ_DIR="$ASAN_BUILD_DIR/fuzz" bash scripts/fuzz.sh 60 "$ASAN_BUILD_DIR"; then
+    TOTAL_PASSED=$((TOTAL_PASSED + 1))
+  else
+    echo "--- fuzz: a finding, see $ASAN_BUILD_DIR/fuzz/artifacts"
+    TOTAL_FAILED=$((TOTAL_FAILED + 1))
+  fi
 else
   echo "--- build-asan: build failed"
   TOTAL_FAILED=$((TOTAL_FAILED + 1))

@@ -65,20 +65,24 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", "0",
-           "f32 lanes per vector (0: the host's native width)">,
+           "f32 lanes per vector: a power of two from 1 to 64 (0: the "
+           "host's native width)">,
     Option<"unroll", "unroll", "int64_t", "0",
-           "Vectors folded per iteration, each into its own accumulator">,
+           "Vectors folded per iteration, each into its own accumulator: 1 "
+           "to 16 (0: the heuristic's)">,
     Option<"block", "block", "int64_t", "0",
            "Iterations summed from zero before a compensated add to the "
-           "row's sum">,
+           "row's sum: 1 to 65536 (0: the heuristic's)">,
     Option<"threePass", "three-pass", "std::string", "\"auto\"",
            "three_pass: recompute exp in the output sweep, reload it from "
            "the output (stored by the sum sweep), tiled (max and sum per "
            "L1 block), or auto">,
     Option<"l1Bytes", "l1-bytes", "int64_t", "0",
-           "L1 data cache size the heuristic assumes (0: the host's)">,
+           "L1 data cache size the heuristic assumes: 1 to 2^40 bytes (0: "
+           "the host's)">,
     Option<"l2Bytes", "l2-bytes", "int64_t", "0",
-           "L2 cache size the heuristic assumes (0: the host's)">,
+           "L2 cache size the heuristic assumes: 1 to 2^40 bytes (0: the "
+           "host's)">,
     Option<"exp", "exp", "std::string", "\"fast\"",
            "The vector exp: fast (VectorMath::fastExp, range-reduced, for "
            "the arguments softmax has) or polynomial (upstream's "
@@ -147,21 +151,27 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target chip: sm_80, sm_90, gfx90a or gfx942">,
     Option<"threadsPerRow", "threads-per-row", "int64_t", "0",
-           "Threads that cooperate on a row (power of two)">,
+           "Threads that cooperate on a row: a power of two from 1 to 1024 "
+           "(0: the heuristic's)">,
     Option<"rowsPerBlock", "rows-per-block", "int64_t", "0",
-           "Rows per block (threads-per-row at most the warp size)">,
+           "Rows per block: a power of two from 1 to 1024, more than 1 only "
+           "when threads-per-row is at most the warp size (0: the "
+           "heuristic's)">,
     Option<"vectorWidth", "vector-width", "int64_t", "0",
-           "Elements per load and store">,
+           "Elements per load and store: a power of two from 1 to 16 (0: "
+           "the heuristic's)">,
     Option<"cachedVectors", "cached-vectors", "int64_t", "0",
-           "Vectors per thread kept in registers">,
+           "Vectors per thread kept in registers: 1 to 64 (0: the "
+           "heuristic's)">,
     Option<"splits", "splits", "int64_t", "0",
-           "Blocks per row">,
+           "Blocks per row: 1 to 64, at most the warp size (0: the "
+           "heuristic's)">,
     Option<"attentionRowsPerWarp", "attention-rows-per-warp", "int64_t", "0",
-           "softmax.attention: query rows per warp (16 or 32; 32 on NVIDIA "
-           "only)">,
+           "softmax.attention: query rows per warp, 16 or 32 (32 on NVIDIA "
+           "only; 0: the measured default)">,
     Option<"attentionBuffers", "attention-buffers", "int64_t", "0",
-           "softmax.attention: shared-memory buffers per K/V tile (1, or 2 "
-           "on NVIDIA)">,
+           "softmax.attention: shared-memory buffers per K/V tile, 1 or 2 "
+           "(2 on NVIDIA only; 0: the measured default)">,
     Option<"attentionF32Precision", "attention-f32-precision", "std::string",
            /*default=*/"\"exact\"",
            "softmax.attention on f32 inputs (NVIDIA): exact (3xTF32, within "

@@ -26,6 +26,7 @@
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -151,9 +152,26 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
     auto vt = VectorType::get({lanes}, elt);
     Value pass = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vt, b.getZeroAttr(elt)));
-    Value m = vector::MaskedLoadOp::create(b, loc, vt, mask,
-                                           ValueRange{mb, mh, qIdx, j0}, valid,
-                                           pass);
+    Value m;
+    if (elt.isInteger(1)) {
+      // A vector<N x i1> load reads N packed bits, but a memref of i1 holds
+      // one byte per element: with a block of all-valid keys (Nk a multiple
+      // of the lanes) the masked load folded to one and read the wrong
+      // keys' bits. A gather reads each element's byte.
+      SmallVector<int32_t> iota(lanes);
+      std::iota(iota.begin(), iota.end(), 0);
+      Value offsets = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(VectorType::get({lanes}, b.getI32Type()),
+                                 ArrayRef<int32_t>(iota)));
+      m = vector::GatherOp::create(b, loc, vt, mask,
+                                   ValueRange{mb, mh, qIdx, j0}, offsets,
+                                   valid, pass);
+    } else {
+      m = vector::MaskedLoadOp::create(b, loc, vt, mask,
+                                       ValueRange{mb, mh, qIdx, j0}, valid,
+                                       pass);
+    }
     if (elt.isInteger(1))
       sv = vm.select(m, sv, vm.negInf());
     else
@@ -247,9 +265,11 @@ std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
     return std::string("CPU attention mapping keeps a query row and its "
                        "output in registers: the head dimensions (query "
                        "and value dimension 3) must be static");
-  if (q.getDimSize(3) == 0 || v.getDimSize(3) == 0)
-    return std::string("CPU attention mapping needs head dimensions (query "
-                       "and value dimension 3) of at least 1");
+  // D = 0 leaves no element for the score's vector reduction (Dv = 0 is
+  // fine: the lse is still written).
+  if (q.getDimSize(3) == 0)
+    return std::string("CPU attention mapping needs a query head dimension "
+                       "(query dimension 3) of at least 1");
   if (q.getDimSize(3) > 512 || v.getDimSize(3) > 512)
     return std::string("CPU attention mapping keeps a query row and its "
                        "output in registers: head dimensions above 512 are "

@@ -4,7 +4,7 @@
 // Head dimension 0 with an explicit scale passes the verifier; the mapping
 // refuses it (it crashed building the row).
 func.func @head_dim_zero(%q: memref<1x1x4x0xf32>, %k: memref<1x1x8x0xf32>, %v: memref<1x1x8x16xf32>, %o: memref<1x1x4x16xf32>) {
-  // expected-error @+1 {{'softmax.attention' op CPU attention mapping needs head dimensions (query and value dimension 3) of at least 1}}
+  // expected-error @+1 {{'softmax.attention' op CPU attention mapping needs a query head dimension (query dimension 3) of at least 1}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x0xf32>, memref<1x1x8x0xf32>, memref<1x1x8x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero) scale(1.0)
   return
 }

@@ -83,6 +83,9 @@ def cases() -> list[Case]:
         Case("large-logits", 1, 1, 1, 8, 37, 16, 16, logit_scale=3000.0, scale=1.0),
         Case("single-key", 1, 1, 1, 1, 1, 16, 16),
         Case("causal-more-queries", 1, 1, 1, 12, 5, 16, 16, causal=True),
+        # A boolean mask over whole blocks of keys (Nk a multiple of 8 and
+        # 16 lanes): the block's i1 load read packed bits.
+        Case("bool-mask-whole-blocks", 1, 2, 2, 6, 16, 16, 16, mask="bool"),
         # diag + window overflowed int64 and masked every row.
         Case("int64-max-window", 1, 2, 2, 9, 13, 16, 16,
              window=9223372036854775807),

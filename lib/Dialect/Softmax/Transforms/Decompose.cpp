@@ -125,13 +125,29 @@ struct SoftmaxDecomposePass
       return signalPassFailure();
     }
     // An attention the decomposition cannot take says why, before anything
-    // is rewritten.
+    // is rewritten; so does an op that asks for a mapping strategy, which
+    // the linalg form has no use for (it was dropped without a word on the
+    // f64, acc_type = f64 and vector-width=0 paths of softmax-to-cpu).
     bool undecomposable = false;
-    root->walk([&](AttentionOp op) {
-      if (filter && !filter(op))
+    root->walk([&](Operation *op) {
+      if (!isa<SemanticOpInterface>(op) || (filter && !filter(op)))
         return;
-      if (std::optional<std::string> why = whyAttentionNotDecomposable(op)) {
-        op.emitOpError(*why);
+      if (Attribute request =
+              op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
+        op->emitOpError()
+            << "asks for " << request
+            << ", but it is decomposed to linalg, which takes no strategy "
+               "(the vector and GPU mappings do: drop the request, or give "
+               "the op a form they take)";
+        undecomposable = true;
+        return;
+      }
+      auto attention = dyn_cast<AttentionOp>(op);
+      if (!attention)
+        return;
+      if (std::optional<std::string> why =
+              whyAttentionNotDecomposable(attention)) {
+        attention.emitOpError(*why);
         undecomposable = true;
       }
     });

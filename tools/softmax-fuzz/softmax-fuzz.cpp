@@ -1,0 +1,233 @@
+//===- softmax-fuzz.cpp - libFuzzer target over the passes and pipelines --===//
+//
+// Each input is [mode][pipeline][8 option bytes][rest]. With an even mode
+// the rest is MLIR text (the seed corpus holds every test file's splits);
+// with an odd one it drives a generator of softmax-dialect programs (ops,
+// shapes with 0 and odd sizes, dtypes, attributes, tensors or buffers, the
+// generic form). The module is parsed, verified and run through one of our
+// passes or pipelines with an option string built from the option bytes
+// (values at and past every option's range). Diagnostics are expected and
+// discarded; a crash, a hang (libFuzzer's -timeout), a sanitizer report or
+// a pipeline that succeeds on IR that then fails to verify is a finding.
+//
+//   build-asan/bin/softmax-fuzz -max_total_time=60 CORPUS_DIR
+//   (scripts/fuzz.sh builds the seed corpus and runs it)
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "softmax-mlir/InitAll.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+using namespace mlir;
+
+namespace {
+
+/// Reads the input's bytes; past the end, zeros.
+struct Bytes {
+  const uint8_t *data;
+  size_t size, pos = 0;
+  uint8_t next() { return pos < size ? data[pos++] : 0; }
+  template <typename T, size_t N>
+  const T &pick(const T (&table)[N]) {
+    return table[next() % N];
+  }
+};
+
+/// Values at and past the edges of every integer option.
+constexpr const char *kInts[] = {"0",  "1",   "2",    "3",          "4",
+                                 "7",  "8",   "16",   "17",         "32",
+                                 "64", "65",  "1024", "2048",       "-1",
+                                 "-4", "2147483648", "4294967296",
+                                 "1152921504606846976",
+                                 "9223372036854775807"};
+
+/// The pass or pipeline an input runs, with the options it may set.
+struct Target {
+  const char *pipeline;
+  const char *options[6];
+};
+
+constexpr Target kTargets[] = {
+    {"softmax-raise", {"remarks=true"}},
+    {"softmax-select-algorithm", {"target=gpu", "l2-bytes=", "force=online"}},
+    {"softmax-decompose",
+     {"reduction-tile-size=", "attention-key-tile-size=", "to-state=true",
+      "algorithm-target=gpu"}},
+    {"softmax-bufferize,softmax-map-to-cpu",
+     {"vector-width=", "unroll=", "block=", "three-pass=tiled", "l1-bytes=",
+      "exp=polynomial"}},
+    {"softmax-bufferize,softmax-map-to-gpu",
+     {"threads-per-row=", "rows-per-block=", "vector-width=",
+      "cached-vectors=", "splits=", "chip=gfx942"}},
+    {"softmax-bufferize,softmax-map-to-gpu",
+     {"attention-rows-per-warp=", "attention-buffers=", "chip=sm_80",
+      "attention-f32-precision=tf32", "chip=gfx90a"}},
+    {"softmax-to-cpu",
+     {"vector-width=", "threads=", "three-pass=reload", "reduction-tile-size=",
+      "exp=polynomial"}},
+    {"softmax-to-nvvm", {"format=llvm", "chip=sm_80", "features=+ptx", "chip="}},
+    {"softmax-to-rocdl", {"format=llvm", "chip=gfx90a"}},
+    {"canonicalize,cse", {}},
+};
+
+/// A textual option string: some of the target's options, integer ones
+/// completed with an edge value.
+std::string optionsFor(const Target &t, Bytes &b) {
+  std::string out;
+  for (int i = 0; i < 6 && t.options[i]; ++i) {
+    if (b.next() % 3)
+      continue;
+    std::string o = t.options[i];
+    if (o.back() == '=')
+      o += b.pick(kInts);
+    out += (out.empty() ? "" : " ") + o;
+  }
+  return out;
+}
+
+constexpr const char *kDims[] = {"0", "1", "2", "3", "7", "16", "64", "100",
+                                 "131", "?"};
+constexpr const char *kTypes[] = {"f32", "f16", "bf16", "f64", "i32", "f8E4M3FN"};
+
+/// A generated program: one function with a softmax-dialect op on tensors
+/// or buffers, shapes and attributes from the bytes (not always valid: the
+/// verifier's diagnostics are part of what is fuzzed).
+std::string generate(Bytes &b) {
+  unsigned rank = 1 + b.next() % 4;
+  std::string type = b.pick(kTypes);
+  bool buffers = b.next() & 1;
+  std::string shape;
+  for (unsigned i = 0; i < rank; ++i)
+    shape += std::string(b.pick(kDims)) + "x";
+  std::string t = (buffers ? "memref<" : "tensor<") + shape + type + ">";
+  int64_t dim = static_cast<int64_t>(b.next() % (rank + 1)) - (b.next() & 1);
+  const char *masked = (b.next() & 1) ? "zero" : "nan";
+  const char *algs[] = {"", " algorithm(online)", " algorithm(three_pass)",
+                        " algorithm(exp_pair)", " algorithm(auto)"};
+  std::string alg = b.pick(algs);
+  std::string strategy;
+  switch (b.next() % 4) {
+  case 1:
+    strategy = " {softmax.strategy = #softmax.gpu_strategy<threads_per_row = " +
+               std::string(b.pick(kInts)) + ">}";
+    break;
+  case 2:
+    strategy = " {softmax.strategy = #softmax.cpu_strategy<vector_width = " +
+               std::string(b.pick(kInts)) + ">}";
+    break;
+  default:
+    break;
+  }
+  const char *ops[] = {"softmax", "log_softmax", "logsumexp", "attention"};
+  std::string op = b.pick(ops);
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (op == "attention") {
+    std::string d = b.pick(kDims), n = b.pick(kDims), m = b.pick(kDims);
+    std::string q = std::string(buffers ? "memref<" : "tensor<") + "1x2x" + n +
+                    "x" + d + "x" + type + ">";
+    std::string k = std::string(buffers ? "memref<" : "tensor<") + "1x" +
+                    b.pick(kDims) + "x" + m + "x" + d + "x" + type + ">";
+    std::string attrs = masked == std::string("zero") ? " masked(zero)"
+                                                      : " masked(nan)";
+    if (b.next() & 1)
+      attrs += " causal";
+    if (b.next() & 1)
+      attrs += std::string(" window(") + b.pick(kInts) + ")";
+    if (b.next() & 1)
+      attrs += " scale(0.125)";
+    os << "func.func @f(%q: " << q << ", %k: " << k << ", %v: " << k
+       << ", %o: " << q << ")" << (buffers ? "" : " -> " + q) << " {\n  "
+       << (buffers ? "" : "%r = ") << "softmax.attention ins(%q, %k, %v : "
+       << q << ", " << k << ", " << k << ") outs(%o : " << q << ")" << attrs
+       << strategy << "\n  return" << (buffers ? "" : " %r : " + q)
+       << "\n}\n";
+    return out;
+  }
+  std::string outType = t;
+  if (op == "logsumexp") {
+    // The reduced dimension dropped (or kept, to exercise the verifier).
+    std::string reduced;
+    for (unsigned i = 0; i + 1 < rank; ++i)
+      reduced += std::string(b.pick(kDims)) + "x";
+    outType = (buffers ? "memref<" : "tensor<") + reduced + type + ">";
+  }
+  os << "func.func @f(%x: " << t << ", %y: " << outType << ")"
+     << (buffers ? "" : " -> " + outType) << " {\n  "
+     << (buffers ? "" : "%r = ") << "softmax." << op << " ins(%x : " << t
+     << ") outs(%y : " << outType << ") dimension(" << dim << ") masked("
+     << masked << ")" << alg << strategy << "\n  return"
+     << (buffers ? "" : " %r : " + outType) << "\n}\n";
+  return out;
+}
+
+MLIRContext &context() {
+  static MLIRContext *ctx = [] {
+    registerAllPasses();
+    softmax::registerAllPasses();
+    softmax::registerAllPipelines();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    registerAllGPUToLLVMIRTranslations(registry);
+    softmax::registerAllDialects(registry);
+    auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    c->loadAllAvailableDialects();
+    // Diagnostics are expected: bad input must get one, not a crash.
+    c->getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+    return c;
+  }();
+  return *ctx;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  Bytes b{data, size};
+  uint8_t mode = b.next();
+  const Target &target = b.pick(kTargets);
+  Bytes opts{data + std::min<size_t>(size, 2), std::min<size_t>(8, size - std::min<size_t>(size, 2))};
+  std::string options = optionsFor(target, opts);
+  b.pos = std::min<size_t>(size, 10);
+  std::string text = (mode & 1) ? generate(b)
+                                : std::string(reinterpret_cast<const char *>(
+                                                  data + b.pos),
+                                              size - b.pos);
+  MLIRContext &ctx = context();
+  ParserConfig config(&ctx);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
+  if (!module || failed(verify(*module)))
+    return 0;
+  std::string pipeline = "builtin.module(" + std::string(target.pipeline);
+  if (!options.empty()) {
+    // Options go to the last pass of the target.
+    pipeline += "{" + options + "}";
+  }
+  pipeline += ")";
+  PassManager pm(&ctx);
+  if (failed(parsePassPipeline(pipeline, pm)))
+    return 0;
+  if (succeeded(pm.run(*module)) && failed(verify(*module))) {
+    llvm::errs() << "softmax-fuzz: " << pipeline
+                 << " succeeded on IR that does not verify\n";
+    std::abort();
+  }
+  return 0;
+}
