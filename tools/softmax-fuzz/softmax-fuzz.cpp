@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
@@ -106,19 +107,35 @@ std::string optionsFor(const Target &t, Bytes &b) {
 constexpr const char *kDims[] = {"0", "1", "2", "3", "7", "16", "64", "100",
                                  "131", "?"};
 constexpr const char *kTypes[] = {"f32", "f16", "bf16", "f64", "i32", "f8E4M3FN"};
+// Mostly what the verifier takes, so that most programs reach the passes:
+// one draw in eight comes from the hostile tables above.
+constexpr const char *kValidTypes[] = {"f32", "f32", "f16", "bf16", "f64"};
+constexpr const char *kValidDims[] = {"1", "2", "3", "7", "16", "64", "100",
+                                      "131"};
+constexpr const char *kValidSizes[] = {"1", "2", "4", "8", "16", "32"};
+
+template <size_t N, size_t M>
+const char *biased(Bytes &b, const char *const (&valid)[N],
+                   const char *const (&any)[M]) {
+  return b.next() % 8 ? b.pick(valid) : b.pick(any);
+}
 
 /// A generated program: one function with a softmax-dialect op on tensors
 /// or buffers, shapes and attributes from the bytes (not always valid: the
 /// verifier's diagnostics are part of what is fuzzed).
 std::string generate(Bytes &b) {
   unsigned rank = 1 + b.next() % 4;
-  std::string type = b.pick(kTypes);
+  std::string type = biased(b, kValidTypes, kTypes);
   bool buffers = b.next() & 1;
   std::string shape;
-  for (unsigned i = 0; i < rank; ++i)
-    shape += std::string(b.pick(kDims)) + "x";
+  std::vector<std::string> dims;
+  for (unsigned i = 0; i < rank; ++i) {
+    dims.push_back(biased(b, kValidDims, kDims));
+    shape += dims.back() + "x";
+  }
   std::string t = (buffers ? "memref<" : "tensor<") + shape + type + ">";
-  int64_t dim = static_cast<int64_t>(b.next() % (rank + 1)) - (b.next() & 1);
+  int64_t dim = b.next() % 8 ? b.next() % rank
+                             : static_cast<int64_t>(b.next() % (rank + 1)) - 1;
   const char *masked = (b.next() & 1) ? "zero" : "nan";
   const char *algs[] = {"", " algorithm(online)", " algorithm(three_pass)",
                         " algorithm(exp_pair)", " algorithm(auto)"};
@@ -127,11 +144,11 @@ std::string generate(Bytes &b) {
   switch (b.next() % 4) {
   case 1:
     strategy = " {softmax.strategy = #softmax.gpu_strategy<threads_per_row = " +
-               std::string(b.pick(kInts)) + ">}";
+               std::string(biased(b, kValidSizes, kInts)) + ">}";
     break;
   case 2:
     strategy = " {softmax.strategy = #softmax.cpu_strategy<vector_width = " +
-               std::string(b.pick(kInts)) + ">}";
+               std::string(biased(b, kValidSizes, kInts)) + ">}";
     break;
   default:
     break;
@@ -141,11 +158,16 @@ std::string generate(Bytes &b) {
   std::string out;
   llvm::raw_string_ostream os(out);
   if (op == "attention") {
-    std::string d = b.pick(kDims), n = b.pick(kDims), m = b.pick(kDims);
+    constexpr const char *kHeadDims[] = {"16", "32", "64"};
+    constexpr const char *kHeadGroups[] = {"1", "2"};
+    std::string d = biased(b, kHeadDims, kDims),
+                n = biased(b, kValidDims, kDims),
+                m = biased(b, kValidDims, kDims);
     std::string q = std::string(buffers ? "memref<" : "tensor<") + "1x2x" + n +
                     "x" + d + "x" + type + ">";
     std::string k = std::string(buffers ? "memref<" : "tensor<") + "1x" +
-                    b.pick(kDims) + "x" + m + "x" + d + "x" + type + ">";
+                    biased(b, kHeadGroups, kDims) + "x" + m + "x" + d + "x" +
+                    type + ">";
     std::string attrs = masked == std::string("zero") ? " masked(zero)"
                                                       : " masked(nan)";
     if (b.next() & 1)
@@ -166,8 +188,9 @@ std::string generate(Bytes &b) {
   if (op == "logsumexp") {
     // The reduced dimension dropped (or kept, to exercise the verifier).
     std::string reduced;
-    for (unsigned i = 0; i + 1 < rank; ++i)
-      reduced += std::string(b.pick(kDims)) + "x";
+    for (unsigned i = 0; i < rank; ++i)
+      if (static_cast<int64_t>(i) != dim)
+        reduced += (b.next() % 8 ? dims[i] : std::string(b.pick(kDims))) + "x";
     outType = (buffers ? "memref<" : "tensor<") + reduced + type + ">";
   }
   os << "func.func @f(%x: " << t << ", %y: " << outType << ")"
@@ -229,7 +252,11 @@ MLIRContext &context() {
     auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     c->loadAllAvailableDialects();
     // Diagnostics are expected: bad input must get one, not a crash.
-    c->getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+    c->getDiagEngine().registerHandler([](Diagnostic &d) {
+      if (std::getenv("SOFTMAX_FUZZ_PRINT"))
+        llvm::errs() << "softmax-fuzz diagnostic: " << d << "\n";
+      return success();
+    });
     return c;
   }();
   return *ctx;
@@ -266,22 +293,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   MLIRContext &ctx = context();
+  // SOFTMAX_FUZZ_PRINT=1 shows each input's program and pipeline (to
+  // triage a finding, or to see what the generator draws).
+  static const bool print = std::getenv("SOFTMAX_FUZZ_PRINT");
+  if (print)
+    llvm::errs() << "softmax-fuzz input:\n" << text << "\n";
   ParserConfig config(&ctx);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module || failed(verify(*module)))
     return 0;
   ++counts.verified;
-  std::string pipeline = "builtin.module(" + std::string(target.pipeline);
-  if (!options.empty()) {
-    // Options go to the last pass of the target.
+  // The passes of the module's own pass manager (no builtin.module(...)
+  // anchor: that would nest them under module ops the module does not
+  // have, and run nothing). Options go to the last pass of the target.
+  std::string pipeline = target.pipeline;
+  if (!options.empty())
     pipeline += "{" + options + "}";
-  }
-  pipeline += ")";
   PassManager pm(&ctx);
   if (failed(parsePassPipeline(pipeline, pm)))
     return 0;
   ++counts.ran;
-  if (failed(pm.run(*module)))
+  LogicalResult ran = pm.run(*module);
+  if (print)
+    llvm::errs() << "softmax-fuzz pipeline: " << pipeline << ": "
+                 << (succeeded(ran) ? "succeeded" : "failed") << "\n";
+  if (failed(ran))
     return 0;
   ++counts.succeeded;
   if (failed(verify(*module))) {
