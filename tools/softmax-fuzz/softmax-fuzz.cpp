@@ -30,10 +30,12 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "softmax-mlir/InitAll.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -262,6 +264,28 @@ MLIRContext &context() {
   return *ctx;
 }
 
+/// The pass manager of a pipeline text, built once and reused: most of an
+/// input's time went to building pass managers and freezing the pattern sets
+/// of their canonicalizers over every loaded dialect, which a reused pass
+/// manager does once (its initialization is keyed on the context's registry,
+/// which does not change). Reuse is also how an embedding compiler runs its
+/// pipeline over many modules, so a pass that keeps state from one run to
+/// the next is a finding too. Null when the text does not parse.
+PassManager *passManagerFor(MLIRContext &ctx, const std::string &pipeline) {
+  static llvm::StringMap<std::unique_ptr<PassManager>> cache;
+  auto it = cache.find(pipeline);
+  if (it != cache.end())
+    return it->second.get();
+  // Bounded: option strings come from tables, but their combinations are
+  // many.
+  if (cache.size() >= 4096)
+    cache.clear();
+  auto pm = std::make_unique<PassManager>(&ctx);
+  if (failed(parsePassPipeline(pipeline, *pm)))
+    pm.reset();
+  return cache.insert({pipeline, std::move(pm)}).first->second.get();
+}
+
 /// How far inputs got, printed at exit: a run that parses nothing fuzzes
 /// nothing.
 struct Counts {
@@ -309,11 +333,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string pipeline = target.pipeline;
   if (!options.empty())
     pipeline += "{" + options + "}";
-  PassManager pm(&ctx);
-  if (failed(parsePassPipeline(pipeline, pm)))
+  PassManager *pm = passManagerFor(ctx, pipeline);
+  if (!pm)
     return 0;
   ++counts.ran;
-  LogicalResult ran = pm.run(*module);
+  LogicalResult ran = pm->run(*module);
   if (print)
     llvm::errs() << "softmax-fuzz pipeline: " << pipeline << ": "
                  << (succeeded(ran) ? "succeeded" : "failed") << "\n";
