@@ -93,7 +93,7 @@ static Value collapseAround(OpBuilder &b, Location loc, Value memref,
   if (!reduced)
     groups.push_back({dim});
   groups.push_back(llvm::to_vector(llvm::seq<int64_t>(innerStart, rank)));
-  Value collapsed = memref::CollapseShapeOp::create(b, loc, memref, groups);
+  Value collapsed = collapseGroups(b, loc, memref, groups);
   if (dim > 0)
     return collapsed;
   // No dimension before `dim`: add the unit outer dimension.

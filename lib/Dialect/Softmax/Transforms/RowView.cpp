@@ -85,5 +85,27 @@ Value mlir::softmax::collapseToRank(OpBuilder &b, Location loc, Value memref,
     reassoc[0].push_back(i);
   for (int64_t i = type.getRank() - rank + 1; i < type.getRank(); ++i)
     reassoc.push_back({i});
-  return memref::CollapseShapeOp::create(b, loc, memref, reassoc);
+  return collapseGroups(b, loc, memref, reassoc);
+}
+
+Value mlir::softmax::collapseGroups(OpBuilder &b, Location loc, Value memref,
+                                    ArrayRef<ReassociationIndices> groups) {
+  // The result type is computed here: upstream's builder gives a group that
+  // holds a static 0 and a dynamic size the static size 0, which its own
+  // verifier rejects (memref<?x0x100xf32> collapsed to memref<0xf32>).
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> shape;
+  for (const ReassociationIndices &group : groups) {
+    int64_t size = 1;
+    for (int64_t d : group) {
+      if (type.isDynamicDim(d)) {
+        size = ShapedType::kDynamic;
+        break;
+      }
+      size *= type.getDimSize(d);
+    }
+    shape.push_back(size);
+  }
+  return memref::CollapseShapeOp::create(
+      b, loc, MemRefType::get(shape, type.getElementType()), memref, groups);
 }

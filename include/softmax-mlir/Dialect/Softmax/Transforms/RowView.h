@@ -51,6 +51,11 @@ std::optional<std::string> whyNotF32Accumulated(SemanticOpInterface op,
 /// collapsed into one, or a unit leading dimension added to a single row.
 Value collapseToRank(OpBuilder &b, Location loc, Value memref, int64_t rank);
 
+/// `memref` (identity layout) with each group of `groups` collapsed into one
+/// dimension, dynamic when any dimension of its group is.
+Value collapseGroups(OpBuilder &b, Location loc, Value memref,
+                     ArrayRef<ReassociationIndices> groups);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_ROWVIEW_H
