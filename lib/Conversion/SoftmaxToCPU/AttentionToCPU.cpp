@@ -26,7 +26,6 @@
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -120,12 +119,13 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
                            Value kvHead, Value qIdx, Value j0, Value hi) {
   Value key = op.getKey();
   Value last = arith::SubIOp::create(b, loc, hi, idx(1));
-  SmallVector<Value> s;
+  SmallVector<Value> s, keys;
   for (int64_t t = 0; t < lanes; ++t) {
     // Keys past the range read the last valid key (in bounds) and are
     // masked to -inf below.
     Value j = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
+    keys.push_back(j);
     Value dot;
     for (int64_t c = 0; c < chunks(headDim); ++c) {
       Value k =
@@ -154,19 +154,17 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
         b, loc, DenseElementsAttr::get(vt, b.getZeroAttr(elt)));
     Value m;
     if (elt.isInteger(1)) {
-      // A vector<N x i1> load reads N packed bits, but a memref of i1 holds
-      // one byte per element: with a block of all-valid keys (Nk a multiple
-      // of the lanes) the masked load folded to one and read the wrong
-      // keys' bits. A gather reads each element's byte.
-      SmallVector<int32_t> iota(lanes);
-      std::iota(iota.begin(), iota.end(), 0);
-      Value offsets = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(VectorType::get({lanes}, b.getI32Type()),
-                                 ArrayRef<int32_t>(iota)));
-      m = vector::GatherOp::create(b, loc, vt, mask,
-                                   ValueRange{mb, mh, qIdx, j0}, offsets,
-                                   valid, pass);
+      // One scalar load per key: a vector<N x i1> load reads N packed bits,
+      // but a memref of i1 holds one byte per element. A masked load over a
+      // block of all-valid keys folded to such a load (Nk a multiple of the
+      // lanes), and so did a gather whose keys were all valid (Nk equal to
+      // the lanes: every output row came out the same). Scalar i1 loads
+      // read one byte each and no canonicalization merges them.
+      SmallVector<Value> bits;
+      for (Value j : keys)
+        bits.push_back(memref::LoadOp::create(
+            b, loc, mask, ValueRange{mb, mh, qIdx, j}));
+      m = vector::FromElementsOp::create(b, loc, vt, bits);
     } else {
       m = vector::MaskedLoadOp::create(b, loc, vt, mask,
                                        ValueRange{mb, mh, qIdx, j0}, valid,

@@ -86,6 +86,12 @@ def cases() -> list[Case]:
         # A boolean mask over whole blocks of keys (Nk a multiple of 8 and
         # 16 lanes): the block's i1 load read packed bits.
         Case("bool-mask-whole-blocks", 1, 2, 2, 6, 16, 16, 16, mask="bool"),
+        # Nk equal to the lanes (8, and 4 at vector-width=4): one block of
+        # keys, all valid, and the i1 gather folded to a packed-bit load
+        # (every output row the same; found by the differential soak).
+        Case("bool-mask-one-block", 1, 2, 2, 13, 8, 7, 7, mask="bool", masked="nan",
+             scale=0.125),
+        Case("bool-mask-one-block-4", 1, 1, 1, 5, 4, 16, 16, mask="bool"),
         # diag + window overflowed int64 and masked every row.
         Case("int64-max-window", 1, 2, 2, 9, 13, 16, 16,
              window=9223372036854775807),
