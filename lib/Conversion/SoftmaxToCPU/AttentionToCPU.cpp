@@ -150,9 +150,6 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
     Value mh = type.getDimSize(1) == 1 ? idx(0) : hIdx;
     Type elt = type.getElementType();
     auto vt = VectorType::get({lanes}, elt);
-    Value pass = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vt, b.getZeroAttr(elt)));
-    Value m;
     if (elt.isInteger(1)) {
       // One scalar load per key: a vector<N x i1> load reads N packed bits,
       // but a memref of i1 holds one byte per element. A masked load over a
@@ -164,16 +161,15 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
       for (Value j : keys)
         bits.push_back(memref::LoadOp::create(
             b, loc, mask, ValueRange{mb, mh, qIdx, j}));
-      m = vector::FromElementsOp::create(b, loc, vt, bits);
-    } else {
-      m = vector::MaskedLoadOp::create(b, loc, vt, mask,
-                                       ValueRange{mb, mh, qIdx, j0}, valid,
-                                       pass);
-    }
-    if (elt.isInteger(1))
+      Value m = vector::FromElementsOp::create(b, loc, vt, bits);
       sv = vm.select(m, sv, vm.negInf());
-    else
+    } else {
+      Value pass = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(vt, b.getZeroAttr(elt)));
+      Value m = vector::MaskedLoadOp::create(
+          b, loc, vt, mask, ValueRange{mb, mh, qIdx, j0}, valid, pass);
       sv = vm.add(sv, vm.toAcc(m));
+    }
   }
   return vm.select(valid, sv, vm.negInf());
 }
