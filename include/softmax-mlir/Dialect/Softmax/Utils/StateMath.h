@@ -165,7 +165,8 @@ public:
   Value fma(Value x, Value y, Value z);
   Value eq(Value x, Value y);
   Value select(Value c, Value t, Value f);
-  /// Vectors: `scalar` in every lane, lane `i` of `v`, the sum of the lanes.
+  /// Vectors: `scalar` in every lane, lane `i` of `v`, the sum of the lanes
+  /// (a halving tree of vector adds, not an ordered reduction).
   Value splat(Value scalar);
   Value lane(Value v, int64_t i);
   Value reduceAdd(Value v);
