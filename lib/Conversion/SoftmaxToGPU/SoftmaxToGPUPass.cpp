@@ -10,11 +10,9 @@
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
-
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/StringExtras.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/OptionRange.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::softmax {
 #define GEN_PASS_DEF_SOFTMAXMAPTOGPU
@@ -83,21 +81,11 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
 
 LogicalResult mlir::softmax::mapOpToGPU(RewriterBase &rewriter, Operation *op,
                                         const GPUMapping &mapping) {
-  // gpu-kernel-outlining names the kernel after the enclosing function;
-  // NVPTX's printer dies (a fatal error, found by softmax-fuzz) on a symbol
-  // it cannot spell.
-  if (mapping.target.vendor == GPUVendor::NVIDIA)
-    if (auto func = op->getParentOfType<FunctionOpInterface>()) {
-      StringRef name = func.getName();
-      auto ok = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
-      if (name.empty() || llvm::isDigit(name.front()) || !llvm::all_of(name, ok))
-        return op->emitOpError()
-               << "is in function '" << name
-               << "', whose outlined kernel PTX cannot name (letters, digits, "
-                  "'_' and '$' only, not starting with a digit)";
-    }
   const GPUTargetHooks &hooks =
       mapping.hooks ? *mapping.hooks : getGPUTargetHooks(mapping.target.vendor);
+  if (auto func = op->getParentOfType<FunctionOpInterface>())
+    if (failed(hooks.checkKernelName(op, func.getName())))
+      return failure();
   if (auto attention = dyn_cast<AttentionOp>(op))
     return mapAttentionOpToGPU(rewriter, attention, mapping.target, hooks,
                                mapping.attention);

@@ -60,6 +60,10 @@ public:
   virtual bool supportsAsyncCopy() const = 0;
   /// The most query rows one warp's accumulators hold (16 or 32).
   virtual int64_t maxRowsPerWarp() const = 0;
+  /// gpu-kernel-outlining names a kernel after the function `op` is in:
+  /// emits an error at `op` and fails where this end's assembly cannot
+  /// spell `name` (default: any name).
+  virtual LogicalResult checkKernelName(Operation *op, StringRef name) const;
   /// The matrix unit's share of the attention kernel for `op` with
   /// `config` (which the mapping has checked against the queries above).
   virtual std::unique_ptr<detail::AttentionMma>

@@ -37,8 +37,6 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
-GPUTargetHooks::~GPUTargetHooks() = default;
-
 std::unique_ptr<StateMath> AttentionMma::rowMath() {
   return std::make_unique<StateMath>(b, loc, b.getF32Type());
 }

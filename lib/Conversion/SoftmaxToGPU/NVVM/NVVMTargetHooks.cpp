@@ -1,9 +1,10 @@
 //===- NVVMTargetHooks.cpp - the NVIDIA end of the GPU mapping ------------===//
 
+#include "../LLVMFence.h"
 #include "NVVMAttentionMma.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -15,11 +16,18 @@ public:
   void buildDeviceFence(OpBuilder &b, Location loc,
                         FenceOrdering ordering) const override {
     // NVPTX's name of the whole-GPU scope (fence.acq_rel.gpu).
-    LLVM::FenceOp::create(b, loc,
-                          ordering == FenceOrdering::Release
-                              ? LLVM::AtomicOrdering::release
-                              : LLVM::AtomicOrdering::acquire,
-                          "device");
+    softmax::detail::buildLLVMDeviceFence(b, loc, ordering, "device");
+  }
+  LogicalResult checkKernelName(Operation *op, StringRef name) const override {
+    // NVPTX's printer dies (a fatal error, found by softmax-fuzz) on a
+    // symbol it cannot spell.
+    auto ok = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+    if (!name.empty() && !llvm::isDigit(name.front()) && llvm::all_of(name, ok))
+      return success();
+    return op->emitOpError()
+           << "is in function '" << name
+           << "', whose outlined kernel PTX cannot name (letters, digits, "
+              "'_' and '$' only, not starting with a digit)";
   }
   bool hasF32Attention() const override { return true; }
   bool supportsAsyncCopy() const override { return true; }

@@ -1,9 +1,8 @@
 //===- ROCDLTargetHooks.cpp - the AMD CDNA end of the GPU mapping ---------===//
 
+#include "../LLVMFence.h"
 #include "ROCDLAttentionMma.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
-
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -15,11 +14,7 @@ public:
   void buildDeviceFence(OpBuilder &b, Location loc,
                         FenceOrdering ordering) const override {
     // AMDGPU's name of the whole-device scope.
-    LLVM::FenceOp::create(b, loc,
-                          ordering == FenceOrdering::Release
-                              ? LLVM::AtomicOrdering::release
-                              : LLVM::AtomicOrdering::acquire,
-                          "agent");
+    softmax::detail::buildLLVMDeviceFence(b, loc, ordering, "agent");
   }
   // CDNA's MFMA end has no f32 path and copies tiles synchronously; its
   // 16x16 accumulators hold 16 query rows per wavefront.

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TilingSlice.h"
 #include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -38,14 +39,6 @@ SmallVector<Range> AttentionOp::getIterationDomain(OpBuilder &b) {
                            AttentionDim::Nk})
     domain.push_back(Range{zero, getAttentionSize(b, *this, dim), one});
   return domain;
-}
-
-static Value slice(OpBuilder &b, Location loc, Value source,
-                   ArrayRef<OpFoldResult> offsets,
-                   ArrayRef<OpFoldResult> sizes) {
-  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
-  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
-                                        strides);
 }
 
 /// The key/value heads that the query heads [offset, offset + size) read,
@@ -128,28 +121,28 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
                i0 = offsets[kQuery];
   OpFoldResult nb = sizes[kBatch], nh = sizes[kHead], ni = sizes[kQuery];
   SmallVector<Value> operands = {
-      slice(b, loc, getQuery(), {b0, h0, i0, zero},
-            {nb, nh, ni, size(getQuery(), 3)}),
-      slice(b, loc, getKey(), {b0, kv->first, zero, zero},
-            {nb, kv->second, size(getKey(), 2), size(getKey(), 3)}),
-      slice(b, loc, getValue(), {b0, kv->first, zero, zero},
-            {nb, kv->second, size(getValue(), 2), size(getValue(), 3)})};
+      detail::unitSlice(b, loc, getQuery(), {b0, h0, i0, zero},
+                        {nb, nh, ni, size(getQuery(), 3)}),
+      detail::unitSlice(b, loc, getKey(), {b0, kv->first, zero, zero},
+                        {nb, kv->second, size(getKey(), 2), size(getKey(), 3)}),
+      detail::unitSlice(
+          b, loc, getValue(), {b0, kv->first, zero, zero},
+          {nb, kv->second, size(getValue(), 2), size(getValue(), 3)})};
   if (Value mask = getMask()) {
     // A static 1 in the mask's batch or head dimension broadcasts: its one
     // row serves every tile.
     auto type = cast<ShapedType>(mask.getType());
     bool bcastB = type.getDimSize(0) == 1, bcastH = type.getDimSize(1) == 1;
-    operands.push_back(slice(b, loc, mask,
-                             {bcastB ? zero : b0, bcastH ? zero : h0, i0, zero},
-                             {bcastB ? one : nb, bcastH ? one : nh, ni,
-                              size(mask, 3)}));
+    operands.push_back(detail::unitSlice(
+        b, loc, mask, {bcastB ? zero : b0, bcastH ? zero : h0, i0, zero},
+        {bcastB ? one : nb, bcastH ? one : nh, ni, size(mask, 3)}));
   }
-  Value output = slice(b, loc, getOutput(), {b0, h0, i0, zero},
-                       {nb, nh, ni, size(getOutput(), 3)});
+  Value output = detail::unitSlice(b, loc, getOutput(), {b0, h0, i0, zero},
+                                   {nb, nh, ni, size(getOutput(), 3)});
   operands.push_back(output);
   SmallVector<Type> resultTypes = {output.getType()};
   if (Value lse = getLse()) {
-    Value lseTile = slice(b, loc, lse, {b0, h0, i0}, {nb, nh, ni});
+    Value lseTile = detail::unitSlice(b, loc, lse, {b0, h0, i0}, {nb, nh, ni});
     operands.push_back(lseTile);
     resultTypes.push_back(lseTile.getType());
   }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TilingSlice.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,14 +31,6 @@ static SmallVector<OpFoldResult> dropDim(ArrayRef<OpFoldResult> values,
   SmallVector<OpFoldResult> result(values);
   result.erase(result.begin() + dim);
   return result;
-}
-
-static Value slice(OpBuilder &b, Location loc, Value source,
-                   ArrayRef<OpFoldResult> offsets,
-                   ArrayRef<OpFoldResult> sizes) {
-  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
-  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
-                                        strides);
 }
 
 //===----------------------------------------------------------------------===//
@@ -62,10 +55,10 @@ PartialOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
   int64_t dim = getDimension();
   SmallVector<OpFoldResult> stateOffsets = dropDim(offsets, dim);
   SmallVector<OpFoldResult> stateSizes = dropDim(sizes, dim);
-  Value x = slice(b, loc, getInput(), offsets, sizes);
-  Value m = slice(b, loc, getMaxInit(), stateOffsets, stateSizes);
-  Value l = slice(b, loc, getSumInit(), stateOffsets, stateSizes);
-  Value c = slice(b, loc, getCompInit(), stateOffsets, stateSizes);
+  Value x = detail::unitSlice(b, loc, getInput(), offsets, sizes);
+  Value m = detail::unitSlice(b, loc, getMaxInit(), stateOffsets, stateSizes);
+  Value l = detail::unitSlice(b, loc, getSumInit(), stateOffsets, stateSizes);
+  Value c = detail::unitSlice(b, loc, getCompInit(), stateOffsets, stateSizes);
   Type t = m.getType();
   auto tiled = PartialOp::create(b, loc, t, t, t, x, m, l, c, dim,
                                  getAlgorithm());
@@ -105,10 +98,10 @@ NormalizeOp::getTiledImplementation(OpBuilder &b,
   int64_t dim = getDimension();
   SmallVector<OpFoldResult> stateOffsets = dropDim(offsets, dim);
   SmallVector<OpFoldResult> stateSizes = dropDim(sizes, dim);
-  Value x = slice(b, loc, getInput(), offsets, sizes);
-  Value m = slice(b, loc, getMax(), stateOffsets, stateSizes);
-  Value l = slice(b, loc, getSum(), stateOffsets, stateSizes);
-  Value init = slice(b, loc, getInit(), offsets, sizes);
+  Value x = detail::unitSlice(b, loc, getInput(), offsets, sizes);
+  Value m = detail::unitSlice(b, loc, getMax(), stateOffsets, stateSizes);
+  Value l = detail::unitSlice(b, loc, getSum(), stateOffsets, stateSizes);
+  Value init = detail::unitSlice(b, loc, getInit(), offsets, sizes);
   auto tiled = NormalizeOp::create(b, loc, init.getType(), x, m, l, init, dim,
                                    getKind(), getState(), getMasked());
   return TilingResult{{tiled},
