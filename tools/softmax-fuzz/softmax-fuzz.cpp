@@ -180,12 +180,21 @@ std::string generate(Bytes &b) {
       attrs += std::string(" window(") + b.pick(kInts) + ")";
     if (b.next() & 1)
       attrs += " scale(0.125)";
+    // The skip threshold: both forms, tiles from the hostile sizes.
+    std::string threshold;
+    if (b.next() % 4 == 0) {
+      constexpr const char *kKinds[] = {"lambda", "scale_factor"};
+      attrs += std::string(" skip(") + b.pick(kKinds) + " %t : f32, tile [" +
+               biased(b, kValidSizes, kInts) + ", " +
+               biased(b, kValidSizes, kInts) + "])";
+      threshold = ", %t: f32";
+    }
     os << "func.func @f(%q: " << q << ", %k: " << k << ", %v: " << k
-       << ", %o: " << q << ")" << (buffers ? "" : " -> " + q) << " {\n  "
-       << (buffers ? "" : "%r = ") << "softmax.attention ins(%q, %k, %v : "
-       << q << ", " << k << ", " << k << ") outs(%o : " << q << ")" << attrs
-       << strategy << "\n  return" << (buffers ? "" : " %r : " + q)
-       << "\n}\n";
+       << ", %o: " << q << threshold << ")" << (buffers ? "" : " -> " + q)
+       << " {\n  " << (buffers ? "" : "%r = ")
+       << "softmax.attention ins(%q, %k, %v : " << q << ", " << k << ", " << k
+       << ") outs(%o : " << q << ")" << attrs << strategy << "\n  return"
+       << (buffers ? "" : " %r : " + q) << "\n}\n";
     return out;
   }
   std::string outType = t;

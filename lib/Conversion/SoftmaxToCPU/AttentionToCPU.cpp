@@ -250,6 +250,10 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
 } // namespace
 
 std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
+  if (op.hasSkipThreshold())
+    return std::string("CPU attention mapping does not skip key tiles yet: "
+                       "a thresholded attention (skip) is computed by the "
+                       "decomposition (softmax-to-cpu vector-width=0)");
   // Every operand is a buffer: query, key, value, mask, output, lse.
   if (auto why = whyNotContiguousBuffers(op->getOperands(), "CPU mapping"))
     return why;

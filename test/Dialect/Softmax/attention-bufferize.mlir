@@ -53,3 +53,27 @@ func.func @init_read_later(%q: tensor<1x1x4x4xf32>, %o: tensor<1x1x4x4xf32>)
       outs(%o : tensor<1x1x4x4xf32>) masked(zero)
   return %0, %o : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// A skip threshold: the per-batch threshold is read like the inputs, the
+// counts written like the output; a scalar threshold stays as it is.
+// CHECK-LABEL: func @skip
+// CHECK-SAME: (%[[Q:.*]]: memref<2x2x8x16xf32{{.*}}>, %[[T:.*]]: memref<2xf32{{.*}}>, %[[A:.*]]: f32)
+// CHECK-DAG: %[[O:.*]] = memref.alloc() {{.*}} : memref<2x2x8x16xf32>
+// CHECK-DAG: %[[N:.*]] = memref.alloc() {{.*}} : memref<2xi64>
+// CHECK-NOT: memref.copy
+// CHECK: softmax.attention ins(%[[Q]], %[[Q]], %[[Q]] : {{.*}}) outs(%[[O]] : memref<2x2x8x16xf32>) masked(zero) skip(lambda %[[T]] : memref<2xf32{{.*}}>, tile [1, 8]) skip_counts(%[[N]] : memref<2xi64>){{$}}
+// CHECK: softmax.attention ins(%[[Q]], %[[Q]], %[[Q]] : {{.*}}) outs(%{{.*}} : memref<2x2x8x16xf32>) masked(zero) skip(scale_factor %[[A]] : f32, tile [2, 8]){{$}}
+func.func @skip(%q: tensor<2x2x8x16xf32>, %t: tensor<2xf32>, %a: f32)
+    -> (tensor<2x2x8x16xf32>, tensor<2xi64>, tensor<2x2x8x16xf32>) {
+  %eo = tensor.empty() : tensor<2x2x8x16xf32>
+  %en = tensor.empty() : tensor<2xi64>
+  %0:2 = softmax.attention ins(%q, %q, %q : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>)
+      outs(%eo : tensor<2x2x8x16xf32>) masked(zero)
+      skip(lambda %t : tensor<2xf32>, tile [1, 8]) skip_counts(%en : tensor<2xi64>)
+  %e2 = tensor.empty() : tensor<2x2x8x16xf32>
+  %1 = softmax.attention ins(%q, %q, %q : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>)
+      outs(%e2 : tensor<2x2x8x16xf32>) masked(zero) skip(scale_factor %a : f32, tile [2, 8])
+  return %0#0, %0#1, %1 : tensor<2x2x8x16xf32>, tensor<2xi64>, tensor<2x2x8x16xf32>
+}

@@ -425,6 +425,11 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   const AttentionGPUStrategy &overrides = *requested;
   // The measured defaults (warpsFor, defaultRowsPerWarp) are per vendor.
   bool nvidia = target.vendor == GPUVendor::NVIDIA;
+  // The threshold must be honoured or refused, never dropped.
+  if (op.hasSkipThreshold())
+    return op->emitOpError(
+        "GPU attention mapping does not skip key tiles yet: a thresholded "
+        "attention (skip) has no GPU kernel");
   // Every operand is a buffer: query, key, value, mask, output, lse.
   if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
     return op->emitOpError(*why);

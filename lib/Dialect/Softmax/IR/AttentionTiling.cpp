@@ -100,6 +100,12 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
         "normalize on its own; tileAttentionAlongKeys "
         "(softmax-decompose attention-key-tile-size=N) merges the tiles' "
         "states");
+  // Slicing the per-batch threshold, query tiles that stay aligned to Qt
+  // and summing the tiles' skip counts are not written yet.
+  if (hasSkipThreshold())
+    return emitOpError(
+        "cannot tile a thresholded attention (skip) through TilingInterface "
+        "yet; tile its keys with softmax-decompose");
   if ((getCausal() || getWindow()) &&
       !coversAttentionDim(*this, AttentionDim::Nq, offsets[kQuery],
                           sizes[kQuery]))

@@ -251,14 +251,14 @@ FailureOr<SmallVector<Value>> LogSumExpOp::decomposeOperation(OpBuilder &b) {
 /// message rather than a count mismatch.
 static ParseResult parseDpsResults(OpAsmParser &,
                                    SmallVectorImpl<Type> &results, Type output,
-                                   Type lse) {
-  for (Type init : {output, lse})
+                                   Type lse, Type counts) {
+  for (Type init : {output, lse, counts})
     if (isa_and_nonnull<RankedTensorType>(init))
       results.push_back(init);
   return success();
 }
 
-static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type,
+static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type, Type,
                             Type) {}
 
 namespace {
@@ -322,6 +322,49 @@ std::optional<float> AttentionOp::getScaleOrDefault() {
   return std::nullopt;
 }
 
+LogicalResult AttentionOp::verifySkip(int64_t batch) {
+  bool threshold = static_cast<bool>(getThreshold());
+  if (threshold != getThresholdKind().has_value() ||
+      threshold != getSkipTile().has_value())
+    return emitOpError("expects the skip threshold operand, "
+                       "'threshold_kind' and 'skip_tile' together");
+  if (!threshold) {
+    if (getSkipCounts())
+      return emitOpError("has skip_counts but no skip threshold");
+    return success();
+  }
+  ArrayRef<int64_t> tile = *getSkipTile();
+  // 2^20 rows or keys per tile is far beyond any kernel's tile, and keeps
+  // tile index arithmetic in range.
+  constexpr int64_t kMaxTile = int64_t(1) << 20;
+  if (tile.size() != 2 || tile[0] < 1 || tile[1] < 1 || tile[0] > kMaxTile ||
+      tile[1] > kMaxTile) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "skip tile must be [query rows, keys], each "
+                                 "in [1, 2^20], got [";
+    llvm::interleaveComma(tile, diag);
+    return diag << "]";
+  }
+  if (auto shaped = dyn_cast<ShapedType>(getThreshold().getType())) {
+    if (shaped.getRank() != 1)
+      return emitOpError() << "skip threshold must be an f32 scalar or one "
+                              "f32 per batch entry ([B]), got rank "
+                           << shaped.getRank();
+    if (!shaped.isDynamicDim(0) && !ShapedType::isDynamic(batch) &&
+        shaped.getDimSize(0) != batch)
+      return emitOpError() << "skip threshold has " << shaped.getDimSize(0)
+                           << " entries, but the batch B is " << batch;
+  }
+  if (Value counts = getSkipCounts()) {
+    auto type = cast<ShapedType>(counts.getType());
+    if (type.getRank() != 1 || type.isDynamicDim(0) || type.getDimSize(0) != 2)
+      return emitOpError() << "skip_counts must be [2] (live tiles, skipped "
+                              "tiles), got "
+                           << type;
+  }
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   auto query = cast<ShapedType>(getQuery().getType());
   auto key = cast<ShapedType>(getKey().getType());
@@ -334,7 +377,8 @@ LogicalResult AttentionOp::verify() {
   // of tensors and memrefs is what it lets through.
   bool tensors = isa<RankedTensorType>(query);
   for (Value v : getOperands())
-    if (isa<RankedTensorType>(v.getType()) != tensors)
+    if (isa<ShapedType>(v.getType()) &&
+        isa<RankedTensorType>(v.getType()) != tensors)
       return emitOpError("expects all operands to be tensors or all to be "
                          "memrefs");
 
@@ -442,7 +486,7 @@ LogicalResult AttentionOp::verify() {
       window && static_cast<int64_t>(*window) < 1)
     return emitOpError() << "window must be at least 1, got "
                          << static_cast<int64_t>(*window);
-  return success();
+  return verifySkip(known[static_cast<unsigned>(D::B)].size);
 }
 
 void AttentionOp::getEffects(

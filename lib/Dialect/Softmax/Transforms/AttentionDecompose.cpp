@@ -241,6 +241,13 @@ FailureOr<SmallVector<Value>> mlir::softmax::decomposeAttention(OpBuilder &b,
                                                                AttentionOp op) {
   if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
     return op.emitOpError(*why);
+  // Over all keys at once there is no key tile to skip: dropping the
+  // threshold would silently compute the dense op.
+  if (op.hasSkipThreshold())
+    return op.emitOpError(
+        "has a skip threshold, which the decomposition over all keys cannot "
+        "honour; decompose it tiled along its keys (softmax-decompose, "
+        "tileAttentionAlongKeys)");
   AttentionDecomposer parts(b, op);
   Value scores = parts.scores(op.getKey(), op.getMask(), b.getIndexAttr(0));
   auto [max, sum] = parts.state(scores);

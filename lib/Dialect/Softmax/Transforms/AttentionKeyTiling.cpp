@@ -41,19 +41,36 @@ FailureOr<scf::ForOp> mlir::softmax::tileAttentionAlongKeys(
                             << keyTileSize;
   if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
     return op.emitOpError(*why);
+  // The skip rule is stated per key tile of the op's skip tile, so the
+  // reference must fold exactly those tiles.
+  bool skips = op.hasSkipThreshold();
+  if (skips && keyTileSize != op.getSkipKeys())
+    return op.emitOpError()
+           << "key tile size " << keyTileSize
+           << " differs from the skip tile's " << op.getSkipKeys() << " keys";
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
   AttentionDecomposer parts(rewriter, op);
   auto [m0, l0, acc0] = parts.identity();
+  SmallVector<Value> init = {m0, l0, acc0};
+  bool count = static_cast<bool>(op.getSkipCounts());
+  Value logLambda;
+  if (skips)
+    logLambda = parts.logThreshold();
+  if (count) {
+    // Live and skipped (query tile, key tile) pairs.
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
+    init.append({zero, zero});
+  }
   OpFoldResult keys = parts.numKeys();
   std::optional<int64_t> staticKeys = getConstantIntValue(keys);
   Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value ub = getValueOrCreateConstantIndexOp(rewriter, loc, keys);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, keyTileSize);
-  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step,
-                                 ValueRange{m0, l0, acc0});
+  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step, init);
 
   rewriter.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
@@ -86,11 +103,30 @@ FailureOr<scf::ForOp> mlir::softmax::tileAttentionAlongKeys(
       rewriter, loc, carried[0].getType(), carried[1].getType(),
       carried[2].getType(), carried[0], carried[1], tileMax, tileSum,
       carried[2], tileAcc, StateKind::Max);
-  scf::YieldOp::create(rewriter, loc, merge.getResults());
+  SmallVector<Value> next(merge.getResults());
+  if (skips) {
+    // The reference computes a skipped tile and keeps the old state; a
+    // kernel does not compute it at all.
+    AttentionDecomposer::TileSkip decision =
+        parts.skipDecision(tileMax, carried[0], logLambda, count);
+    for (int i = 0; i < 3; ++i)
+      next[i] = parts.keepSkipped(decision.skip, carried[i], next[i]);
+    if (count) {
+      next.push_back(
+          arith::AddIOp::create(rewriter, loc, carried[3], decision.live));
+      next.push_back(
+          arith::AddIOp::create(rewriter, loc, carried[4], decision.skipped));
+    }
+  }
+  scf::YieldOp::create(rewriter, loc, next);
 
   rewriter.setInsertionPointAfter(loop);
   SmallVector<Value> results =
       parts.finish(loop.getResult(0), loop.getResult(1), loop.getResult(2));
+  if (count)
+    results.push_back(tensor::FromElementsOp::create(
+        rewriter, loc, op.getSkipCounts().getType(),
+        ValueRange{loop.getResult(3), loop.getResult(4)}));
   rewriter.replaceOp(op, results);
   return loop;
 }
@@ -110,8 +146,10 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       return rewriter.notifyMatchFailure(op, *why);
     if (filter && !filter(op))
       return rewriter.notifyMatchFailure(op, "rejected by the filter");
-    if (keyTileSize > 0)
-      return tileAttentionAlongKeys(rewriter, op, keyTileSize);
+    // A thresholded op is folded by its own key tiles.
+    if (keyTileSize > 0 || op.hasSkipThreshold())
+      return tileAttentionAlongKeys(
+          rewriter, op, keyTileSize > 0 ? keyTileSize : op.getSkipKeys());
     FailureOr<SmallVector<Value>> repl = decomposeAttention(rewriter, op);
     if (failed(repl))
       return failure();

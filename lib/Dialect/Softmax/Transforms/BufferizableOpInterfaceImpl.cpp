@@ -48,8 +48,8 @@ struct SemanticOpBufferization
   }
 };
 
-/// Attention reads query, key, value and the mask, and overwrites output and
-/// lse in place.
+/// Attention reads query, key, value, the mask and the threshold, and
+/// overwrites output, lse and skip_counts in place.
 struct AttentionOpInterface
     : public DstBufferizableOpInterfaceExternalModel<AttentionOpInterface,
                                                      AttentionOp> {
@@ -64,29 +64,40 @@ struct AttentionOpInterface
     auto attn = cast<AttentionOp>(op);
     SmallVector<Value> buffers;
     for (Value operand : op->getOperands()) {
+      // The scalar threshold stays as it is.
+      if (!isa<TensorType>(operand.getType())) {
+        buffers.push_back(operand);
+        continue;
+      }
       FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
       if (failed(buffer))
         return failure();
       buffers.push_back(*buffer);
     }
-    // Operands come in ODS order: query, key, value, [mask], output, [lse].
+    // Operands come in ODS order: query, key, value, [mask], [threshold],
+    // output, [lse], [skip_counts].
     unsigned next = 0;
     auto take = [&](bool present) {
       return present ? buffers[next++] : Value();
     };
     Value query = take(true), key = take(true), value = take(true);
     Value mask = take(static_cast<bool>(attn.getMask()));
+    Value threshold = take(attn.hasSkipThreshold());
     Value output = take(true);
     Value lse = take(static_cast<bool>(attn.getLse()));
+    Value counts = take(static_cast<bool>(attn.getSkipCounts()));
     rewriter.setInsertionPoint(op);
     auto bufferized = AttentionOp::create(
         rewriter, op->getLoc(), /*result_tensors=*/TypeRange(), query, key,
-        value, mask, output, lse, attn.getMaskedAttr(), attn.getScaleAttr(),
-        attn.getCausalAttr(), attn.getWindowAttr());
+        value, mask, threshold, output, lse, counts, attn.getMaskedAttr(),
+        attn.getScaleAttr(), attn.getCausalAttr(), attn.getWindowAttr(),
+        attn.getThresholdKindAttr(), attn.getSkipTileAttr());
     bufferized->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     SmallVector<Value> replacements{output};
     if (lse)
       replacements.push_back(lse);
+    if (counts)
+      replacements.push_back(counts);
     replaceOpWithBufferizedValues(rewriter, op, replacements);
     return success();
   }

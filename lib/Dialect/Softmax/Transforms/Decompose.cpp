@@ -149,6 +149,17 @@ struct SoftmaxDecomposePass
               whyAttentionNotDecomposable(attention)) {
         attention.emitOpError(*why);
         undecomposable = true;
+        return;
+      }
+      if (attention.hasSkipThreshold() && attentionKeyTileSize > 0 &&
+          static_cast<int64_t>(attentionKeyTileSize) !=
+              attention.getSkipKeys()) {
+        attention.emitOpError()
+            << "attention-key-tile-size="
+            << static_cast<int64_t>(attentionKeyTileSize)
+            << " differs from the skip tile's " << attention.getSkipKeys()
+            << " keys, by which a thresholded attention is folded";
+        undecomposable = true;
       }
     });
     if (undecomposable)

@@ -353,6 +353,36 @@ Value StateMath::lse(StateKind state, MaskedRows masked, Value m, Value l) {
 }
 
 //===----------------------------------------------------------------------===//
+// Skipping key tiles
+//===----------------------------------------------------------------------===//
+
+Value StateMath::logSkipThreshold(Value lambda) {
+  using P = arith::CmpFPredicate;
+  // Ordered compares: NaN is off too.
+  Value on = arith::AndIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, P::OGT, lambda, cst(0.0)),
+      arith::CmpFOp::create(b, loc, P::OLT, lambda, cst(1.0)));
+  return select(on, log(lambda), negInf());
+}
+
+Value StateMath::scaledSkipThreshold(Value a, Value keys) {
+  return div(a, keys);
+}
+
+Value StateMath::rowSeesTile(Value tileMax) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, tileMax,
+                               identityOffset());
+}
+
+Value StateMath::rowAllowsSkip(Value tileMax, Value m, Value logLambda) {
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                      sub(tileMax, m), logLambda);
+  Value blind = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE,
+                                      tileMax, identityOffset());
+  return arith::OrIOp::create(b, loc, below, blind);
+}
+
+//===----------------------------------------------------------------------===//
 // treeReduce
 //===----------------------------------------------------------------------===//
 

@@ -122,6 +122,16 @@ def Softmax_MaskedRowsAttr : I32EnumAttr<"MaskedRows",
   let cppNamespace = "::mlir::softmax";
 }
 
+def Softmax_SkipThresholdKindAttr : I32EnumAttr<"SkipThresholdKind",
+    "how softmax.attention's skip threshold operand gives lambda", [
+      // The operand is lambda itself.
+      I32EnumAttrCase<"Lambda", 0, "lambda">,
+      // The operand is a, and lambda = a / Nk.
+      I32EnumAttrCase<"ScaleFactor", 1, "scale_factor">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+}
+
 def Softmax_StateKindAttr : I32EnumAttr<"StateKind",
     "the meaning of the offset m in a state (m, l)", [
       I32EnumAttrCase<"Max", 0, "max">,

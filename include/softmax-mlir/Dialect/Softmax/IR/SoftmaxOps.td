@@ -145,11 +145,15 @@ def Softmax_AttentionMask : AnyTypeOf<[
     "bfloat16 type or 32-bit float values">;
 def Softmax_AttentionLse : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
     "ranked tensor or memref of 32-bit float values">;
+def Softmax_SkipThreshold : AnyTypeOf<[F32, RankedTensorOf<[F32]>, MemRefOf<[F32]>],
+    "32-bit float, or ranked tensor or memref of 32-bit float values">;
+def Softmax_SkipCounts : AnyTypeOf<[RankedTensorOf<[I64]>, MemRefOf<[I64]>],
+    "ranked tensor or memref of 64-bit signless integer values">;
 
 def Softmax_AttentionOp : Softmax_Op<"attention", [
     AttrSizedOperandSegments,
     // query, key, value, output.
-    Softmax_RequiredOperandSegments<"0, 1, 2, 4">,
+    Softmax_RequiredOperandSegments<"0, 1, 2, 5">,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<TilingInterface,
@@ -211,9 +215,62 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     scaled scores, so `-inf` hides a key. `causal`, `window` and the mask
     combine: a key is visible only if all of them let it through.
 
+    Thresholded-sparse attention (BLASST, arXiv 2512.12087): with
+    `skip(lambda %t : T, tile [Qt, Kt])` the online softmax skips key tiles
+    whose scores are negligible against the running max. The queries of
+    each `(b, h)` fall into query tiles of `Qt` rows (rows `[q Qt, (q + 1)
+    Qt)`, the last one cut at `Nq`), the keys into key tiles of `Kt` keys
+    (`[k Kt, (k + 1) Kt)`, the last one cut at `Nk`). Key tiles are folded
+    in order; for query tile `q` and key tile `k`, with `m_i` the running
+    max of row `i` over the earlier key tiles only (the identity state
+    before the first) and `t_i` the max of its scores `s_j` in tile `k`:
+
+    ```
+    skip(q, k) = 0 < lambda < 1  and  for every row i of tile q:
+                 t_i = -inf  or  t_i - m_i < ln(lambda)
+    ```
+
+    A skipped tile leaves the rows' `(m, l, O)` unchanged: no exp, no read
+    of its values. `t_i - m_i` is `+inf` while `m_i` is the identity, so the
+    first tile in which a row sees a key is never skipped (nor, later, the
+    first tile of a split). A row that sees no key of the tile (`t_i =
+    -inf`, by causal, window or mask) does not hold the tile back. `s_j`
+    is the scaled and masked score, so `scale` is inside `t_i - m_i`.
+
+    `lambda` comes from the operand `%t`: `lambda` takes it as is, a
+    scalar `f32` or one per batch entry (`[B]`, as FlashInfer's per-request
+    threshold); `scale_factor` takes it as `a` with `lambda = a / Nk`
+    (TensorRT-LLM's `a / L`; `Nk = 0` gives `lambda = 0`, and there is no
+    key to skip). `lambda >= 1`, `lambda <= 0` and NaN disable skipping
+    (`lambda = 0` is the dense op), as TensorRT-LLM does for `>= 1`.
+
+    Error bound: every score of a skipped tile is below `m_i + ln(lambda)`,
+    so the tile would add at most `Kt * lambda` (in units of `exp(m_i)`, and
+    so of the final max) to a row sum that is at least 1. With `n_i` tiles
+    skipped for row `i`, the skipped share of its probability mass is `e_i
+    <= n_i Kt lambda`, its output is off by at most `e_i (max_j v_j - min_j
+    v_j)` per column and its `lse` by at most `-ln(1 - e_i)`, on top of the
+    f32 rounding.
+
+    `skip_counts(%c : tensor<2xi64>)` (an init like `output`) receives the
+    number of live (query tile, key tile) pairs, those where some row sees
+    some key of the tile, and how many of them were skipped, summed over
+    every `(b, h)`: the tile sparsity at the geometry `[Qt, Kt]` the op
+    records. A target folds exactly these tiles or refuses the op with a
+    diagnostic; none drops the threshold.
+
+    ```mlir
+    %o, %n = softmax.attention
+        ins(%q, %k, %v : tensor<1x32x4096x128xbf16>,
+                         tensor<1x32x4096x128xbf16>, tensor<1x32x4096x128xbf16>)
+        outs(%init : tensor<1x32x4096x128xbf16>) masked(zero) causal
+        skip(lambda %t : f32, tile [1, 16])
+        skip_counts(%n0 : tensor<2xi64>)
+    ```
+
     Like the other semantic ops, the op is destination-style: on tensors it
-    returns `output` (and `lse`, when given) as results, on memrefs it
-    writes them and returns nothing.
+    returns `output` (and `lse` and `skip_counts`, when given) as results,
+    on memrefs it writes them and returns nothing.
 
     Decomposition and tiling (on tensors): `AggregatedOpInterface` (an
     external model that `registerAllDialects` attaches)
@@ -293,13 +350,17 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                        Softmax_AttentionShaped:$key,
                        Softmax_AttentionShaped:$value,
                        Optional<Softmax_AttentionMask>:$mask,
+                       Optional<Softmax_SkipThreshold>:$threshold,
                        Softmax_AttentionShaped:$output,
                        Optional<Softmax_AttentionLse>:$lse,
+                       Optional<Softmax_SkipCounts>:$skip_counts,
                        Softmax_MaskedRowsAttr:$masked,
                        OptionalAttr<F32Attr>:$scale,
                        UnitAttr:$causal,
-                       OptionalAttr<I64Attr>:$window);
-  let results = (outs Variadic<RankedTensorOf<[F16, BF16, F32]>>:$result_tensors);
+                       OptionalAttr<I64Attr>:$window,
+                       OptionalAttr<Softmax_SkipThresholdKindAttr>:$threshold_kind,
+                       OptionalAttr<DenseI64ArrayAttr>:$skip_tile);
+  let results = (outs Variadic<RankedTensorOf<[F16, BF16, F32, I64]>>:$result_tensors);
   // Result types are those of the inits on tensors and absent on memrefs, so
   // they are never spelled.
   let assemblyFormat = [{
@@ -310,9 +371,12 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     (`scale` `(` $scale^ `)`)?
     (`causal` $causal^)?
     (`window` `(` $window^ `)`)?
+    (`skip` `(` $threshold_kind^ $threshold `:` type($threshold) `,` `tile`
+        $skip_tile `)`)?
+    (`skip_counts` `(` $skip_counts^ `:` type($skip_counts) `)`)?
     attr-dict
     `` custom<DpsResults>(type($result_tensors), ref(type($output)),
-                          ref(type($lse)))
+                          ref(type($lse)), ref(type($skip_counts)))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -328,9 +392,22 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     }
     /// The `lse` result on tensors when `lse` is given; null otherwise.
     ::mlir::Value getLseResult() {
-      return getResultTensors().size() == 2 ? getResultTensors()[1]
-                                            : ::mlir::Value();
+      return getLse() && !getResultTensors().empty() ? getResultTensors()[1]
+                                                     : ::mlir::Value();
     }
+    /// The `skip_counts` result on tensors when it is given; null otherwise.
+    ::mlir::Value getSkipCountsResult() {
+      return getSkipCounts() && !getResultTensors().empty()
+                 ? getResultTensors().back()
+                 : ::mlir::Value();
+    }
+    /// The skip threshold's part of the verifier (`batch`: B, or dynamic).
+    ::llvm::LogicalResult verifySkip(int64_t batch);
+    /// Whether the op skips KV tiles (a threshold is given).
+    bool hasSkipThreshold() { return static_cast<bool>(getThreshold()); }
+    /// The skip tile: query rows, then keys (the op must have a threshold).
+    int64_t getSkipQueryRows() { return getSkipTile()->front(); }
+    int64_t getSkipKeys() { return getSkipTile()->back(); }
     /// The element type of the scores, the running state and the
     /// accumulated output: always f32.
     ::mlir::FloatType getAccumulatorType() {

@@ -1,4 +1,5 @@
-//===- AttentionDecompose.h - the pieces softmax.attention lowers to -*- C++ -*-===//
+//===- AttentionDecompose.h - the pieces softmax.attention lowers to -*- C++
+//-*-===//
 //
 // softmax.attention's reference lowering, for any target: masked scores by a
 // linalg contraction, their (max, sum) state by softmax.partial, the
@@ -7,7 +8,8 @@
 // AggregatedOpInterface, attached as an external model: the elementwise
 // bodies use the state algebra of MLIRSoftmaxUtils, which sits above the
 // dialect); tileAttentionAlongKeys (Transforms.h) builds the first three per
-// tile of keys inside a loop and merges the tiles with softmax.merge.
+// tile of keys inside a loop and merges the tiles with softmax.merge, and,
+// for an op with a skip threshold, keeps the state of the tiles it skips.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,7 +70,38 @@ public:
   /// an lse.
   SmallVector<Value> finish(Value max, Value sum, Value acc);
 
+  //===--------------------------------------------------------------------===//
+  // Skipping key tiles (AttentionSkip.cpp), for an op with a threshold
+  //===--------------------------------------------------------------------===//
+
+  /// ln(lambda) per batch entry, f32 [B]: StateMath::logSkipThreshold of
+  /// the threshold operand (a / Nk for `scale_factor`).
+  Value logThreshold();
+
+  /// One key tile's skip decision at the op's skip tile.
+  struct TileSkip {
+    /// [B, H, Nq] i1: whether the row's query tile skips the key tile.
+    Value skip;
+    /// i64: the key tile's live (query tile, key tile) pairs, and how many
+    /// of them are skipped (null unless `count`).
+    Value live, skipped;
+  };
+  /// The decision for a key tile whose per-row max scores are `tileMax`,
+  /// against the running max `m` of the earlier tiles ([B, H, Nq] f32
+  /// each), with `logLambda` from logThreshold.
+  TileSkip skipDecision(Value tileMax, Value m, Value logLambda, bool count);
+
+  /// `kept` where `skip` ([B, H, Nq] i1) holds, `updated` elsewhere: a
+  /// state ([B, H, Nq]) or an accumulator ([B, H, Nq, Dv]).
+  Value keepSkipped(Value skip, Value kept, Value updated);
+
 private:
+  /// [B, H, Nq] i1 -> [B, H, ceil(Nq / Qt)]: the and (`all`) or the or of
+  /// each query tile's rows; rows past Nq count as `all`'s identity.
+  Value reduceQueryTiles(Value rows, bool all);
+  /// [B, H, ceil(Nq / Qt)] i1 -> [B, H, Nq]: each row gets its tile's value.
+  Value broadcastQueryTiles(Value tiles);
+
   Value fill(ArrayRef<OpFoldResult> sizes, const APFloat &value);
   Value index(OpFoldResult v);
   /// The key/value head a query head reads, as an affine expression of `h`.

@@ -294,6 +294,26 @@ public:
   /// lseOf, masked by the row rule.
   Value lse(StateKind state, MaskedRows masked, Value m, Value l);
 
+  //===--------------------------------------------------------------------===//
+  // Skipping key tiles (softmax.attention skip)
+  //===--------------------------------------------------------------------===//
+
+  /// ln(lambda) where 0 < lambda < 1, else -inf: lambda's values that turn
+  /// skipping off (>= 1, <= 0, NaN) become a threshold no row passes.
+  Value logSkipThreshold(Value lambda);
+  /// The lambda of the `scale_factor` form, a / keys (`keys` in the
+  /// accumulation type; 0 keys gives inf or NaN, which turn skipping off).
+  Value scaledSkipThreshold(Value a, Value keys);
+  /// Whether a row lets its query tile skip a key tile, from the tile's
+  /// max score `tileMax` and the running max `m` of the earlier tiles (a max
+  /// state): the row sees no key of the tile (`tileMax` at most the identity
+  /// offset, -inf included), or `tileMax - m < logLambda`. From the identity
+  /// `m`, `tileMax - m` is at least 0, so a row's first tile with a key is
+  /// never skipped.
+  Value rowAllowsSkip(Value tileMax, Value m, Value logLambda);
+  /// Whether the row sees a key of the tile: `tileMax` above the identity.
+  Value rowSeesTile(Value tileMax);
+
 protected:
   /// math.exp: reached through term and scale only, which decide the units.
   Value exp(Value x);
