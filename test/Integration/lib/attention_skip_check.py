@@ -65,6 +65,9 @@ class Case:
     peak: float = 8.0
     expect_skips: bool = True
     masked: str = "zero"
+    # Q/K/V from a trained model (test/Integration/data/blasst, layer N)
+    # instead of the generator: [2 heads, 512 tokens, 128].
+    model_layer: int | None = None
 
 
 def cases() -> list[Case]:
@@ -91,6 +94,12 @@ def cases() -> list[Case]:
         # Random Gaussian rows (peak 0): nothing to skip at this lambda.
         Case("gaussian", 1, 2, 2, 16, 256, 16, 16, (1, 16), (1e-4,), peak=0.0,
              expect_skips=False),
+        # A trained byte-level language model's attention (bench/blasst,
+        # 512 tokens of held-out Python source): an early and the last layer.
+        Case("model-layer1", 1, 2, 2, 512, 512, 128, 128, (1, 16), (1e-3,),
+             causal=True, model_layer=1),
+        Case("model-layer3-query-tiles", 1, 2, 2, 512, 512, 128, 128, (16, 64),
+             (1e-2,), causal=True, model_layer=3),
         # No keys (L = 0): a / 0 must not trap, every row is masked.
         Case("no-keys", 1, 1, 1, 4, 0, 16, 16, (1, 16), (1.0,), kind="scale_factor",
              expect_skips=False),
@@ -106,8 +115,14 @@ def lambdas(c: Case) -> np.ndarray:
     return vals
 
 
+DATA = os.path.join(HERE, "..", "data", "blasst")
+
+
 def make_inputs(c: Case, rng: np.random.Generator):
-    if c.peak > 0:
+    if c.model_layer is not None:
+        q, k, v = (np.load(os.path.join(DATA, f"{n}_layer{c.model_layer}.npy"))
+                   .astype(np.float32)[None] for n in "qkv")
+    elif c.peak > 0:
         q, k, v = structured_qkv(rng, c.b, c.h, c.hkv, c.nq, c.nk, c.d, c.dv,
                                  peak=c.peak)
     else:
