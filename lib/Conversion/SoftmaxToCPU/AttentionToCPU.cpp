@@ -10,7 +10,11 @@
 //   m' = max(m, max s);  p = exp(s - m');  a = exp(m - m')
 //   l = l a + sum p;  o = o a + sum_t p_t v_t
 //
-// and at the end o / l and m + log l. Upstream has no op for a contraction
+// and at the end o / l and m + log l. With a skip threshold (tile [1,
+// lanes]: one row, one block of keys), a block whose max score is below
+// the running max by more than -ln(lambda) is not folded: no exp, no value
+// loads (StateMath::rowAllowsSkip); the blocks are then aligned to key 0,
+// as the op's key tiles are. Upstream has no op for a contraction
 // whose accumulator is rescaled between blocks, so the loops are built here
 // from the same vector arithmetic as the softmax rows (VectorMath).
 //
@@ -81,9 +85,12 @@ private:
   }
   /// [lo, hi): the keys query `qIdx` may see.
   std::pair<Value, Value> keyRange(Value qIdx);
-  /// The scores of keys [j0, j0 + lanes), -inf for those at or past `hi`.
+  /// The scores of keys [j0, j0 + lanes), -inf for those at or past `hi`
+  /// and, when `lo` is given, for those before it.
   Value scores(ArrayRef<Value> q, Value bIdx, Value hIdx, Value kvHead,
-               Value qIdx, Value j0, Value hi);
+               Value qIdx, Value j0, Value hi, Value lo = Value());
+  /// ln(lambda) of the row's batch entry (StateMath::logSkipThreshold).
+  Value logThreshold(Value bIdx);
 
   AttentionOp op;
   int64_t lanes;
@@ -115,8 +122,22 @@ std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
   return {lo, hi};
 }
 
+Value AttentionRow::logThreshold(Value bIdx) {
+  Value t = op.getThreshold();
+  Value lambda = isa<MemRefType>(t.getType())
+                     ? memref::LoadOp::create(b, loc, t, ValueRange{bIdx})
+                     : t;
+  if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
+    lambda = sm.scaledSkipThreshold(
+        lambda, arith::SIToFPOp::create(
+                    b, loc, b.getF32Type(),
+                    arith::IndexCastOp::create(b, loc, b.getI64Type(), nk)));
+  return sm.logSkipThreshold(lambda);
+}
+
 Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
-                           Value kvHead, Value qIdx, Value j0, Value hi) {
+                           Value kvHead, Value qIdx, Value j0, Value hi,
+                           Value lo) {
   Value key = op.getKey();
   Value last = arith::SubIOp::create(b, loc, hi, idx(1));
   SmallVector<Value> s, keys;
@@ -140,9 +161,19 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
   Value sv = vector::FromElementsOp::create(
       b, loc, VectorType::get({lanes}, b.getF32Type()), s);
 
+  auto maskType = VectorType::get({lanes}, b.getI1Type());
   Value valid = vector::CreateMaskOp::create(
-      b, loc, VectorType::get({lanes}, b.getI1Type()),
-      ValueRange{arith::SubIOp::create(b, loc, hi, j0)});
+      b, loc, maskType, ValueRange{arith::SubIOp::create(b, loc, hi, j0)});
+  if (lo) {
+    // A block aligned below the window's first key: lanes before it are
+    // hidden too.
+    Value before = vector::CreateMaskOp::create(
+        b, loc, maskType, ValueRange{arith::SubIOp::create(b, loc, lo, j0)});
+    Value all = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(maskType, true));
+    valid = arith::AndIOp::create(b, loc, valid,
+                                  arith::XOrIOp::create(b, loc, before, all));
+  }
   if (Value mask = op.getMask()) {
     auto type = cast<MemRefType>(mask.getType());
     // Unit batch and head dimensions of the mask broadcast.
@@ -188,41 +219,86 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   std::pair<Value, Value> range = keyRange(qIdx);
   Value lo = range.first, hi = range.second;
 
-  // Loop state: m, l (scalars), then the output accumulator chunks.
+  // Loop state: m, l (scalars), the output accumulator chunks, then with
+  // skip counts the live and skipped blocks (i64).
+  bool skips = op.hasSkipThreshold();
+  Value counts = op.getSkipCounts();
+  Value logLambda = skips ? logThreshold(bIdx) : Value();
   SmallVector<Value> init = {sm.identityOffset(), sm.identitySum()};
   for (int64_t c = 0; c < chunks(valueDim); ++c)
     init.push_back(vm.identitySum());
+  if (counts)
+    init.append(2, arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)));
+  int64_t stateSize = 2 + chunks(valueDim);
+  // The op's key tiles start at key 0: a window's first block starts at the
+  // tile that holds its first key.
+  Value start = skips ? mul(div(lo, lanes), idx(lanes)) : lo;
   // One vector of scores folds into the row's scalar state; its exps are
   // taken on the vector, where the fast exp is.
   FoldRule rule(StateKind::Max);
   rule.group = FoldRule::Group::Lanes;
   rule.lanes = &vm;
   auto loop = scf::ForOp::create(
-      b, loc, lo, hi, idx(lanes), init,
+      b, loc, start, hi, idx(lanes), init,
       [&](OpBuilder &, Location, Value j0, ValueRange st) {
-        Value s = scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi);
-        StateFold fold(sm, rule, {st[0]}, {s});
-        Value mNew = fold.offset();
-        Value p = fold.term(0);
-        SmallVector<Value> next = {mNew, fold.newSum(st[1])};
-        SmallVector<Value> o;
-        for (int64_t c = 0; c < chunks(valueDim); ++c)
-          o.push_back(fold.rescaled(st[2 + c]));
-        Value last = arith::SubIOp::create(b, loc, hi, idx(1));
-        for (int64_t t = 0; t < lanes; ++t) {
-          // p_t is 0 for keys past the range, which read the last key.
-          Value j = arith::MinSIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
-          Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
+        Value s =
+            scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi, skips ? lo : Value());
+        auto fold = [&]() {
+          StateFold fold(sm, rule, {st[0]}, {s});
+          Value mNew = fold.offset();
+          Value p = fold.term(0);
+          SmallVector<Value> next = {mNew, fold.newSum(st[1])};
+          SmallVector<Value> o;
           for (int64_t c = 0; c < chunks(valueDim); ++c)
-            o[c] = vm.fma(pt,
-                          load(op.getValue(), {bIdx, kvHead, j, idx(c * lanes)},
-                               chunkMask(valueDim, c)),
-                          o[c]);
+            o.push_back(fold.rescaled(st[2 + c]));
+          Value last = arith::SubIOp::create(b, loc, hi, idx(1));
+          for (int64_t t = 0; t < lanes; ++t) {
+            // p_t is 0 for keys past the range, which read the last key.
+            Value j = arith::MinSIOp::create(
+                b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
+            Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
+            for (int64_t c = 0; c < chunks(valueDim); ++c)
+              o[c] =
+                  vm.fma(pt,
+                         load(op.getValue(), {bIdx, kvHead, j, idx(c * lanes)},
+                              chunkMask(valueDim, c)),
+                         o[c]);
+          }
+          next.append(o);
+          return next;
+        };
+        if (!skips) {
+          scf::YieldOp::create(b, loc, fold());
+          return;
         }
-        next.append(o);
+        Value tileMax = vm.reduceOffsetMax(s);
+        Value skip = sm.rowAllowsSkip(tileMax, st[0], logLambda);
+        ValueRange state = st.take_front(stateSize);
+        auto branch = scf::IfOp::create(
+            b, loc, skip,
+            [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, state); },
+            [&](OpBuilder &, Location) {
+              scf::YieldOp::create(b, loc, fold());
+            });
+        SmallVector<Value> next(branch.getResults());
+        if (counts) {
+          Type i64 = b.getI64Type();
+          Value sees = sm.rowSeesTile(tileMax);
+          next.push_back(
+              arith::AddIOp::create(b, loc, st[stateSize],
+                                    arith::ExtUIOp::create(b, loc, i64, sees)));
+          next.push_back(arith::AddIOp::create(
+              b, loc, st[stateSize + 1],
+              arith::ExtUIOp::create(
+                  b, loc, i64, arith::AndIOp::create(b, loc, skip, sees))));
+        }
         scf::YieldOp::create(b, loc, next);
       });
+  if (counts)
+    for (int i = 0; i < 2; ++i)
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                  loop.getResult(stateSize + i), counts,
+                                  ValueRange{idx(i)});
   Value m = loop.getResult(0), l = loop.getResult(1);
 
   // A row that saw no key, or only masked ones, has l = 0.
@@ -250,12 +326,21 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
 } // namespace
 
 std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
-  if (op.hasSkipThreshold())
-    return std::string("CPU attention mapping does not skip key tiles yet: "
-                       "a thresholded attention (skip) is computed by the "
-                       "decomposition (softmax-to-cpu vector-width=0)");
-  // Every operand is a buffer: query, key, value, mask, output, lse.
-  if (auto why = whyNotContiguousBuffers(op->getOperands(), "CPU mapping"))
+  // One query row at a time: a query tile of one row (see
+  // mapAttentionOpToCPU for the keys).
+  if (op.hasSkipThreshold() && op.getSkipQueryRows() != 1)
+    return "CPU attention mapping skips key tiles of one query row (skip "
+           "tile [1, vector width]), not " +
+           std::to_string(op.getSkipQueryRows()) +
+           " rows; the decomposition (softmax-to-cpu vector-width=0) "
+           "honours any tile";
+  // Every operand but a scalar threshold is a buffer: query, key, value,
+  // mask, threshold, output, lse, counts.
+  SmallVector<Value> buffers;
+  for (Value v : op->getOperands())
+    if (isa<ShapedType>(v.getType()))
+      buffers.push_back(v);
+  if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping"))
     return why;
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
@@ -290,6 +375,14 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(
   std::optional<float> scale = op.getScaleOrDefault();
   if (!scale)
     return op->emitOpError("has no scale and no static head dimension");
+  if (op.hasSkipThreshold() && op.getSkipKeys() != lanes)
+    return op->emitOpError()
+           << "CPU attention mapping folds one block of " << lanes
+           << " keys (its vector width) at a time: it honours skip tiles of "
+              "[1, "
+           << lanes << "], not [1, " << op.getSkipKeys()
+           << "] (ask for vector_width " << op.getSkipKeys()
+           << ", or decompose: softmax-to-cpu vector-width=0)";
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -301,6 +394,13 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(
                              dim(op.getKey(), 1)};
   IndexArith ix(rewriter, loc);
   Value zero = ix.idx(0), one = ix.idx(1);
+  // The rows add their counts atomically (they may run on threads).
+  if (Value counts = op.getSkipCounts()) {
+    Value c0 =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
+    memref::StoreOp::create(rewriter, loc, c0, counts, ValueRange{zero});
+    memref::StoreOp::create(rewriter, loc, c0, counts, ValueRange{one});
+  }
   auto par = scf::ParallelOp::create(
       rewriter, loc, ValueRange{zero, zero, zero},
       ValueRange{dims[0], dims[1], dims[2]}, ValueRange{one, one, one},

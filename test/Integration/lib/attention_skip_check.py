@@ -81,6 +81,10 @@ def cases() -> list[Case]:
         # One lambda per batch entry: skipping, 0 (dense), 1 (off).
         Case("per-batch", 3, 2, 2, 17, 300, 16, 16, (1, 32), (1e-2, 0.0, 1.0),
              per_batch=True),
+        # Blocks of 8 keys (the vector path at 8 lanes), grouped-query heads,
+        # one lambda per batch entry.
+        Case("gqa-per-batch-8", 2, 4, 2, 21, 333, 32, 16, (1, 8), (3e-3, 1e-2),
+             per_batch=True, causal=True),
         # lambda = a / Nk (TensorRT-LLM's form): 2 / 611.
         Case("scale-factor", 1, 2, 1, 9, 611, 32, 8, (4, 16), (2.0,),
              kind="scale_factor"),
@@ -321,10 +325,15 @@ def main() -> int:
     ap.add_argument("--softmax-opt", required=True)
     ap.add_argument("--mlir-runner", required=True)
     ap.add_argument("--runner-libs", required=True)
-    ap.add_argument("--pipeline-options", default="vector-width=0")
+    ap.add_argument("--pipeline-options", default=None,
+                    help="softmax-to-cpu options (default: vector-width=W)")
     ap.add_argument("--seed", default=None,
                     help=f"a number, or 'random' (default: $SOFTMAX_TEST_SEED or {DEFAULT_SEED})")
     ap.add_argument("--only", default=None)
+    ap.add_argument("--vector-width", type=int, default=0, metavar="W",
+                    help="run the CPU vector path at W lanes (vector-width=W) on the "
+                         "cases whose tile is [1, W], the tile it honours; 0: the "
+                         "decomposition (vector-width=0) on every case")
     ap.add_argument("--self-test", action="store_true",
                     help="compile every op with lambda 0 (a kernel that drops the "
                          "threshold): each case that expects skipping must fail")
@@ -332,7 +341,10 @@ def main() -> int:
     seed = resolve_seed(args.seed)
     print(f"seed {seed}")
     rng = np.random.default_rng(seed)
-    chosen = [c for c in cases() if not args.only or args.only in c.name]
+    chosen = [c for c in cases() if (not args.only or args.only in c.name)
+              and (not args.vector_width or c.tile == (1, args.vector_width))]
+    if args.pipeline_options is None:
+        args.pipeline_options = f"vector-width={args.vector_width}"
     inputs = [make_inputs(c, rng) for c in chosen]
     body = "\n  ".join(build(c, i, *ins, dense=args.self_test)
                        for i, (c, ins) in enumerate(zip(chosen, inputs)))
