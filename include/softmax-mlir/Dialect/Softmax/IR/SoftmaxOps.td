@@ -257,7 +257,9 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     some key of the tile, and how many of them were skipped, summed over
     every `(b, h)`: the tile sparsity at the geometry `[Qt, Kt]` the op
     records. A target folds exactly these tiles or refuses the op with a
-    diagnostic; none drops the threshold.
+    diagnostic; none drops the threshold. The key-tiled decomposition
+    honours any tile, the CPU vector mapping `tile [1, W]` at vector width
+    `W`; the GPU mappings refuse a threshold.
 
     ```mlir
     %o, %n = softmax.attention
