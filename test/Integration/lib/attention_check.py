@@ -360,6 +360,23 @@ def decompose(softmax_opt: str, path: str, key_tile: int) -> str | None:
     return None
 
 
+def lower_and_run(softmax_opt: str, mlir_runner: str, runner_libs: str, path: str,
+                  pipeline_options: str) -> tuple[str, str | None]:
+    """softmax-to-cpu[=pipeline_options] on `path`, then mlir-runner on its
+    @main: (what it printed, None), or ("", what went wrong)."""
+    flag = "--softmax-to-cpu" + (f"={pipeline_options}" if pipeline_options else "")
+    low = subprocess.run([softmax_opt, path, flag], capture_output=True, text=True)
+    if low.returncode:
+        return "", "lowering failed\n" + low.stderr[-4000:]
+    libs = runner_libs.split("=", 1)[-1]
+    run = subprocess.run([mlir_runner, "-e", "main", "-entry-point-result=void",
+                          f"-shared-libs={libs}"], input=low.stdout,
+                         capture_output=True, text=True)
+    if run.returncode:
+        return "", "run failed\n" + run.stderr[-4000:]
+    return run.stdout, None
+
+
 def parse_i32(text: str) -> list[np.ndarray]:
     out = []
     for block in re.split(r"Unranked Memref", text)[1:]:
@@ -442,19 +459,12 @@ def main() -> int:
                 return 1
             print(f"decomposed (attention-key-tile-size={args.decompose}): "
                   "no softmax op left, none raised back")
-        flag = "--softmax-to-cpu" + (f"={args.pipeline_options}" if args.pipeline_options else "")
-        low = subprocess.run([args.softmax_opt, path, flag], capture_output=True, text=True)
-        if low.returncode:
-            print("FAIL: lowering failed\n" + low.stderr[-4000:])
+        stdout, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
+                                    path, args.pipeline_options)
+        if err:
+            print("FAIL: " + err)
             return 1
-        libs = args.runner_libs.split("=", 1)[-1]
-        run = subprocess.run([args.mlir_runner, "-e", "main", "-entry-point-result=void",
-                              f"-shared-libs={libs}"], input=low.stdout,
-                             capture_output=True, text=True)
-        if run.returncode:
-            print("FAIL: run failed\n" + run.stderr[-4000:])
-            return 1
-    outs = parse_i32(run.stdout)
+    outs = parse_i32(stdout)
     failed = 0
     pos = 0
     for c, (q, k, v, mask) in zip(chosen, inputs):

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -38,7 +37,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
-from attention_check import (BF16, hex_dense, parse_i32, print_bits,  # noqa: E402
+from attention_check import (BF16, hex_dense, lower_and_run, print_bits,  # noqa: E402
                              rounded, ttype)
 from softmax_check import DEFAULT_SEED, resolve_seed  # noqa: E402
 from softmax_mlir.structured import structured_qkv  # noqa: E402
@@ -355,20 +354,12 @@ def main() -> int:
         path = os.path.join(tmp, "skip.mlir")
         with open(path, "w") as f:
             f.write(module)
-        low = subprocess.run([args.softmax_opt, path,
-                              f"--softmax-to-cpu={args.pipeline_options}"],
-                             capture_output=True, text=True)
-        if low.returncode:
-            print("FAIL: lowering failed\n" + low.stderr[-4000:])
+        stdout, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
+                                    path, args.pipeline_options)
+        if err:
+            print("FAIL: " + err)
             return 1
-        libs = args.runner_libs.split("=", 1)[-1]
-        run = subprocess.run([args.mlir_runner, "-e", "main", "-entry-point-result=void",
-                              f"-shared-libs={libs}"], input=low.stdout,
-                             capture_output=True, text=True)
-        if run.returncode:
-            print("FAIL: run failed\n" + run.stderr[-4000:])
-            return 1
-    printed = split_outputs(run.stdout)
+    printed = split_outputs(stdout)
     failed = 0
     for i, (c, (q, k, v, mask)) in enumerate(zip(chosen, inputs)):
         o_bits, l_bits, counts = printed[3 * i:3 * i + 3]
