@@ -133,6 +133,12 @@ def draw_program(seed: int, m: int, p: int, opts: dict, include_known: bool,
         # asks for none.
         if getattr(prog, "strategy", None) and _decomposed(prog, opts):
             prog = dataclasses.replace(prog, strategy=None)
+        # The vector path honours the skip tile [1, its width] and refuses
+        # any other (soak_refusals.py's business): give it that tile.
+        if getattr(prog, "skip", None) and not _decomposed(prog, opts):
+            kind, lam, per_batch, _, counts = prog.skip
+            prog = dataclasses.replace(
+                prog, skip=(kind, lam, per_batch, (1, _attention_width(prog, opts)), counts))
         reason = None if include_known else next(
             (k for k, (_, f) in KNOWN_FAILURES.items() if f(prog, opts)), None)
         if reason is None:
@@ -150,7 +156,10 @@ def module_text(progs: list) -> tuple[str, list[int]]:
         lines, n = pr.main_lines(str(i))
         main += lines
         if isinstance(pr, soak_attention.AttentionProgram):
-            widths.append([IBITS[pr.out_dtype]] + [32] * (n - 1))
+            # The skip counts come last, as i64 values (width -64).
+            counts = bool(pr.skip and pr.skip[4])
+            widths.append([IBITS[pr.out_dtype]] + [32] * (n - 1 - counts)
+                          + [-64] * counts)
         else:
             widths.append([IBITS[pr.dtype]])
     main += ["  return", "}"]
@@ -175,6 +184,9 @@ def parse_outputs(text: str, widths: list[list[int]]) -> list[list[np.ndarray]]:
             ints = []
         if len(ints) != count:
             raise RuntimeError(f"memref #{i}: expected {count} values, got {len(ints)}")
+        if bits < 0:  # integers, as printed
+            arrays.append(np.array(ints, dtype=np.int64).reshape(sizes))
+            continue
         ut, ft = (np.uint32, np.float32) if bits == 32 else (np.uint64, np.float64)
         arr = np.array([v & ((1 << bits) - 1) for v in ints], dtype=ut)
         arrays.append(arr.view(ft).astype(np.float64).reshape(sizes))
@@ -296,6 +308,12 @@ def soak_module(seed: int, m: int, args, runner: Runner, workdir: Path, stats) -
         problems = pr.check(o, args.wrong_reference)
         stats["programs"] += 1
         stats["by_op"][pr.summary().split()[0]] += 1
+        # How many thresholded programs ran, and in how many the kernel did
+        # skip a tile (a skip that never happens tests nothing).
+        if getattr(pr, "skip", None):
+            stats["by_op"]["attention+skip"] += 1
+            if pr.skip[4] and int(o[-1].ravel()[1]) > 0:
+                stats["by_op"]["attention+skipped-tiles"] += 1
         if problems:
             stats["failed_programs"] += 1
             reports.append(f"MISMATCH {header} program={p}: {pr.summary()}\n"

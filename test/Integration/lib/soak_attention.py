@@ -8,7 +8,21 @@ inputs, an f32 or input-typed output, with or without ``lse``; ``causal``,
 ``window(w)``, an additive (f32 or input-typed) or boolean mask that may
 broadcast over the batch or the heads and may hide whole rows; both masked
 modes; the default or an explicit scale; logits of order 1 or up to
-``+-1e4``; optionally a ``#softmax.attention_cpu_strategy`` request.
+``+-1e4``; optionally a ``#softmax.attention_cpu_strategy`` request; and
+optionally a skip threshold (``skip(lambda|scale_factor ...)``, a scalar or
+per-batch lambda including the values that turn skipping off, a random
+tile, or ``[1, W]`` on the vector path; diff_soak.py sets it) with
+``skip_counts``.
+
+Skip threshold. The reference stays the dense attention; the op's rule is
+emulated in float64 (key tiles in order, the running max of the earlier
+tiles) to count each row's skipped tiles ``n_i`` and, per key tile, the
+live and skipped pairs. The bound adds the stated error of skipping,
+``e_i (max_j v_j - min_j v_j)`` with ``e_i = n_i Kt lambda`` on the output
+and ``-ln(1 - e_i)`` on ``lse``; tiles whose test lies within the scores'
+f32 error of ``ln(lambda)`` may go either way, so they count in ``n_i`` too
+and the counts may differ from the float64 rule's by them (the live pairs
+must match exactly).
 
 Bounds. The reference is computed in float64 from the rounded inputs, but
 the kernel forms the scores in f32, and a score's f32 rounding error is
@@ -67,6 +81,9 @@ class AttentionProgram:
     k: np.ndarray
     v: np.ndarray
     m: np.ndarray | None
+    # The skip threshold: (kind, lambda or a per batch entry, per_batch,
+    # (Qt, Kt), counts), or None.
+    skip: tuple | None = None
 
     @property
     def shapes(self):
@@ -90,6 +107,10 @@ class AttentionProgram:
             parts.append(f"scale={self.scale!r}")
         if self.strategy:
             parts.append(f"strategy={self.strategy}")
+        if self.skip:
+            kind, lam, per_batch, tile, counts = self.skip
+            parts.append(f"skip={kind}:{list(lam) if per_batch else lam[0]!r}:"
+                         f"tile{list(tile)}" + (":counts" if counts else ""))
         return " ".join(parts)
 
     def _types(self):
@@ -98,7 +119,11 @@ class AttentionProgram:
         ins = [ttype(qs, e), ttype(ks, e), ttype(vs, e)]
         if self.mask:
             ins.append(ttype(self.mask_shape, self.mask_elem))
+        if self.skip:
+            ins.append(ttype((self.b,), "f32") if self.skip[2] else "f32")
         outs = [ttype(os_, self.out_dtype)] + ([ttype(ls, "f32")] if self.lse else [])
+        if self.skip and self.skip[4]:
+            outs.append("tensor<2xi64>")
         return ins, outs
 
     def func_text(self) -> str:
@@ -114,13 +139,21 @@ class AttentionProgram:
             attrs += " causal"
         if self.window is not None:
             attrs += f" window({self.window})"
+        nin = len(ins)
+        if self.skip:
+            kind, _, _, tile, counts = self.skip
+            nin -= 1
+            attrs += f" skip({kind} %a{nin} : {ins[nin]}, tile [{tile[0]}, {tile[1]}])"
+            if counts:
+                attrs += f" skip_counts(%e{len(outs) - 1} : tensor<2xi64>)"
         if self.strategy:
             attrs += f" {{softmax.strategy = {self.strategy}}}"
+        nout = len(outs) - (1 if self.skip and self.skip[4] else 0)
         res = ", ".join(f"%r{i}" for i in range(len(outs)))
         lines.append(f"  {res} = softmax.attention ins("
-                     f"{', '.join(f'%a{i}' for i in range(len(ins)))} : {', '.join(ins)}) "
-                     f"outs({', '.join(f'%e{i}' for i in range(len(outs)))} : "
-                     f"{', '.join(outs)}) {attrs}")
+                     f"{', '.join(f'%a{i}' for i in range(nin))} : {', '.join(ins[:nin])}) "
+                     f"outs({', '.join(f'%e{i}' for i in range(nout))} : "
+                     f"{', '.join(outs[:nout])}) {attrs}")
         lines.append(f"  return {res} : {', '.join(outs)}")
         lines.append("}")
         return "\n".join(lines)
@@ -133,6 +166,14 @@ class AttentionProgram:
         lines = []
         for i, ((a, e), t) in enumerate(zip(vals, ins)):
             lines.append(f"  %in{i}_{tag} = arith.constant {dense(a, e)} : {t}")
+        if self.skip:
+            lam = np.array(self.skip[1], dtype=np.float32)
+            i = len(vals)
+            if self.skip[2]:
+                lines.append(f"  %in{i}_{tag} = arith.constant {dense(lam, 'f32')} : {ins[i]}")
+            else:
+                bits = lam[:1].view("<u4")[0]
+                lines.append(f"  %in{i}_{tag} = arith.constant 0x{bits:08X} : f32")
         res = ", ".join(f"%r{i}_{tag}" for i in range(len(outs)))
         lines.append(f"  {res} = call @{self.name}("
                      f"{', '.join(f'%in{i}_{tag}' for i in range(len(ins)))}) : "
@@ -141,6 +182,11 @@ class AttentionProgram:
         print_bits(lines, f"%r0_{tag}", os_, self.out_dtype, f"o{tag}")
         if self.lse:
             print_bits(lines, f"%r1_{tag}", ls, "f32", f"l{tag}")
+        if self.skip and self.skip[4]:
+            r = f"%r{len(outs) - 1}_{tag}"
+            lines.append(f"  %cm_{tag} = bufferization.to_buffer {r} : tensor<2xi64> to memref<2xi64>")
+            lines.append(f"  %cu_{tag} = memref.cast %cm_{tag} : memref<2xi64> to memref<*xi64>")
+            lines.append(f"  call @printMemrefI64(%cu_{tag}) : (memref<*xi64>) -> ()")
         return lines, len(outs)
 
     def reference(self):
@@ -182,7 +228,57 @@ class AttentionProgram:
             vis = np.isfinite(s)
             ds = (self.d + 2) * U32 * np.max(np.where(vis, s_abs, 0.0), axis=-1,
                                              initial=0.0)
+        self._scores, self._ds = s, ds
         return o, lse, full, ds, vv, acc
+
+    def lambdas(self) -> np.ndarray:
+        """lambda per batch entry (a / Nk for scale_factor)."""
+        kind, lam, per_batch, _, _ = self.skip
+        vals = np.array(lam if per_batch else lam * self.b, dtype=np.float32).astype(np.float64)
+        if kind == "scale_factor":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                vals = np.float32(vals) / np.float32(self.nk)
+        return np.asarray(vals, dtype=np.float64)
+
+    def skip_rule(self):
+        """The op's rule in float64 on the reference's scores: (skipped and
+        near-tie tiles per row, live pairs, skipped pairs, near-tie pairs)."""
+        s, ds = self._scores, self._ds
+        qt, kt = self.skip[3]
+        b, h, nq = self.b, self.h, self.nq
+        lam = self.lambdas()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ll = np.where((lam > 0) & (lam < 1), np.log(np.where(lam > 0, lam, 1.0)),
+                          -np.inf)[:, None, None]
+        nt = -(-nq // qt)
+        pad = nt * qt - nq
+        m = np.full((b, h, nq), -np.inf)
+        nskip = np.zeros((b, h, nq))
+        live = skipped = ties = 0
+
+        def tiles(x, fill, red):
+            x = np.concatenate([x, np.full((b, h, pad), fill)], axis=-1).reshape(b, h, nt, qt)
+            return red(x, axis=-1)
+
+        for k0 in range(0, self.nk, kt):
+            tm = s[..., k0:k0 + kt].max(axis=-1)
+            with np.errstate(invalid="ignore"):
+                d = tm - m
+                allow = np.isneginf(tm) | (d < ll)
+                # The scores' f32 error (twice: the tile max and the
+                # running max) can tip the test either way.
+                near = ~np.isneginf(tm) & (np.abs(d - ll) <= 2 * ds + 1e-6)
+            sees = ~np.isneginf(tm)
+            ta, ts, tn = tiles(allow, True, np.all), tiles(sees, False, np.any), \
+                tiles(near, False, np.any)
+            live += int(ts.sum())
+            skipped += int((ta & ts).sum())
+            ties += int((tn & ts).sum())
+            rows = lambda x: np.repeat(x, qt, axis=-1)[..., :nq]
+            skip_rows = rows(ta)
+            nskip += rows((ta | tn) & ts)
+            m = np.where(skip_rows, m, np.maximum(m, tm))
+        return nskip, live, skipped, ties
 
     def check(self, outs: list[np.ndarray], wrong_reference: bool = False) -> list[str]:
         o_ref, lse_ref, full, ds, vv, acc = self.reference()
@@ -199,13 +295,27 @@ class AttentionProgram:
                                 f"{'NaN' if self.masked == 'nan' else '0'}")
         live = ~full
         flat = FLAT[self.out_dtype]
+        # The stated cost of skipping (module docstring): e_i per row.
+        e = np.zeros(full.shape)
+        if self.skip:
+            nskip, n_live, n_skipped, n_ties = self.skip_rule()
+            lam = self.lambdas()
+            lam = np.where((lam > 0) & (lam < 1), lam, 0.0)[:, None, None]
+            e = np.minimum(nskip * self.skip[3][1] * lam, 0.5)
+            if self.skip[4]:
+                got_live, got_skipped = (int(x) for x in outs[-1].ravel())
+                if got_live != n_live:
+                    problems.append(f"skip counts: {got_live} live pairs, expected {n_live}")
+                if abs(got_skipped - n_skipped) > n_ties:
+                    problems.append(f"skip counts: {got_skipped} skipped, the float64 rule "
+                                    f"skips {n_skipped} ({n_ties} near ties)")
         if live.any() and self.dv:
             with np.errstate(all="ignore"):
                 vmax = np.abs(vv).max(axis=(-1, -2), initial=0.0)[..., None]
                 diff = np.abs(o - o_ref).max(axis=-1)
                 norm = np.abs(o_ref).max(axis=-1)
                 bound = (flat * np.maximum(norm, 1e-30) + 2 * ds * vmax + acc
-                         + SUBNORMAL_HALF_ULP[self.out_dtype])
+                         + SUBNORMAL_HALF_ULP[self.out_dtype] + 2 * e * vmax)
                 bad = live & ~(diff <= bound)
             if bad.any():
                 idx = tuple(np.argwhere(bad)[0])
@@ -223,7 +333,7 @@ class AttentionProgram:
             if live.any():
                 with np.errstate(all="ignore"):
                     le = np.abs(lse - lse_ref)
-                    bound = FLAT["f32"] * np.maximum(1.0, np.abs(lse_ref)) + ds
+                    bound = FLAT["f32"] * np.maximum(1.0, np.abs(lse_ref)) + ds - np.log1p(-e)
                     bad = live & ~(le <= bound)
                 if bad.any():
                     idx = tuple(np.argwhere(bad)[0])
@@ -297,6 +407,19 @@ def draw(rng: np.random.Generator, name: str) -> AttentionProgram:
         m = rng.random(mask_shape) < float(c([0.3, 0.7, 0.95]))
         if nq and rng.random() < 0.5:
             m[..., int(rng.integers(nq)), :] = False
+    # Drawn last, so the rest of the program is what the same stream drew
+    # before the skip existed. The tile is [1, W] on the vector path
+    # (diff_soak.py sets W).
+    skip = None
+    if rng.random() < 0.2:
+        kind = str(c(["lambda", "lambda", "scale_factor"]))
+        pool = [0.0, 1e-4, 1e-3, 1e-2, 0.1, 0.5, 1.0, 2.0, float("nan")]
+        if kind == "scale_factor":
+            pool = [0.0, 0.1, 1.0, 3.0, 100.0, float("nan")]
+        per_batch = bool(rng.random() < 0.3)
+        lam = tuple(float(c(pool)) for _ in range(b if per_batch else 1))
+        tile = (int(c([1, 1, 2, 3, 16])), int(c([1, 2, 4, 8, 16, 64])))
+        skip = (kind, lam, per_batch, tile, bool(rng.random() < 0.6))
     return AttentionProgram(name, dtype, out_dtype, b, h, hkv, nq, nk, d, dv, causal, window,
                             mask, mask_elem, mask_shape, masked, lse, scale, strategy,
-                            q, k, v, m)
+                            q, k, v, m, skip)

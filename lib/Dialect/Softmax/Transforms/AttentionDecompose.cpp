@@ -233,6 +233,18 @@ SmallVector<Value> AttentionDecomposer::finish(Value max, Value sum,
   return results;
 }
 
+Value mlir::softmax::extractSliceOrEmpty(OpBuilder &b, Location loc,
+                                         Value source,
+                                         ArrayRef<OpFoldResult> offsets,
+                                         ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (llvm::is_contained(type.getShape(), 0))
+    return tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
+                                        strides);
+}
+
 //===----------------------------------------------------------------------===//
 // AggregatedOpInterface
 //===----------------------------------------------------------------------===//

@@ -27,11 +27,9 @@ static Value sliceAlong(OpBuilder &b, Location loc, Value source, int64_t dim,
   auto type = cast<RankedTensorType>(source.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   offsets[dim] = offset;
   sizes[dim] = size;
-  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
-                                        strides);
+  return extractSliceOrEmpty(b, loc, source, offsets, sizes);
 }
 
 FailureOr<scf::ForOp> mlir::softmax::tileAttentionAlongKeys(

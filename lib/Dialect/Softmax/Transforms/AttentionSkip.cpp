@@ -119,10 +119,9 @@ Value AttentionDecomposer::broadcastQueryTiles(Value tiles) {
                      .getResult(0);
   Value rows =
       tensor::CollapseShapeOp::create(b, loc, spread, {{0}, {1}, {2, 3}});
-  Attribute zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-  return tensor::ExtractSliceOp::create(b, loc, rows, {zero, zero, zero},
-                                        {batch, heads, queries},
-                                        {one, one, one});
+  Attribute zero = b.getIndexAttr(0);
+  return extractSliceOrEmpty(b, loc, rows, {zero, zero, zero},
+                             {batch, heads, queries});
 }
 
 AttentionDecomposer::TileSkip AttentionDecomposer::skipDecision(Value tileMax,

@@ -28,6 +28,15 @@ namespace softmax {
 /// error on the op when whyAttentionNotDecomposable says why.
 FailureOr<SmallVector<Value>> decomposeAttention(OpBuilder &b, AttentionOp op);
 
+/// The unit-stride slice of the tensor `source` at `offsets` and `sizes`,
+/// or, where `source` has a dimension of static size 0, a tensor.empty of
+/// the slice's shape. Why: tensor.extract_slice's verifier rejects offset 0
+/// on a dimension of static size 0 ("offset 0 is out-of-bounds: 0 >= 0"),
+/// though that slice is in bounds, and empty.
+Value extractSliceOrEmpty(OpBuilder &b, Location loc, Value source,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes);
+
 /// Attaches linalg::AggregatedOpInterface (decomposeAttention) to
 /// softmax.attention, so that transform.structured.decompose_interface
 /// reaches it.
