@@ -42,11 +42,17 @@ softmax_check.py's bounds).
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
 
 import numpy as np
 
 from soak_mlir import dense, print_bits, ttype
 from softmax_check import quantize
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "python"))
+from softmax_mlir.structured import structured_qkv  # noqa: E402
 
 FLAT = {"f32": 2e-5, "bf16": 1e-2, "f16": 2e-3}
 #: Half the subnormal spacing of the output type: the absolute error of
@@ -420,6 +426,15 @@ def draw(rng: np.random.Generator, name: str) -> AttentionProgram:
         lam = tuple(float(c(pool)) for _ in range(b if per_batch else 1))
         tile = (int(c([1, 1, 2, 3, 16])), int(c([1, 2, 4, 8, 16, 64])))
         skip = (kind, lam, per_batch, tile, bool(rng.random() < 0.6))
+        # Gaussian scores rarely leave a tile behind: half of these programs
+        # take peaked queries and keys (python/softmax_mlir/structured.py).
+        if d >= 11 and rng.random() < 0.5:
+            sq, sk, _ = structured_qkv(rng, b, h, hkv, nq, nk, d, dv,
+                                       peak=float(c([4.0, 8.0])))
+            q, k = _round(sq.astype(np.float64), dtype), _round(sk.astype(np.float64), dtype)
+            # ... and a lambda that skips.
+            skip = ("lambda", tuple(float(c([1e-3, 1e-2, 0.1, 0.3])) for _ in lam),
+                    per_batch, tile, skip[4])
     return AttentionProgram(name, dtype, out_dtype, b, h, hkv, nq, nk, d, dv, causal, window,
                             mask, mask_elem, mask_shape, masked, lse, scale, strategy,
                             q, k, v, m, skip)
