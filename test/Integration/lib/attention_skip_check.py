@@ -90,6 +90,10 @@ def cases() -> list[Case]:
         # A window and an additive mask: tiles they hide are not live.
         Case("window-mask", 1, 2, 2, 33, 257, 16, 16, (1, 16), (1e-2,), window=100,
              mask=True, masked="nan"),
+        # lambda 0.9 skips every tile within 0.1 of the running max, the
+        # first tile of a row excepted: were it skipped, the counts would
+        # exceed the float64 rule's and the row would come out empty.
+        Case("first-tile", 1, 2, 2, 24, 160, 16, 16, (1, 16), (0.9,), peak=0.0),
         # lambda >= 1 and NaN turn skipping off; the output is the dense one.
         Case("lambda-one", 1, 2, 2, 16, 200, 16, 16, (1, 16), (1.0,), expect_skips=False),
         Case("lambda-nan", 1, 1, 1, 8, 100, 16, 16, (1, 16), (float("nan"),),
@@ -291,10 +295,16 @@ def check(c: Case, got_o, got_l, counts, q, k, v, mask) -> tuple[bool, str]:
         if not ok:
             bad.append("rows that see no key: output not the masked value")
     live_rows = ~full
+    # A row that sees a key keeps at least its first tile: never empty.
+    if (live_rows & ~np.isfinite(got_l)).any():
+        idx = tuple(np.argwhere(live_rows & ~np.isfinite(got_l))[0])
+        bad.append(f"row {idx} sees keys but came out empty (lse {got_l[idx]!r}): "
+                   "its first tile was skipped")
     if live_rows.any():
         # The skipped share e_i <= (n_i + ties_i) Kt lambda_b.
         lam_b = np.where((lam > 0) & (lam < 1), lam, 0.0)[:, None, None]
-        e = np.minimum((nskip + ties) * c.tile[1] * lam_b, 0.5)
+        # e_i >= 1 leaves no bound (the rule promises nothing there).
+        e = np.minimum((nskip + ties) * c.tile[1] * lam_b, 1.0)
         vv = np.repeat(v.astype(np.float64), c.h // c.hkv, axis=1)
         vrange = (vv.max(axis=2) - vv.min(axis=2)) if c.nk else np.zeros((c.b, c.h, c.dv))
         norm = np.maximum(np.abs(dense_o).max(axis=-1), 1e-30)
@@ -305,7 +315,8 @@ def check(c: Case, got_o, got_l, counts, q, k, v, mask) -> tuple[bool, str]:
             idx = np.argwhere(over)[0]
             bad.append(f"row {tuple(idx)}: |o - dense| {diff[tuple(idx)].max():.3e} over the "
                        f"bound {bound[tuple(idx)].min():.3e} (e_i {e[tuple(idx)]:.3e})")
-        lb = -np.log1p(-e) + tol * np.maximum(1.0, np.abs(dense_l))
+        with np.errstate(divide="ignore"):
+            lb = -np.log1p(-e) + tol * np.maximum(1.0, np.abs(dense_l))
         ldiff = np.abs(got_l - dense_l)
         lover = ~(ldiff <= lb) & live_rows
         if lover.any():

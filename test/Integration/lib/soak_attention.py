@@ -307,7 +307,7 @@ class AttentionProgram:
             nskip, n_live, n_skipped, n_ties = self.skip_rule()
             lam = self.lambdas()
             lam = np.where((lam > 0) & (lam < 1), lam, 0.0)[:, None, None]
-            e = np.minimum(nskip * self.skip[3][1] * lam, 0.5)
+            e = np.minimum(nskip * self.skip[3][1] * lam, 1.0)  # 1: no bound
             if self.skip[4]:
                 got_live, got_skipped = (int(x) for x in outs[-1].ravel())
                 if got_live != n_live:
