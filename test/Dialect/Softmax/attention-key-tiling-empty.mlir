@@ -29,3 +29,18 @@ func.func @empty_head_dim(%q: tensor<1x1x3x0xf32>, %k: tensor<1x1x40x0xf32>, %v:
   %o = softmax.attention ins(%q, %k, %v : tensor<1x1x3x0xf32>, tensor<1x1x40x0xf32>, tensor<1x1x40x8xf32>) outs(%e : tensor<1x1x3x8xf32>) masked(zero) scale(1.0) skip(lambda %t : f32, tile [2, 16])
   return %o : tensor<1x1x3x8xf32>
 }
+
+// -----
+
+// Query tiles of 3 rows over B = 0: no rows to pad, so no tensor.pad (its
+// buffer copy would be a subview at offset 0 of a dimension of size 0);
+// each tile's verdict is the identity. Found by the differential soak
+// (seed 585873111, module 37, program 85).
+// CHECK-LABEL: func.func @empty_batch_query_tiles
+// CHECK-NOT:     tensor.pad
+// CHECK:         return
+func.func @empty_batch_query_tiles(%q: tensor<0x1x5x4xf32>, %k: tensor<0x1x8x4xf32>, %t: f32, %n: tensor<2xi64>) -> (tensor<0x1x5x4xf32>, tensor<2xi64>) {
+  %e = tensor.empty() : tensor<0x1x5x4xf32>
+  %o:2 = softmax.attention ins(%q, %k, %k : tensor<0x1x5x4xf32>, tensor<0x1x8x4xf32>, tensor<0x1x8x4xf32>) outs(%e : tensor<0x1x5x4xf32>) masked(nan) window(8) skip(lambda %t : f32, tile [3, 16]) skip_counts(%n : tensor<2xi64>)
+  return %o#0, %o#1 : tensor<0x1x5x4xf32>, tensor<2xi64>
+}

@@ -69,13 +69,24 @@ Value AttentionDecomposer::reduceQueryTiles(Value rows, bool all) {
       b, loc, AffineMap::get(0, 1, (-n) % qt), {queries});
   Attribute zero = b.getIndexAttr(0);
   Value identity = arith::ConstantOp::create(b, loc, b.getBoolAttr(all));
+  OpFoldResult tiles = affine::makeComposedFoldedAffineApply(
+      b, loc, AffineMap::get(0, 1, n.ceilDiv(qt)), {queries});
+  Value init =
+      linalg::FillOp::create(
+          b, loc, identity,
+          tensor::EmptyOp::create(b, loc, {batch, heads, tiles}, b.getI1Type())
+              .getResult())
+          .getResult(0);
+  // No rows at all (a static 0 among B, H, Nq): the identity, without a
+  // tensor.pad, whose buffer copy is a subview at offset 0 of a dimension of
+  // size 0 that upstream's verifier rejects (as in extractSliceOrEmpty).
+  if (llvm::is_contained(cast<RankedTensorType>(rows.getType()).getShape(), 0))
+    return init;
   Value padded = tensor::PadOp::create(b, loc, Type(), rows, {zero, zero, zero},
                                        {zero, zero, pad}, identity)
                      .getResult();
   auto paddedType = cast<RankedTensorType>(padded.getType());
   int64_t paddedRows = paddedType.getDimSize(2);
-  OpFoldResult tiles = affine::makeComposedFoldedAffineApply(
-      b, loc, AffineMap::get(0, 1, n.ceilDiv(qt)), {queries});
   auto tiledType = RankedTensorType::get(
       {paddedType.getDimSize(0), paddedType.getDimSize(1),
        ShapedType::isDynamic(paddedRows) ? ShapedType::kDynamic
@@ -85,12 +96,6 @@ Value AttentionDecomposer::reduceQueryTiles(Value rows, bool all) {
   Value tiled = tensor::ExpandShapeOp::create(
       b, loc, tiledType, padded, {{0}, {1}, {2, 3}},
       {batch, heads, tiles, b.getIndexAttr(qt)});
-  Value init =
-      linalg::FillOp::create(
-          b, loc, identity,
-          tensor::EmptyOp::create(b, loc, {batch, heads, tiles}, b.getI1Type())
-              .getResult())
-          .getResult(0);
   return linalg::ReduceOp::create(
              b, loc, tiled, init, /*dimensions=*/{3},
              [&](OpBuilder &nb, Location l, ValueRange args) {
