@@ -12,6 +12,12 @@ runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
     void _mlir_ciface_attention_d64_addmask(q, k, v, MemRef4D *f32 mask, o);
     void _mlir_ciface_attention_d64_causal_boolmask(q, k, v, MemRef4D *i1 mask, o);
 
+With --skip, also thresholded kernels (skip tile [32, 64], one lambda per
+batch entry, the live and skipped pair counts):
+
+    void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
+                                                   o, MemRef1D *i64 counts);
+
 With --f32, also f32 kernels (same signatures, f32 memrefs):
 attention_f32_d<D>[_causal] and attention_f32_d64_addmask (the exact
 default, 3xTF32) and attention_tf32_d<D>[_causal]
@@ -55,6 +61,17 @@ def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
             f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
 
 
+def skip_function(d: int, causal: bool) -> str:
+    t = f"memref<?x?x?x{d}xbf16>"
+    name = f"attention_skip_d{d}" + ("_causal" if causal else "")
+    return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %t: memref<?xf32>, %o: {t}, "
+            f"%n: memref<2xi64>) attributes {{llvm.emit_c_interface}} {{\n"
+            f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
+            f"masked(zero){' causal' if causal else ''} "
+            f"skip(lambda %t : memref<?xf32>, tile [32, 64]) "
+            f"skip_counts(%n : memref<2xi64>)\n  return\n}}\n")
+
+
 def f32_module(precision: str) -> str:
     """f32 kernels, attention_f32_* (exact) or attention_tf32_*."""
     prefix = "attention_f32" if precision == "exact" else "attention_tf32"
@@ -82,6 +99,8 @@ def main() -> int:
     ap.add_argument("--f32", action="store_true",
                     help="also build f32 kernels: attention_f32_* (the exact default) "
                          "and attention_tf32_* (attention-f32-precision=tf32)")
+    ap.add_argument("--skip", action="store_true",
+                    help="also build thresholded kernels: attention_skip_*")
     ap.add_argument("--extra-object", action="append", default=[],
                     help="another object to link into the library (a variant built "
                          "by hand for a measurement)")
@@ -97,6 +116,9 @@ def main() -> int:
               "".join(function(d, c) for d in HEAD_DIMS for c in (False, True))
               + function(64, False, "add") + function(64, True, "bool")
               + "".join(function(d, False, "headbcast_add") for d in HEAD_DIMS), "")]
+    if args.skip:
+        units.append(("attention_skip", "".join(skip_function(d, c) for d in HEAD_DIMS
+                                                for c in (False, True)), ""))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
                   ("attention_tf32", f32_module("tf32"), " attention-f32-precision=tf32")]

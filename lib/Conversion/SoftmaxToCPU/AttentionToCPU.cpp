@@ -124,15 +124,14 @@ std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
 
 Value AttentionRow::logThreshold(Value bIdx) {
   Value t = op.getThreshold();
-  Value lambda = isa<MemRefType>(t.getType())
-                     ? memref::LoadOp::create(b, loc, t, ValueRange{bIdx})
-                     : t;
+  if (isa<MemRefType>(t.getType()))
+    t = memref::LoadOp::create(b, loc, t, ValueRange{bIdx});
+  Value keys;
   if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
-    lambda = sm.scaledSkipThreshold(
-        lambda, arith::SIToFPOp::create(
-                    b, loc, b.getF32Type(),
-                    arith::IndexCastOp::create(b, loc, b.getI64Type(), nk)));
-  return sm.logSkipThreshold(lambda);
+    keys = arith::SIToFPOp::create(
+        b, loc, b.getF32Type(),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), nk));
+  return sm.logSkipThreshold(t, keys);
 }
 
 Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,

@@ -82,7 +82,9 @@ public:
   /// returns.
   virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
                       Value buf) = 0;
-  virtual void wait(Value token) = 0;
+  /// Waits until at most `newer` of this thread's copies, the latest ones
+  /// requested, are still in flight (0: all have landed).
+  virtual void wait(Value token, int64_t newer = 0) = 0;
 
   /// S = Q K^T of the K tile in buffer `buf`, unscaled.
   virtual SmallVector<Value> scores(Value buf) = 0;
@@ -97,6 +99,18 @@ public:
   virtual std::unique_ptr<StateMath> rowMath();
   /// The lane that writes per-row results (lse).
   virtual Value isRowLeader() = 0;
+  /// Whether the i1 `pred` holds in every lane of the warp. The default
+  /// and-reduces it over xor shuffles of an i32; an end with a vote
+  /// instruction uses it.
+  virtual Value warpAll(Value pred);
+  /// Whether the end has one instruction for a barrier that also tells
+  /// whether a predicate held in some thread of the block (`barrierAny`);
+  /// where it has not, the kernel combines the predicates through a flag in
+  /// shared memory around a plain barrier.
+  virtual bool reducesAtBarrier() const { return false; }
+  /// That barrier, where `reducesAtBarrier`: whether the i1 `pred` held in
+  /// some thread.
+  virtual Value barrierAny(Value pred) { return Value(); }
 
   /// O accumulators: zero, scaled by a factor per slot, O + P V with P in
   /// the order of `scores` and V in buffer `buf`, and the store of one

@@ -52,6 +52,18 @@ Value AttentionMma::rowReduce(Value v,
   return v;
 }
 
+Value AttentionMma::warpAll(Value pred) {
+  Value v = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+  for (int32_t offset = lanes() / 2; offset >= 1; offset /= 2) {
+    Value w = gpu::ShuffleOp::create(b, loc, v, offset, lanes(),
+                                     gpu::ShuffleMode::XOR)
+                  .getShuffleResult();
+    v = arith::AndIOp::create(b, loc, v, w);
+  }
+  return cmp(arith::CmpIPredicate::ne, v,
+             arith::ConstantIntOp::create(b, loc, 0, 32));
+}
+
 namespace {
 
 /// Warps per block. With 32 query rows per warp (the NVIDIA default), 4:
@@ -142,6 +154,27 @@ private:
   /// the tiles that have any.
   void applyLimits(SmallVector<Value> &sc, Value kv0, ArrayRef<Value> rows,
                    Value blockFirst, Value blockLast, Value offset);
+  /// The online update of one tile's scores `sc` from the loop state `st`
+  /// (m and l per slot, then O): the new m and l, then O scaled; the
+  /// probabilities in `p`.
+  SmallVector<Value> foldTile(StateFold &fold, ValueRange st,
+                              ArrayRef<Value> sc, SmallVector<Value> &p);
+  /// ln(lambda) in log2 units for batch entry `bIdx`
+  /// (StateMath::logSkipThreshold).
+  Value log2Threshold(Value bIdx);
+  /// Whether some thread of the block has `pred` at key tile `kv0`: the
+  /// end's barrier with a reduction, or a flag in shared memory (`flags`,
+  /// two words used in turn by tile parity, so one barrier suffices)
+  /// around a plain barrier.
+  Value blockAny(Value pred, Value kv0);
+  /// One tile of a thresholded op (the loop body after the scores): the
+  /// warp's vote on StateMath::rowAllowsSkip over its rows, V requested
+  /// only when some warp folds the tile, the fold and P V only in the
+  /// warps that do; returns the loop state to yield (with the counts).
+  SmallVector<Value> skipTile(StateFold &fold, ValueRange st,
+                              ArrayRef<Value> sc, Value kv0, Value buf,
+                              Value bIdx, Value kvHead, Value log2Lambda,
+                              ArrayRef<Value> rows, Value counts);
 
   /// Scalar f32 arithmetic of the row statistics, the matrix unit end's.
   std::unique_ptr<StateMath> math;
@@ -151,6 +184,16 @@ private:
   AttentionMma &mma;
   int64_t rowsPerBlock;
   Value nq, nk, heads, kvHeads;
+  /// Thresholded ops without the end's barrier reduction: memref<2xi32> in
+  /// workgroup memory.
+  Value flags;
+  Value tid;
+  /// The first key tile of the block, and the O accumulators per lane.
+  Value firstTile;
+  size_t accs = 0;
+
+public:
+  void setFlags(Value f) { flags = f; }
 };
 
 } // namespace
@@ -230,6 +273,170 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
     sc[i] = masked.getResult(i);
 }
 
+SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
+                                             ArrayRef<Value> sc,
+                                             SmallVector<Value> &p) {
+  int64_t slots = mma.slots();
+  SmallVector<Value> next, rowSum(slots), alpha(slots);
+  for (int64_t r = 0; r < slots; ++r) {
+    next.push_back(fold.offset(r));
+    rowSum[r] = fold.rescaled(st[slots + r], r);
+    alpha[r] = fold.rescale(r);
+  }
+  p.assign(sc.size(), Value());
+  for (size_t i = 0; i < sc.size(); ++i) {
+    int64_t r = mma.slotOf(i);
+    rowSum[r] = fold.addTerm(rowSum[r], i);
+    p[i] = fold.term(i);
+  }
+  next.append(rowSum);
+  next.append(mma.scale(SmallVector<Value>(st.slice(2 * slots, accs)), alpha));
+  return next;
+}
+
+Value AttentionKernel::log2Threshold(Value bIdx) {
+  Value t = op.getThreshold();
+  if (isa<MemRefType>(t.getType()))
+    t = memref::LoadOp::create(b, loc, t, ValueRange{bIdx});
+  Value keys;
+  if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
+    keys = arith::SIToFPOp::create(
+        b, loc, b.getF32Type(),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), nk));
+  // The scores and m are in log2 units: (t - m) log2(e) < ln(lambda)
+  // log2(e) is the op's rule.
+  return sm.log2Units(sm.logSkipThreshold(t, keys));
+}
+
+Value AttentionKernel::blockAny(Value pred, Value kv0) {
+  if (mma.reducesAtBarrier())
+    return mma.barrierAny(pred);
+  Value parity = rem(div(sub(kv0, firstTile), kKeysPerTile), 2);
+  // flags[parity] was zeroed before the loop or one tile ago, with the
+  // loop's barrier since; every thread read flags[1 - parity] a tile ago,
+  // before this tile's first barrier, so it is reset here for the next.
+  auto set = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&set.getThenRegion().front());
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 32),
+                            flags, ValueRange{parity});
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value word = memref::LoadOp::create(b, loc, flags, ValueRange{parity});
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, word,
+                            arith::ConstantIntOp::create(b, loc, 0, 32));
+  auto reset =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
+                        /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&reset.getThenRegion().front());
+  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                          flags, ValueRange{sub(idx(1), parity)});
+  return any;
+}
+
+SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
+                                             ArrayRef<Value> sc, Value kv0,
+                                             Value buf, Value bIdx,
+                                             Value kvHead, Value log2Lambda,
+                                             ArrayRef<Value> rows,
+                                             Value counts) {
+  int64_t slots = mma.slots();
+  auto andI = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
+  auto orI = [&](Value x, Value y) -> Value {
+    return arith::OrIOp::create(b, loc, x, y);
+  };
+  Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto notI = [&](Value x) -> Value {
+    return arith::XOrIOp::create(b, loc, x, yes);
+  };
+  // The query tile is the warp's rows: it skips when each of its rows
+  // past Nq aside lets it (the op's rule, from the tile's own row max
+  // before it joins m). A pair is live when some row sees a key.
+  Value allow = yes, sees = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (int64_t r = 0; r < slots; ++r) {
+    Value g = fold.groupOffset(r);
+    Value valid = cmp(arith::CmpIPredicate::slt, rows[r], nq);
+    allow =
+        andI(allow, orI(notI(valid), sm.rowAllowsSkip(g, st[r], log2Lambda)));
+    sees = orI(sees, andI(valid, sm.rowSeesTile(g)));
+  }
+  Value warpSkip = mma.warpAll(allow);
+  // Past this barrier every warp has read K: V is requested only when
+  // some warp folds the tile, then the next K (V's copies are the older
+  // group, so waiting for all but the newest waits for V alone).
+  Value needV = blockAny(notI(warpSkip), kv0);
+  {
+    auto loadV = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&loadV.getThenRegion().front());
+    mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+  }
+  Value kNext = mma.stage(/*value=*/false, bIdx, kvHead,
+                          add(kv0, idx(kKeysPerTile)), buf);
+
+  // A skipped tile leaves (m, l, O) as they were.
+  SmallVector<Value> kept(st.take_front(2 * slots + accs));
+  SmallVector<Type> types;
+  for (Value v : kept)
+    types.push_back(v.getType());
+  for (Value v : sc)
+    types.push_back(v.getType());
+  auto folded = scf::IfOp::create(b, loc, types, warpSkip,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&folded.getThenRegion().front());
+    SmallVector<Value> same = kept;
+    same.append(sc.begin(), sc.end());
+    scf::YieldOp::create(b, loc, same);
+    b.setInsertionPointToStart(&folded.getElseRegion().front());
+    SmallVector<Value> p;
+    SmallVector<Value> next = foldTile(fold, st, sc, p);
+    next.append(p);
+    scf::YieldOp::create(b, loc, next);
+  }
+  ValueRange results = folded.getResults();
+  SmallVector<Value> next(results.take_front(2 * slots));
+  SmallVector<Value> o(results.slice(2 * slots, accs));
+  SmallVector<Value> p(results.drop_front(2 * slots + accs));
+  {
+    auto landed = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&landed.getThenRegion().front());
+    mma.wait(kNext, /*newer=*/1);
+    gpu::BarrierOp::create(b, loc);
+  }
+  SmallVector<Type> accTypes;
+  for (Value v : o)
+    accTypes.push_back(v.getType());
+  auto pv = scf::IfOp::create(b, loc, accTypes, warpSkip,
+                              /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&pv.getThenRegion().front());
+    scf::YieldOp::create(b, loc, o);
+    b.setInsertionPointToStart(&pv.getElseRegion().front());
+    scf::YieldOp::create(b, loc, mma.accumulate(p, o, buf));
+  }
+  next.append(pv.getResults().begin(), pv.getResults().end());
+  if (counts) {
+    Type i64 = b.getI64Type();
+    Value warpSees = notI(mma.warpAll(notI(sees)));
+    Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
+    next.push_back(arith::AddIOp::create(
+        b, loc, live, arith::ExtUIOp::create(b, loc, i64, warpSees)));
+    next.push_back(arith::AddIOp::create(
+        b, loc, skipped,
+        arith::ExtUIOp::create(b, loc, i64, andI(warpSees, warpSkip))));
+  }
+  return next;
+}
+
 void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Blocks start in index order: with causal or window limits the last
   // query tiles have the most keys, so they take the first block indices
@@ -237,7 +444,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value qTile =
       sub(sub(launch.getGridSize().x, idx(1)), launch.getBlockIds().x);
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
-  Value tid = launch.getThreadIds().x;
+  tid = launch.getThreadIds().x;
   Value warp = div(tid, mma.lanes());
   mma.begin(tid, smem, nq, nk);
   Value kvHead = arith::DivUIOp::create(
@@ -267,6 +474,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   }
   // Tiles start at multiples of 64 below kvLo.
   kvLo = mul(div(kvLo, kKeysPerTile), idx(kKeysPerTile));
+  firstTile = kvLo;
 
   // Loop state: m per slot, l per slot, then the O accumulators.
   int64_t slots = mma.slots();
@@ -284,6 +492,23 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
   if (twoBuffers)
     mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
+  // With a skip threshold: the live and skipped (warp, tile) pairs, i64.
+  bool skips = op.hasSkipThreshold();
+  Value counts = op.getSkipCounts();
+  Value log2Lambda = skips ? log2Threshold(bIdx) : Value();
+  accs = init.size() - 2 * slots;
+  if (counts)
+    init.append(2, arith::ConstantIntOp::create(b, loc, 0, 64));
+  if (flags) {
+    auto first =
+        scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
+                          /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+    Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+    for (int64_t i = 0; i < 2; ++i)
+      memref::StoreOp::create(b, loc, zero32, flags, ValueRange{idx(i)});
+  }
   auto loop = scf::ForOp::create(
       b, loc, kvLo, kvHi, idx(kKeysPerTile), init,
       [&](OpBuilder &, Location, Value kv0, ValueRange st) {
@@ -303,7 +528,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           Value other = sub(idx(1), buf);
           mma.stage(/*value=*/false, bIdx, kvHead, next, other);
           mma.stage(/*value=*/true, bIdx, kvHead, next, other);
-        } else {
+        } else if (!skips) {
           vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
         }
 
@@ -338,22 +563,18 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           return mma.rowReduce(
               v, [&](Value x, Value y) { return sm.offsetMax(x, y); });
         };
+        rule.ownGroup = skips;
         StateFold fold(sm, rule, SmallVector<Value>(st.take_front(slots)), sc);
-        SmallVector<Value> next, rowSum(slots), alpha(slots);
-        for (int64_t r = 0; r < slots; ++r) {
-          next.push_back(fold.offset(r));
-          rowSum[r] = fold.rescaled(st[slots + r], r);
-          alpha[r] = fold.rescale(r);
+        if (skips) {
+          scf::YieldOp::create(b, loc,
+                               skipTile(fold, st, sc, kv0, buf, bIdx, kvHead,
+                                        log2Lambda, rows, counts));
+          return;
         }
-        SmallVector<Value> p(sc.size());
-        for (size_t i = 0; i < sc.size(); ++i) {
-          int64_t r = mma.slotOf(i);
-          rowSum[r] = fold.addTerm(rowSum[r], i);
-          p[i] = fold.term(i);
-        }
-        next.append(rowSum);
-        SmallVector<Value> o = mma.scale(
-            SmallVector<Value>(st.drop_front(2 * slots)), alpha);
+        SmallVector<Value> p;
+        SmallVector<Value> next = foldTile(fold, st, sc, p);
+        SmallVector<Value> o(next.begin() + 2 * slots, next.end());
+        next.resize(2 * slots);
 
         if (!twoBuffers) {
           // V has landed, and every warp is done with this tile's K:
@@ -370,12 +591,24 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 
   // No copy may still be in flight when the block ends.
   mma.wait(kGroup);
+  if (counts) {
+    // One lane per warp adds the warp's pairs (the mapping zeroed them).
+    auto leader = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, rem(tid, mma.lanes()), idx(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&leader.getThenRegion().front());
+    for (int64_t i = 0; i < 2; ++i)
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                  loop.getResult(2 * slots + accs + i), counts,
+                                  ValueRange{idx(i)});
+  }
 
   // Final: the row's sums, O / l, the masked value for rows with l = 0.
   Type outElt = cast<MemRefType>(op.getOutput().getType()).getElementType();
   Value fillO = sm.maskedValue(op.getMasked(), /*probability=*/true);
   Value fillL = sm.maskedValue(op.getMasked(), /*probability=*/false);
-  SmallVector<Value> acc(loop.getResults().drop_front(2 * slots));
+  SmallVector<Value> acc(loop.getResults().slice(2 * slots, accs));
   for (int64_t r = 0; r < slots; ++r) {
     Value l = mma.rowReduce(loop.getResult(slots + r),
                             [&](Value x, Value y) { return sm.add(x, y); });
@@ -422,16 +655,39 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       applyAttentionGPURequest(op, target, passOverrides);
   if (failed(requested))
     return failure();
-  const AttentionGPUStrategy &overrides = *requested;
+  AttentionGPUStrategy overrides = *requested;
   // The measured defaults (warpsFor, defaultRowsPerWarp) are per vendor.
   bool nvidia = target.vendor == GPUVendor::NVIDIA;
-  // The threshold must be honoured or refused, never dropped.
-  if (op.hasSkipThreshold())
-    return op->emitOpError(
-        "GPU attention mapping does not skip key tiles yet: a thresholded "
-        "attention (skip) has no GPU kernel");
-  // Every operand is a buffer: query, key, value, mask, output, lse.
-  if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
+  // The threshold must be honoured or refused, never dropped. The kernel
+  // decides per warp and staged tile, so those are the tiles it can skip.
+  bool skips = op.hasSkipThreshold();
+  if (skips) {
+    int64_t qt = op.getSkipQueryRows(), kt = op.getSkipKeys();
+    bool wide = hooks.maxRowsPerWarp() >= 32;
+    if (kt != kKeysPerTile || (qt != 16 && (qt != 32 || !wide)) ||
+        (overrides.rowsPerWarp && overrides.rowsPerWarp != qt))
+      return op->emitOpError()
+             << "GPU attention mapping skips key tiles of " << kKeysPerTile
+             << " keys for one warp's query rows: it honours skip tiles of "
+                "[16, 64]"
+             << (wide ? " and [32, 64]" : "")
+             << (overrides.rowsPerWarp
+                     ? " (as many rows as attention-rows-per-warp)"
+                     : "")
+             << ", not [" << qt << ", " << kt << "]";
+    if (overrides.buffers == 2)
+      return op->emitOpError(
+          "GPU attention mapping with attention-buffers 2 requests each V "
+          "tile before its skip decision; a thresholded attention takes 1");
+    overrides.rowsPerWarp = qt;
+  }
+  // Every shaped operand is a buffer: query, key, value, mask, threshold,
+  // output, lse, counts.
+  SmallVector<Value> shaped;
+  for (Value operand : op->getOperands())
+    if (isa<ShapedType>(operand.getType()))
+      shaped.push_back(operand);
+  if (auto why = whyNotContiguousBuffers(shaped, "GPU mapping"))
     return op->emitOpError(*why);
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());
@@ -480,6 +736,10 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
+  bool flagWords = skips && !mma->reducesAtBarrier();
+  if (flagWords)
+    tileTypes.push_back(MemRefType::get(
+        {2}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
   SmallVector<int64_t> tileBytes;
   for (MemRefType t : tileTypes)
     tileBytes.push_back(t.getNumElements() * t.getElementTypeBitWidth() / 8);
@@ -519,6 +779,18 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   Value dynamicBytes;
   if (dynamic)
     dynamicBytes = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
+  if (Value counts = op.getSkipCounts()) {
+    // The blocks add their pairs to the counts: a one-thread kernel on the
+    // same stream zeroes them first.
+    auto zeroing =
+        gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&zeroing.getBody().front());
+    Value c0 = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
+    for (int64_t i = 0; i < 2; ++i)
+      memref::StoreOp::create(rewriter, loc, c0, counts, ValueRange{ix.idx(i)});
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
   auto launch =
       gpu::LaunchOp::create(rewriter, loc, tiles, heads, dim(op.getQuery(), 0),
                             ix.idx(warps * mma->lanes()), one, one,
@@ -547,9 +819,11 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
         offset += size;
       }
     }
-    AttentionKernel(rewriter, loc, op, *scale, *mma, warps, nq, nk, heads,
-                    kvHeads)
-        .build(launch, smem);
+    AttentionKernel kernel(rewriter, loc, op, *scale, *mma, warps, nq, nk,
+                           heads, kvHeads);
+    if (flagWords)
+      kernel.setFlags(smem.back());
+    kernel.build(launch, smem);
     gpu::TerminatorOp::create(rewriter, loc);
   }
   rewriter.eraseOp(op);

@@ -119,8 +119,8 @@ public:
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
   Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
               Value buf) override;
-  void wait(Value token) override {
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
+  void wait(Value token, int64_t newer) override {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(newer));
   }
 
   SmallVector<Value> scores(Value buf) override;
@@ -143,6 +143,26 @@ public:
   }
   Value isRowLeader() override {
     return cmp(arith::CmpIPredicate::eq, quad, idx(0));
+  }
+  // vote.sync.all and bar.red.or: one instruction each where the shuffle
+  // reduction takes five and the shared-memory flag a store, a barrier and
+  // a load.
+  Value warpAll(Value pred) override {
+    Value all = arith::ConstantIntOp::create(b, loc, -1, 32);
+    return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), all, pred,
+                                    NVVM::VoteSyncKind::all);
+  }
+  bool reducesAtBarrier() const override { return true; }
+  Value barrierAny(Value pred) override {
+    Value p32 = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+    Value any =
+        NVVM::BarrierOp::create(b, loc, b.getI32Type(), Value(), Value(),
+                                NVVM::BarrierReductionAttr::get(
+                                    b.getContext(), NVVM::BarrierReduction::OR),
+                                p32)
+            .getRes();
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, any,
+                                 arith::ConstantIntOp::create(b, loc, 0, 32));
   }
 
   // O accumulators are [16-row tile m][8 value columns n].

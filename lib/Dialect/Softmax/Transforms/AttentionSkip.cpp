@@ -49,10 +49,8 @@ Value AttentionDecomposer::logThreshold() {
              b, loc, empty.getType(), ins, empty, maps, parallelLoops(1),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                StateMath sm(nb, l, f32);
-               Value lambda = perBatch ? args[0] : threshold;
-               if (scaled)
-                 lambda = sm.scaledSkipThreshold(lambda, keysF32);
-               linalg::YieldOp::create(nb, l, sm.logSkipThreshold(lambda));
+               Value t = perBatch ? args[0] : threshold;
+               linalg::YieldOp::create(nb, l, sm.logSkipThreshold(t, keysF32));
              })
       .getResult(0);
 }

@@ -31,7 +31,7 @@ StateFold::StateFold(StateMath &sm, FoldRule rule, ArrayRef<Value> m,
   switch (this->rule.group) {
   case FoldRule::Group::Chain: {
     // Folded log2 units take the group's max on their own, from -inf.
-    if (this->rule.log2Scale)
+    if (this->rule.log2Scale || this->rule.ownGroup)
       group.assign(slots, sm.negInf());
     else
       group.assign(m.begin(), m.end());
@@ -93,7 +93,9 @@ Value StateFold::elementOffset(int64_t i) {
 Value StateFold::offset(int64_t slot) {
   if (mNew[slot])
     return mNew[slot];
-  // A unified max (m' = phi) and a threshold skip belong here.
+  // A unified max (m' = phi) belongs here.
+  if (rule.ownGroup)
+    return mNew[slot] = join(m[slot], groupOffset(slot));
   Value v = group[slot];
   if (rule.group != FoldRule::Group::Chain || rule.log2Scale) {
     if (rule.log2Scale)
@@ -103,6 +105,20 @@ Value StateFold::offset(int64_t slot) {
   if (rule.acrossLanes)
     v = rule.acrossLanes(v);
   return mNew[slot] = v;
+}
+
+Value StateFold::groupOffset(int64_t slot) {
+  assert(rule.ownGroup && "groupOffset needs FoldRule::ownGroup");
+  if (ownOffset.empty())
+    ownOffset.resize(group.size());
+  if (ownOffset[slot])
+    return ownOffset[slot];
+  Value v = group[slot];
+  if (rule.log2Scale)
+    v = sm.mul(v, rule.log2Scale);
+  if (rule.acrossLanes)
+    v = rule.acrossLanes(v);
+  return ownOffset[slot] = v;
 }
 
 Value StateFold::rescale(int64_t slot) {

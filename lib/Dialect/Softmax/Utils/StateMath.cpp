@@ -356,17 +356,14 @@ Value StateMath::lse(StateKind state, MaskedRows masked, Value m, Value l) {
 // Skipping key tiles
 //===----------------------------------------------------------------------===//
 
-Value StateMath::logSkipThreshold(Value lambda) {
+Value StateMath::logSkipThreshold(Value t, Value keys) {
   using P = arith::CmpFPredicate;
+  Value lambda = keys ? div(t, keys) : t;
   // Ordered compares: NaN is off too.
   Value on = arith::AndIOp::create(
       b, loc, arith::CmpFOp::create(b, loc, P::OGT, lambda, cst(0.0)),
       arith::CmpFOp::create(b, loc, P::OLT, lambda, cst(1.0)));
   return select(on, log(lambda), negInf());
-}
-
-Value StateMath::scaledSkipThreshold(Value a, Value keys) {
-  return div(a, keys);
 }
 
 Value StateMath::rowSeesTile(Value tileMax) {

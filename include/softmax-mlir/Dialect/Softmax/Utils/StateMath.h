@@ -132,6 +132,10 @@ struct FoldRule {
   /// The max of a new offset across the lanes that hold the same state
   /// (shuffles); unset when each state's elements are in one lane.
   std::function<Value(Value)> acrossLanes;
+  /// Chain: reduce the group on its own, from -inf, and join it with m
+  /// after it has crossed the lanes (StateFold::groupOffset), so that a
+  /// threshold skip can test the group's max against m before any term.
+  bool ownGroup = false;
 };
 
 /// Arithmetic in the accumulation type, on scalars or, when `lanes` is
@@ -299,11 +303,11 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// ln(lambda) where 0 < lambda < 1, else -inf: lambda's values that turn
-  /// skipping off (>= 1, <= 0, NaN) become a threshold no row passes.
-  Value logSkipThreshold(Value lambda);
-  /// The lambda of the `scale_factor` form, a / keys (`keys` in the
-  /// accumulation type; 0 keys gives inf or NaN, which turn skipping off).
-  Value scaledSkipThreshold(Value a, Value keys);
+  /// skipping off (>= 1, <= 0, NaN) become a threshold no row passes. With
+  /// `keys` (the key count, in the accumulation type), `t` is the
+  /// `scale_factor` a and lambda = a / keys (0 keys gives inf or NaN, which
+  /// turn skipping off); without, `t` is lambda.
+  Value logSkipThreshold(Value t, Value keys = Value());
   /// Whether a row lets its query tile skip a key tile, from the tile's
   /// max score `tileMax` and the running max `m` of the earlier tiles (a max
   /// state): the row sees no key of the tile (`tileMax` at most the identity
@@ -352,6 +356,9 @@ public:
   /// m' of a slot: the offsets' max, scaled (log2Scale) and joined with m
   /// where the group was reduced on its own, then across lanes.
   Value offset(int64_t slot = 0);
+  /// The group's own offset G of a slot (rule.ownGroup): its max, scaled,
+  /// across lanes, not joined with m; offset is then max(m, G).
+  Value groupOffset(int64_t slot = 0);
   /// r = s(m - m'); null at a known offset from the identity.
   Value rescale(int64_t slot = 0);
   /// sum r (sum itself when there is no rescale).
@@ -390,6 +397,8 @@ private:
   /// with m, unless log2Scale), new offset, rescale, its lane 0 (Lanes),
   /// and -m' (log2Scale).
   SmallVector<Value> m, group, mNew, r, r0, negM;
+  /// Per slot, rule.ownGroup: the group's offset across lanes.
+  SmallVector<Value> ownOffset;
   /// Per element: the exponent pair, the term.
   SmallVector<Value> ks, as, ts;
   Value log2e, termTotal, minusInfMask;

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""The skip threshold on the GPU, one process: softmax.attention with
+``skip(lambda ..., tile [32, 64])`` (bench/gpu/build_attention.py --skip)
+against our dense kernel, with SDPA's flash and cuDNN backends for context;
+bf16, d 128, B 1.
+
+Two parts:
+
+* ``--check``: small shapes (odd lengths, GQA, causal and not, per-request
+  lambda with one entry that turns skipping off) on structured inputs
+  (python/softmax_mlir/structured.py). Per call: the counts against the
+  op's rule emulated in float64 (``rule``, below) at the kernel's tile
+  [32, 64], the output against the float64 emulation of the same skips
+  (rel err <= 1e-2, the bf16 bound) and against dense float64 within the
+  rule's bound; lambda 0 must skip nothing and match dense. Fails when a
+  check fails or when no call skipped anything.
+* timing (default): N in --lens, causal and not, on structured inputs
+  (--peaks) and, with --captures, on a trained model's Q/K/V
+  (bench/blasst/train_capture.py; its 4 layers x 4 heads as 16 heads).
+  Per case: dense ours, skip ours at every --lambdas (tile sparsity from
+  the kernel's counts, rel err against float64 dense on --check-heads
+  heads' last 512 rows, speedup over dense), the skip kernel at lambda
+  1e-30 (nothing skipped: the machinery's cost), SDPA flash and cuDNN.
+  Median times from triton.testing.do_bench.
+
+Usage (on the GPU machine):
+    python3 bench/blasst/bench_skip_gpu.py --lib-dir build-gpu/attention --check
+    python3 bench/blasst/bench_skip_gpu.py --lib-dir build-gpu/attention \\
+        [--captures DIR] --json F --md F
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench" / "gpu"))
+sys.path.insert(0, str(ROOT / "python"))
+from bench_attention import Ours, memref, sdpa  # noqa: E402
+from softmax_mlir.structured import structured_qkv  # noqa: E402
+
+QT, KT = 32, 64
+
+
+class MemRef1D(ctypes.Structure):
+    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 1),
+                ("strides", ctypes.c_int64 * 1)]
+
+
+def memref1(t: torch.Tensor) -> MemRef1D:
+    m = MemRef1D()
+    m.allocated = m.aligned = t.data_ptr()
+    m.offset, m.sizes[0], m.strides[0] = 0, t.shape[0], 1
+    return m
+
+
+def skip_call(ours: Ours, q, k, v, lam, o, counts, causal):
+    name = f"_mlir_ciface_attention_skip_d{q.shape[3]}" + ("_causal" if causal else "")
+    f = getattr(ours.lib, name)
+    args = [memref(q), memref(k), memref(v), memref1(lam), memref(o), memref1(counts)]
+    ptrs = [ctypes.byref(a) for a in args]
+    ours.rt.softmaxRuntimeSetStream(
+        ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
+
+    def call():
+        f(*ptrs)
+    return call, args
+
+
+def rule(q, k, v, causal: bool, lam: float, start: int):
+    """The op's rule on one (batch, head) in float64: query rows [start, Nq)
+    (start a multiple of QT, so the query tiles are the op's), key tiles of
+    KT from key 0. Returns (dense output, skip output, live pairs, skipped
+    pairs, skipped mass bound max_i n_i KT lam)."""
+    nq, nk, d = q.shape[0], k.shape[0], q.shape[1]
+    s = (q[start:].double() @ k.double().T) / math.sqrt(d)
+    rows = nq - start
+    if causal:
+        i = torch.arange(start, nq, device=s.device)[:, None] + (nk - nq)
+        j = torch.arange(nk, device=s.device)[None, :]
+        s = s.masked_fill(j > i, float("-inf"))
+    vv = v.double()
+    dense = torch.softmax(s, -1).nan_to_num(0.0) @ vv
+    loglam = math.log(lam) if 0 < lam < 1 else float("-inf")
+    m = torch.full((rows,), float("-inf"), device=s.device, dtype=torch.float64)
+    l = torch.zeros(rows, device=s.device, dtype=torch.float64)
+    o = torch.zeros(rows, vv.shape[1], device=s.device, dtype=torch.float64)
+    nt = -(-rows // QT)
+    pad = nt * QT - rows
+    skips = torch.zeros(rows, device=s.device, dtype=torch.float64)
+    live = skipped = 0
+    for k0 in range(0, nk, KT):
+        st = s[:, k0:k0 + KT]
+        tm = st.max(-1).values
+        allow = torch.isneginf(tm) | ((tm - m) < loglam)
+        sees = ~torch.isneginf(tm)
+        ta = torch.cat([allow, allow.new_ones(pad)]).view(nt, QT).all(-1)
+        ts = torch.cat([sees, sees.new_zeros(pad)]).view(nt, QT).any(-1)
+        live += int(ts.sum())
+        skipped += int((ta & ts).sum())
+        skip = ta.repeat_interleave(QT)[:rows]
+        skips += (skip & sees).double()
+        mn = torch.maximum(m, tm)
+        ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
+        a = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
+        p = torch.exp(st - ms[:, None])
+        ln, on = l * a + p.sum(-1), o * a[:, None] + p @ vv[k0:k0 + KT]
+        m = torch.where(skip, m, mn)
+        l = torch.where(skip, l, ln)
+        o = torch.where(skip[:, None], o, on)
+    out = (o / l[:, None]).nan_to_num(0.0)
+    bound = float(skips.max()) * KT * (lam if 0 < lam < 1 else 0.0) if rows else 0.0
+    return dense, out, live, skipped, bound
+
+
+def rel(a, b):
+    return float((a.double() - b).abs().max() / b.abs().max().clamp_min(1e-30))
+
+
+def structured(b, h, hkv, n, d, peak, seed):
+    """Structured inputs on the GPU in bf16; heads beyond 4 KV heads repeat
+    the first 4 (generating 32 heads of 64k rows in numpy takes minutes)."""
+    g = min(hkv, 4)
+    q, k, v = structured_qkv(np.random.default_rng(seed), b, g * (h // hkv), g, n, n,
+                             d, d, peak=peak)
+    t = lambda x, reps: torch.from_numpy(x).cuda().to(torch.bfloat16).repeat(1, reps, 1, 1)
+    return (t(q, hkv // g).contiguous(), t(k, hkv // g).contiguous(),
+            t(v, hkv // g).contiguous())
+
+
+def check(ours, args) -> int:
+    cases = [  # (B, H, Hkv, N, causal, peak, lambdas per batch entry)
+        (1, 2, 2, 300, True, 3.0, [1e-3]),
+        (1, 2, 2, 300, False, 3.0, [1e-2]),
+        (2, 4, 2, 257, True, 4.0, [1e-2, 0.0]),
+        (1, 4, 1, 1031, True, 4.0, [1e-3]),
+        (1, 2, 2, 2048, False, 2.0, [1e-3]),
+        (1, 2, 2, 4096, True, 4.0, [1e-2]),
+        (1, 2, 2, 129, True, 4.0, [1.0]),
+        (1, 2, 2, 640, True, 4.0, [0.0]),
+    ]
+    failed = total_skipped = 0
+    rows = []
+    for ci, (b, h, hkv, n, causal, peak, lams) in enumerate(cases):
+        q, k, v = structured(b, h, hkv, n, 128, peak, 1000 + ci)
+        lam = torch.tensor(lams, device="cuda", dtype=torch.float32)
+        o = torch.full_like(q, float("nan"))
+        counts = torch.full((2,), -7, device="cuda", dtype=torch.int64)
+        call, _ = skip_call(ours, q, k, v, lam, o, counts, causal)
+        call()
+        torch.cuda.synchronize()
+        ours.check_error()
+        live = skipped = 0
+        worst_skip = worst_dense = 0.0
+        ok = not torch.isnan(o).any().item()
+        for bi in range(b):
+            for hi in range(h):
+                kh = hi // (h // hkv)
+                dense, ref, lv, sk, bound = rule(q[bi, hi], k[bi, kh], v[bi, kh], causal,
+                                                 lams[bi], 0)
+                live, skipped = live + lv, skipped + sk
+                e_skip, e_dense = rel(o[bi, hi], ref), rel(o[bi, hi], dense)
+                worst_skip, worst_dense = max(worst_skip, e_skip), max(worst_dense, e_dense)
+                # bf16 output rounding (2^-8 relative) plus the skipped mass.
+                vrange = float(v[bi, kh].double().max() - v[bi, kh].double().min())
+                dense_bound = 1e-2 + bound * vrange / float(dense.abs().max())
+                ok &= e_skip <= 1e-2 and e_dense <= dense_bound
+        got = counts.tolist()
+        # Near the boundary the kernel's log2-unit test may decide a tile
+        # the other way from float64: allow 1% of the live pairs.
+        ok &= got[0] == live and abs(got[1] - skipped) <= max(1, live // 100)
+        if all(not (0 < x < 1) for x in lams):
+            ok &= got[1] == 0
+        total_skipped += got[1]
+        failed += not ok
+        rows.append({"B": b, "H": h, "Hkv": hkv, "N": n, "causal": causal, "peak": peak,
+                     "lambda": lams, "counts": got, "rule_counts": [live, skipped],
+                     "rel_err_vs_rule": worst_skip, "rel_err_vs_dense": worst_dense,
+                     "ok": bool(ok)})
+        print(json.dumps(rows[-1]), flush=True)
+    if total_skipped == 0:
+        print("FAIL: no call skipped a tile")
+        failed += 1
+    print(f"check: {len(cases) - failed} of {len(cases)} cases ok")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"check": rows}, indent=1))
+    return 1 if failed else 0
+
+
+def median_ms(fn, reps):
+    import triton.testing
+    return triton.testing.do_bench(fn, warmup=reps, rep=reps * 50, return_mode="median")
+
+
+def model_inputs(captures: Path, n: int):
+    z = np.load(captures / f"capture_L{n}.npz")
+    layers = sorted(key for key in z.files if key.startswith("q"))
+    qs = [z[name] for name in layers]
+    ks = [z["k" + name[1:]] for name in layers]
+    vs = [z["v" + name[1:]] for name in layers]
+    t = lambda xs: torch.from_numpy(np.concatenate(xs, 0)[None]).cuda().to(torch.bfloat16) \
+        .contiguous()
+    return t(qs), t(ks), t(vs)
+
+
+def bench(ours, args) -> int:
+    flash = sdpa(torch.nn.attention.SDPBackend.FLASH_ATTENTION)
+    cudnn = sdpa(torch.nn.attention.SDPBackend.CUDNN_ATTENTION)
+    lambdas = [float(x) for x in args.lambdas.split(",")]
+    results = []
+    inputs = [("structured", p) for p in (float(x) for x in args.peaks.split(","))]
+    if args.captures:
+        inputs.append(("model", None))
+    for n in (int(x) for x in args.lens.split(",")):
+        for kind, peak in inputs:
+            if kind == "model":
+                path = Path(args.captures) / f"capture_L{n}.npz"
+                if not path.exists():
+                    print(f"no capture {path}")
+                    continue
+                q, k, v = model_inputs(Path(args.captures), n)
+            else:
+                q, k, v = structured(1, args.heads, args.heads, n, 128, peak, 7 + n)
+            h = q.shape[1]
+            for causal in (True, False):
+                case = {"input": kind, "peak": peak, "N": n, "H": h, "causal": causal}
+                flops = 4 * h * n * n * 128 / (2 if causal else 1)
+                o = torch.empty_like(q)
+                dense_call, _ = ours.fn(q, k, v, o, causal)
+                t_dense = median_ms(dense_call, args.reps)
+                ours.check_error()
+                case["dense_ms"] = t_dense
+                case["dense_tflops"] = flops / t_dense / 1e9
+                dense_out = o.clone()
+                heads = list(range(0, h, max(1, h // args.check_heads)))[:args.check_heads]
+                start = max(0, (n - 512) // QT * QT)
+                refs = {hh: rule(q[0, hh], k[0, hh], v[0, hh], causal, 0.0, start)[0]
+                        for hh in heads}
+                case["dense_rel_err"] = max(rel(dense_out[0, hh, start:], refs[hh])
+                                            for hh in heads)
+                case["skip"] = []
+                for lam in [1e-30] + lambdas:
+                    lt = torch.tensor([lam], device="cuda", dtype=torch.float32)
+                    counts = torch.zeros(2, device="cuda", dtype=torch.int64)
+                    o.fill_(float("nan"))
+                    call, _ = skip_call(ours, q, k, v, lt, o, counts, causal)
+                    call()
+                    torch.cuda.synchronize()
+                    ours.check_error()
+                    live, skipped = counts.tolist()
+                    err = max(rel(o[0, hh, start:], refs[hh]) for hh in heads)
+                    t = median_ms(call, args.reps)
+                    row = {"lambda": lam, "ms": t, "speedup": t_dense / t,
+                           "live": live, "skipped": skipped,
+                           "sparsity": skipped / live if live else 0.0,
+                           "rel_err": err, "nan": bool(torch.isnan(o).any())}
+                    case["skip"].append(row)
+                    print(json.dumps({**{k_: case[k_] for k_ in ("input", "peak", "N",
+                                                                   "causal")}, **row}),
+                          flush=True)
+                for name, fn in (("flash", flash), ("cudnn", cudnn)):
+                    try:
+                        case[f"{name}_ms"] = median_ms(lambda: fn(q, k, v, causal), args.reps)
+                    except Exception as e:  # a backend that refuses the shape
+                        case[f"{name}_ms"] = None
+                        case[f"{name}_error"] = str(e)[:200]
+                results.append(case)
+                if args.json:
+                    Path(args.json).write_text(json.dumps({"cases": results,
+                                                           "complete": False}, indent=1))
+            del q, k, v
+            torch.cuda.empty_cache()
+    out = {"cases": results, "complete": True, "device": torch.cuda.get_device_name(),
+           "torch": torch.__version__, "command": " ".join(sys.argv),
+           "date": time.strftime("%Y-%m-%d")}
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+    lines = ["| input | N | causal | dense ms | lambda | skip ms | speedup | sparsity | "
+             "rel err | flash ms | cudnn ms |", "|" + "---|" * 11]
+    for c in results:
+        name = c["input"] + (f" peak {c['peak']:g}" if c["peak"] is not None else "")
+        for r in c["skip"]:
+            fl = f"{c['flash_ms']:.2f}" if c.get("flash_ms") else "-"
+            cu = f"{c['cudnn_ms']:.2f}" if c.get("cudnn_ms") else "-"
+            lines.append(f"| {name} | {c['N']} | {c['causal']} | {c['dense_ms']:.2f} | "
+                         f"{r['lambda']:g} | {r['ms']:.2f} | {r['speedup']:.3f} | "
+                         f"{r['sparsity']:.3f} | {r['rel_err']:.1e} | {fl} | {cu} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.md:
+        Path(args.md).write_text(table + "\n")
+    real = [r for c in results for r in c["skip"] if r["lambda"] > 1e-20]
+    if real and all(r["skipped"] == 0 for r in real):
+        print("FAIL: nothing was skipped")
+        return 1
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lib-dir", default="build-gpu/attention")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--lens", default="16384,32768,65536")
+    ap.add_argument("--peaks", default="3")
+    ap.add_argument("--lambdas", default="1e-3,1e-2")
+    ap.add_argument("--heads", type=int, default=32)
+    ap.add_argument("--check-heads", type=int, default=2)
+    ap.add_argument("--captures", default=None)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--md", default=None)
+    args = ap.parse_args()
+    ours = Ours(Path(args.lib_dir))
+    return check(ours, args) if args.check else bench(ours, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+// RUN: softmax-opt %s --softmax-map-to-gpu=chip=sm_90 -split-input-file | FileCheck %s --check-prefix=NV
+// RUN: softmax-opt %s --softmax-map-to-gpu=chip=gfx942 -split-input-file | FileCheck %s --check-prefix=CDNA
+// RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 format=isa" -split-input-file | FileCheck %s --check-prefix=PTX
+// RUN: softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=isa" -split-input-file | FileCheck %s --check-prefix=ISA
+
+// The skip threshold on the tensor-core kernel: a warp's rows vote on the
+// rule, V is requested only when some warp of the block folds the tile
+// (bar.red.or on NVIDIA; on CDNA a flag in shared memory around a barrier),
+// the fold and P V run only in the warps that do, and one lane per warp
+// adds its pairs to the counts, which a one-thread kernel zeroes first.
+
+// NV-LABEL: func.func @per_request
+// NV:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// NV:           memref.store %c0_i64, %[[N:.*]][%{{.*}}] : memref<2xi64>
+// NV:           memref.store %c0_i64, %[[N]][%{{.*}}] : memref<2xi64>
+// NV:         gpu.launch
+// NV:           %[[LAMBDA:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<2xf32>
+// NV:           math.log %[[LAMBDA]] : f32
+// NV:           scf.for
+// NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// NV-NEXT:        gpu.barrier
+// NV-NOT:         nvgpu.device_async_copy
+// NV:             nvvm.mma.sync
+// NV:             %[[SKIP:.*]] = nvvm.vote.sync  all %c-1_i32, %{{.*}} -> i1
+// NV:             %[[FOLDS:.*]] = arith.xori %[[SKIP]], %true
+// NV:             %[[ANY32:.*]] = arith.extui %[[FOLDS]] : i1 to i32
+// NV:             %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %[[ANY32]] -> i32
+// NV:             %[[NEEDV:.*]] = arith.cmpi ne, %[[ANY]]
+// NV:             scf.if %[[NEEDV]] {
+// NV:               nvgpu.device_async_copy
+// NV:             %[[FOLD:.*]]:{{[0-9]+}} = scf.if %[[SKIP]] ->
+// NV:             } else {
+// NV:               nvvm.ex2.approx.ftz.f
+// NV:             scf.if %[[NEEDV]] {
+// NV-NEXT:          nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// NV-NEXT:          gpu.barrier
+// NV:             scf.if %[[SKIP]] ->
+// NV:             } else {
+// NV:               nvgpu.ldmatrix
+// NV:           memref.atomic_rmw addi %{{.*}}, %[[N]][%{{.*}}] : (i64, memref<2xi64>) -> i64
+// NV:           memref.atomic_rmw addi %{{.*}}, %[[N]][%{{.*}}] : (i64, memref<2xi64>) -> i64
+// CDNA-LABEL: func.func @per_request
+// CDNA:         gpu.launch {{.*}} workgroup({{.*}}, %[[FLAGS:.*]] : memref<2xi32, #gpu.address_space<workgroup>>)
+// CDNA:           memref.store %c0_i32{{.*}}, %[[FLAGS]]
+// CDNA:           memref.store %c0_i32{{.*}}, %[[FLAGS]]
+// CDNA:           scf.for
+// CDNA:             amdgpu.mfma
+// CDNA:             gpu.shuffle  xor %{{.*}}, %c32_i32{{.*}}, %c64_i32{{.*}} : i32
+// CDNA:             memref.store %c1_i32{{.*}}, %[[FLAGS]]
+// CDNA:             gpu.barrier
+// CDNA:             memref.load %[[FLAGS]]
+// CDNA:             memref.store %c0_i32{{.*}}, %[[FLAGS]]
+// CDNA:           memref.atomic_rmw addi
+// PTX: vote.sync.all.pred
+// PTX: bar.red.or.pred
+// PTX: cp.async.wait_group \091;
+// PTX: atom.global.add.u64
+// ISA: s_barrier
+// ISA: global_atomic_add_x2
+func.func @per_request(%q: memref<2x4x100x64xbf16>, %k: memref<2x2x300x64xbf16>, %v: memref<2x2x300x64xbf16>, %t: memref<2xf32>, %o: memref<2x4x100x64xbf16>, %n: memref<2xi64>) {
+  softmax.attention ins(%q, %k, %v : memref<2x4x100x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x4x100x64xbf16>) masked(zero) causal skip(lambda %t : memref<2xf32>, tile [16, 64]) skip_counts(%n : memref<2xi64>)
+  return
+}
+
+// -----
+
+// A scalar scale factor (lambda = a / Nk), no counts: no zeroing kernel and
+// no atomics; 32 rows per warp on NVIDIA.
+// NV-LABEL: func.func @scale_factor
+// NV-NOT:     memref.store %c0_i64
+// NV:         gpu.launch
+// NV:           %[[NK:.*]] = arith.index_cast %{{.*}} : index to i64
+// NV:           %[[NKF:.*]] = arith.sitofp %[[NK]] : i64 to f32
+// NV:           arith.divf %{{.*}}, %[[NKF]] : f32
+// NV:           nvvm.vote.sync
+// NV-NOT:       memref.atomic_rmw
+// NV:         return
+// CDNA-LABEL: func.func @scale_factor
+// CDNA:         scf.for
+// CDNA-NOT:     memref.atomic_rmw
+// CDNA:         return
+func.func @scale_factor(%q: memref<1x2x64x128xf16>, %k: memref<1x2x1000x128xf16>, %v: memref<1x2x1000x128xf16>, %a: f32, %o: memref<1x2x64x128xf16>) {
+  softmax.attention ins(%q, %k, %v : memref<1x2x64x128xf16>, memref<1x2x1000x128xf16>, memref<1x2x1000x128xf16>) outs(%o : memref<1x2x64x128xf16>) masked(zero) skip(scale_factor %a : f32, tile [16, 64])
+  return
+}
+
+// -----
+
+// Without a threshold the kernel keeps the dense schedule: V requested
+// before S, no vote, no extra barrier.
+// NV-LABEL: func.func @dense
+// NV:         scf.for
+// NV:           gpu.barrier
+// NV-NOT:       nvvm.vote.sync
+// NV:           nvgpu.device_async_copy
+// NV-NOT:       nvvm.vote.sync
+// NV-NOT:       nvvm.barrier
+// NV:         return
+func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: memref<1x2x300x64xbf16>, %o: memref<1x2x64x64xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<1x2x64x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero) causal
+  return
+}
