@@ -34,10 +34,13 @@ import numpy as np
 
 def structured_qkv(rng: np.random.Generator, b: int, h: int, hkv: int,
                    nq: int, nk: int, d: int, dv: int, *, peak: float = 1.0,
-                   sinks: int = 4, band_freqs: int = 4, segment: int = 64,
-                   topics: int = 8, noise: float = 0.05):
+                   sinks: int = 4, band_freqs: int | None = None,
+                   segment: int = 64, topics: int = 8, noise: float = 0.05):
     """Returns (q [b, h, nq, d], k [b, hkv, nk, d], v [b, hkv, nk, dv]), all
-    float32. ``d`` must be at least ``2 + 2 * band_freqs + 1``."""
+    float32. ``d`` must be at least ``2 + 2 * band_freqs + 1``; by default
+    ``band_freqs`` is 16, or fewer where ``d`` leaves a quarter of it."""
+    if band_freqs is None:
+        band_freqs = max(1, min(16, (d - 3) // 4))
     band_dims = 2 * band_freqs
     if d < 2 + band_dims + 1:
         raise ValueError(f"head dimension {d} leaves no room for the topics "
@@ -47,8 +50,15 @@ def structured_qkv(rng: np.random.Generator, b: int, h: int, hkv: int,
     # Key positions 0..nk-1; query i sits at nk - nq + i (bottom right).
     kpos = np.arange(nk, dtype=np.float64)
     qpos = np.arange(nq, dtype=np.float64) + (nk - nq)
-    # Frequencies from one cycle over the band's width to one over 4 keys.
-    freqs = 2 * np.pi / (4.0 * 2.0 ** np.arange(band_freqs))
+    # Periods from 4 keys to twice the sequence, in geometric steps (as
+    # rotary embeddings space theirs): the cosines then agree only near
+    # j = i, and the band decays with |i - j|. (Periods of 4 to 32 in powers
+    # of two, the first version, peak again at every multiple of 32.) The
+    # sum's peak is 6 whatever the count, the same as the sinks' score.
+    span = max(2.0 * max(nk, nq), 8.0)
+    steps = np.arange(band_freqs) / max(band_freqs - 1, 1)
+    freqs = 2 * np.pi / (4.0 * (span / 4.0) ** steps)
+    amp = 6.0 / band_freqs
     q = np.zeros((b, h, nq, d))
     k = np.zeros((b, hkv, nk, d))
     for bi in range(b):
@@ -67,8 +77,8 @@ def structured_qkv(rng: np.random.Generator, b: int, h: int, hkv: int,
             for r in range(group):
                 hi = g * group + r
                 q[bi, hi, :, 0] = 2.0
-                q[bi, hi, :, 2:2 + band_freqs] = 1.5 * np.cos(np.outer(qpos, freqs))
-                q[bi, hi, :, 2 + band_freqs:2 + band_dims] = 1.5 * np.sin(np.outer(qpos, freqs))
+                q[bi, hi, :, 2:2 + band_freqs] = amp * np.cos(np.outer(qpos, freqs))
+                q[bi, hi, :, 2 + band_freqs:2 + band_dims] = amp * np.sin(np.outer(qpos, freqs))
                 own = (seg_topic[np.minimum(qpos.astype(np.int64), max(nk - 1, 0))
                                  // segment] if nk else rng.integers(topics, size=nq))
                 other = rng.integers(topics, size=nq)

@@ -31,4 +31,18 @@ def test_peak_spreads_the_scores():
 
 def test_head_dim_too_small():
     with pytest.raises(ValueError, match="head dimension 8"):
-        structured_qkv(np.random.default_rng(0), 1, 1, 1, 4, 4, 8, 8)
+        structured_qkv(np.random.default_rng(0), 1, 1, 1, 4, 4, 8, 8, band_freqs=4)
+
+
+def test_band_is_local():
+    # The band's scores peak at j = i and stay well below the peak away from
+    # it (the first version's periods of 4-32 keys peaked again every 32).
+    n, f = 1024, 16
+    q, k, _ = structured_qkv(np.random.default_rng(3), 1, 1, 1, n, n, 128, 16,
+                             noise=0.0)
+    band = slice(2, 2 + 2 * f)
+    s = q[0, 0][:, band].astype(np.float64) @ k[0, 0][:, band].T.astype(np.float64)
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    diag = s[i == j]
+    far = np.where(np.abs(i - j) > 64, s, -np.inf).max(axis=1)
+    assert np.all(far < 0.6 * diag)
