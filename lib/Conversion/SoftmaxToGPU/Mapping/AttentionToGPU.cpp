@@ -174,7 +174,7 @@ private:
   SmallVector<Value> skipTile(StateFold &fold, ValueRange st,
                               ArrayRef<Value> sc, Value kv0, Value buf,
                               Value bIdx, Value kvHead, Value log2Lambda,
-                              ArrayRef<Value> rows, Value counts);
+                              ArrayRef<Value> rows, Value counts, Value token);
 
   /// Scalar f32 arithmetic of the row statistics, the matrix unit end's.
   std::unique_ptr<StateMath> math;
@@ -188,9 +188,11 @@ private:
   /// workgroup memory.
   Value flags;
   Value tid;
-  /// The first key tile of the block, and the O accumulators per lane.
+  /// The first key tile of the block, the O accumulators per lane, and
+  /// (thresholded) the loop state's flag that V of the tile was requested
+  /// with it.
   Value firstTile;
-  size_t accs = 0;
+  size_t accs = 0, speculated = 0;
 
 public:
   void setFlags(Value f) { flags = f; }
@@ -341,8 +343,8 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
                                              ArrayRef<Value> sc, Value kv0,
                                              Value buf, Value bIdx,
                                              Value kvHead, Value log2Lambda,
-                                             ArrayRef<Value> rows,
-                                             Value counts) {
+                                             ArrayRef<Value> rows, Value counts,
+                                             Value token) {
   int64_t slots = mma.slots();
   auto andI = [&](Value x, Value y) -> Value {
     return arith::AndIOp::create(b, loc, x, y);
@@ -366,18 +368,6 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     sees = orI(sees, andI(valid, sm.rowSeesTile(g)));
   }
   Value warpSkip = mma.warpAll(allow);
-  // Past this barrier every warp has read K: V is requested only when
-  // some warp folds the tile, then the next K (V's copies are the older
-  // group, so waiting for all but the newest waits for V alone).
-  Value needV = blockAny(notI(warpSkip), kv0);
-  {
-    auto loadV = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&loadV.getThenRegion().front());
-    mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
-  }
-  Value kNext = mma.stage(/*value=*/false, bIdx, kvHead,
-                          add(kv0, idx(kKeysPerTile)), buf);
 
   // A skipped tile leaves (m, l, O) as they were.
   SmallVector<Value> kept(st.take_front(2 * slots + accs));
@@ -404,13 +394,23 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   SmallVector<Value> next(results.take_front(2 * slots));
   SmallVector<Value> o(results.slice(2 * slots, accs));
   SmallVector<Value> p(results.drop_front(2 * slots + accs));
+
+  // A V requested with the tile (the last tile was folded) has landed for
+  // this thread, and past the barrier for every thread; every warp has
+  // read K. A V not requested yet is requested now if some warp folds the
+  // tile; then the next K.
+  Value early = st[speculated];
+  mma.wait(token);
+  Value needV = blockAny(notI(warpSkip), kv0);
   {
-    auto landed = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
+    auto late = scf::IfOp::create(b, loc, andI(needV, notI(early)),
+                                  /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&landed.getThenRegion().front());
-    mma.wait(kNext, /*newer=*/1);
+    b.setInsertionPointToStart(&late.getThenRegion().front());
+    mma.wait(mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf));
     gpu::BarrierOp::create(b, loc);
   }
+  mma.stage(/*value=*/false, bIdx, kvHead, add(kv0, idx(kKeysPerTile)), buf);
   SmallVector<Type> accTypes;
   for (Value v : o)
     accTypes.push_back(v.getType());
@@ -434,6 +434,7 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
         b, loc, skipped,
         arith::ExtUIOp::create(b, loc, i64, andI(warpSees, warpSkip))));
   }
+  next.push_back(needV);
   return next;
 }
 
@@ -499,6 +500,12 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   accs = init.size() - 2 * slots;
   if (counts)
     init.append(2, arith::ConstantIntOp::create(b, loc, 0, 64));
+  // V of a tile is requested with it when the last tile was folded: the
+  // dense schedule while tiles are folded, no V load while they are
+  // skipped, one late V at each end of a skipped run.
+  speculated = init.size();
+  if (skips)
+    init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
   if (flags) {
     auto first =
         scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
@@ -530,6 +537,14 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           mma.stage(/*value=*/true, bIdx, kvHead, next, other);
         } else if (!skips) {
           vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+        } else {
+          {
+            auto early = scf::IfOp::create(b, loc, st[speculated],
+                                           /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(&early.getThenRegion().front());
+            mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+          }
         }
 
         // Scores in log2 units: s c with c = scale log2(e). Without a mask
@@ -568,7 +583,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         if (skips) {
           scf::YieldOp::create(b, loc,
                                skipTile(fold, st, sc, kv0, buf, bIdx, kvHead,
-                                        log2Lambda, rows, counts));
+                                        log2Lambda, rows, counts, kGroup));
           return;
         }
         SmallVector<Value> p;
