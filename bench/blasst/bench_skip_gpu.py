@@ -220,7 +220,7 @@ def bench(ours, args) -> int:
     cudnn = sdpa(torch.nn.attention.SDPBackend.CUDNN_ATTENTION)
     lambdas = [float(x) for x in args.lambdas.split(",")]
     results = []
-    inputs = [("structured", p) for p in (float(x) for x in args.peaks.split(","))]
+    inputs = [("structured", float(p)) for p in args.peaks.split(",") if p]
     if args.captures:
         inputs.append(("model", None))
     for n in (int(x) for x in args.lens.split(",")):

@@ -156,6 +156,9 @@ def main() -> None:
     ap.add_argument("--capture-lens", default="16384,32768,65536")
     ap.add_argument("--sample-len", type=int, default=512)
     ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--no-stats", action="store_true",
+                    help="write the captures and samples only, not sparsity.json "
+                         "(for a run that benchmarks the kernels on the captures)")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "samples"), exist_ok=True)
     torch.manual_seed(args.seed)
@@ -220,7 +223,7 @@ def main() -> None:
                 for name in "qkv":
                     a = arrays[f"{name}{li}"][:2, : args.sample_len]
                     np.save(os.path.join(args.out, "samples", f"{name}_layer{li}.npy"), a)
-        for li, (q, k, v) in enumerate(cap):
+        for li, (q, k, v) in enumerate([] if args.no_stats else cap):
             for hh in range(q.shape[1]):
                 for lam in (1e-4, 1e-3, 1e-2):
                     for qt, kt in ((1, 16), (64, 64)):
@@ -231,6 +234,8 @@ def main() -> None:
                                       "tile": [qt, kt], "live": live, "skipped": sk,
                                       "sparsity": sk / max(live, 1), "rel_err": err})
         del cap
+    if args.no_stats:
+        return
     json.dump(stats, open(os.path.join(args.out, "sparsity.json"), "w"), indent=0)
     # The summary table: mean sparsity and worst error over heads and layers.
     print("len  tile     lambda  sparsity(mean) rel_err(max)")
