@@ -4,10 +4,11 @@
 // RUN: softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=isa" -split-input-file | FileCheck %s --check-prefix=ISA
 
 // The skip threshold on the tensor-core kernel: a warp's rows vote on the
-// rule, V is requested only when some warp of the block folds the tile
-// (bar.red.or on NVIDIA; on CDNA a flag in shared memory around a barrier),
-// the fold and P V run only in the warps that do, and one lane per warp
-// adds its pairs to the counts, which a one-thread kernel zeroes first.
+// rule; the fold and P V run only in the warps that do not skip; V of a
+// tile is requested with it while the last tile was folded (the loop's i1),
+// else only once some warp of the block folds it (bar.red.or on NVIDIA; on
+// CDNA a flag in shared memory around a barrier); one lane per warp adds its
+// pairs to the counts, which a one-thread kernel zeroes first.
 
 // NV-LABEL: func.func @per_request
 // NV:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
@@ -16,27 +17,31 @@
 // NV:         gpu.launch
 // NV:           %[[LAMBDA:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<2xf32>
 // NV:           math.log %[[LAMBDA]] : f32
-// NV:           scf.for
+// NV:           %[[RES:.*]]:{{[0-9]+}} = scf.for {{.*}} iter_args({{.*}}, %[[EARLY:.*]] = %true)
 // NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // NV-NEXT:        gpu.barrier
-// NV-NOT:         nvgpu.device_async_copy
+// NV-NEXT:        scf.if %[[EARLY]] {
+// NV:               nvgpu.device_async_copy %{{.*}}, %[[VBUF:.*]][
 // NV:             nvvm.mma.sync
 // NV:             %[[SKIP:.*]] = nvvm.vote.sync  all %c-1_i32, %{{.*}} -> i1
-// NV:             %[[FOLDS:.*]] = arith.xori %[[SKIP]], %true
-// NV:             %[[ANY32:.*]] = arith.extui %[[FOLDS]] : i1 to i32
-// NV:             %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %[[ANY32]] -> i32
-// NV:             %[[NEEDV:.*]] = arith.cmpi ne, %[[ANY]]
-// NV:             scf.if %[[NEEDV]] {
-// NV:               nvgpu.device_async_copy
 // NV:             %[[FOLD:.*]]:{{[0-9]+}} = scf.if %[[SKIP]] ->
 // NV:             } else {
 // NV:               nvvm.ex2.approx.ftz.f
-// NV:             scf.if %[[NEEDV]] {
-// NV-NEXT:          nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// NV:             %[[FOLDS:.*]] = arith.xori %[[SKIP]], %true
+// NV:             %[[ANY32:.*]] = arith.extui %[[FOLDS]] : i1 to i32
+// NV-NEXT:        %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %[[ANY32]] -> i32
+// NV:             %[[NEEDV:.*]] = arith.cmpi ne, %[[ANY]]
+// NV:             %[[NOTEARLY:.*]] = arith.xori %[[EARLY]], %true
+// NV:             %[[LATE:.*]] = arith.andi %[[NEEDV]], %[[NOTEARLY]]
+// NV:             scf.if %[[LATE]] {
+// NV:               nvgpu.device_async_copy %{{.*}}, %[[VBUF]][
+// NV:               nvgpu.device_async_wait
 // NV-NEXT:          gpu.barrier
 // NV:             scf.if %[[SKIP]] ->
 // NV:             } else {
-// NV:               nvgpu.ldmatrix
+// NV:               nvgpu.ldmatrix %[[VBUF]]
+// NV:             scf.yield {{.*}}, %[[NEEDV]] :
 // NV:           memref.atomic_rmw addi %{{.*}}, %[[N]][%{{.*}}] : (i64, memref<2xi64>) -> i64
 // NV:           memref.atomic_rmw addi %{{.*}}, %[[N]][%{{.*}}] : (i64, memref<2xi64>) -> i64
 // CDNA-LABEL: func.func @per_request
@@ -53,7 +58,6 @@
 // CDNA:           memref.atomic_rmw addi
 // PTX: vote.sync.all.pred
 // PTX: bar.red.or.pred
-// PTX: cp.async.wait_group \091;
 // PTX: atom.global.add.u64
 // ISA: s_barrier
 // ISA: global_atomic_add_x2
