@@ -259,7 +259,8 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     records. A target folds exactly these tiles or refuses the op with a
     diagnostic; none drops the threshold. The key-tiled decomposition
     honours any tile, the CPU vector mapping `tile [1, W]` at vector width
-    `W`; the GPU mappings refuse a threshold.
+    `W`, the GPU mappings `tile [16, 64]` and (NVIDIA) `[32, 64]`: one
+    warp's query rows by one staged tile of 64 keys.
 
     ```mlir
     %o, %n = softmax.attention
