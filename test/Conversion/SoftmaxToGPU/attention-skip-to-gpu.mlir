@@ -23,7 +23,9 @@
 // NV-NEXT:        scf.if %[[EARLY]] {
 // NV:               nvgpu.device_async_copy %{{.*}}, %[[VBUF:.*]][
 // NV:             nvvm.mma.sync
-// NV:             %[[SKIP:.*]] = nvvm.vote.sync  all %c-1_i32, %{{.*}} -> i1
+// NV:             %[[BITS:.*]] = nvvm.redux.sync  or %{{.*}}, %c-1_i32 : i32 -> i32
+// NV:             %[[HELD:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32
+// NV:             %[[SKIP:.*]] = arith.xori %[[HELD]], %true
 // NV:             %[[FOLD:.*]]:{{[0-9]+}} = scf.if %[[SKIP]] ->
 // NV:             } else {
 // NV:               nvvm.ex2.approx.ftz.f
@@ -56,7 +58,7 @@
 // CDNA:             memref.load %[[FLAGS]]
 // CDNA:             memref.store %c0_i32{{.*}}, %[[FLAGS]]
 // CDNA:           memref.atomic_rmw addi
-// PTX: vote.sync.all.pred
+// PTX: redux.sync.or.b32
 // PTX: bar.red.or.pred
 // PTX: atom.global.add.u64
 // ISA: s_barrier
@@ -76,7 +78,7 @@ func.func @per_request(%q: memref<2x4x100x64xbf16>, %k: memref<2x2x300x64xbf16>,
 // NV:           %[[NK:.*]] = arith.index_cast %{{.*}} : index to i64
 // NV:           %[[NKF:.*]] = arith.sitofp %[[NK]] : i64 to f32
 // NV:           arith.divf %{{.*}}, %[[NKF]] : f32
-// NV:           nvvm.vote.sync
+// NV:           nvvm.redux.sync or
 // NV-NOT:       memref.atomic_rmw
 // NV:         return
 // CDNA-LABEL: func.func @scale_factor
@@ -95,9 +97,9 @@ func.func @scale_factor(%q: memref<1x2x64x128xf16>, %k: memref<1x2x1000x128xf16>
 // NV-LABEL: func.func @dense
 // NV:         scf.for
 // NV:           gpu.barrier
-// NV-NOT:       nvvm.vote.sync
+// NV-NOT:       nvvm.redux.sync
 // NV:           nvgpu.device_async_copy
-// NV-NOT:       nvvm.vote.sync
+// NV-NOT:       nvvm.redux.sync
 // NV-NOT:       nvvm.barrier
 // NV:         return
 func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: memref<1x2x300x64xbf16>, %o: memref<1x2x64x64xbf16>) {

@@ -100,10 +100,10 @@ public:
   virtual std::unique_ptr<StateMath> rowMath();
   /// The lane that writes per-row results (lse).
   virtual Value isRowLeader() = 0;
-  /// Whether the i1 `pred` holds in every lane of the warp. The default
-  /// and-reduces it over xor shuffles of an i32; an end with a vote
+  /// The bitwise or of the i32 `bits` over the lanes of the warp. The
+  /// default combines xor shuffles; an end with a warp reduction
   /// instruction uses it.
-  virtual Value warpAll(Value pred);
+  virtual Value warpOr(Value bits);
   /// Whether the end has one instruction for a barrier that also tells
   /// whether a predicate held in some thread of the block (`barrierAny`);
   /// where it has not, the kernel combines the predicates through a flag in

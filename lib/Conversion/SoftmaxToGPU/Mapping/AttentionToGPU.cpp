@@ -52,16 +52,14 @@ Value AttentionMma::rowReduce(Value v,
   return v;
 }
 
-Value AttentionMma::warpAll(Value pred) {
-  Value v = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+Value AttentionMma::warpOr(Value bits) {
   for (int32_t offset = lanes() / 2; offset >= 1; offset /= 2) {
-    Value w = gpu::ShuffleOp::create(b, loc, v, offset, lanes(),
+    Value w = gpu::ShuffleOp::create(b, loc, bits, offset, lanes(),
                                      gpu::ShuffleMode::XOR)
                   .getShuffleResult();
-    v = arith::AndIOp::create(b, loc, v, w);
+    bits = arith::OrIOp::create(b, loc, bits, w);
   }
-  return cmp(arith::CmpIPredicate::ne, v,
-             arith::ConstantIntOp::create(b, loc, 0, 32));
+  return bits;
 }
 
 namespace {
@@ -367,8 +365,23 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
         andI(allow, orI(notI(valid), sm.rowAllowsSkip(g, st[r], log2Lambda)));
     sees = orI(sees, andI(valid, sm.rowSeesTile(g)));
   }
-  Value warpSkip = mma.warpAll(allow);
-
+  // One reduction over the warp for both: bit 0, some row holds the tile;
+  // bit 1, some row sees it.
+  Type i32 = b.getI32Type();
+  Value bits = arith::ExtUIOp::create(b, loc, i32, notI(allow));
+  if (counts)
+    bits = arith::OrIOp::create(
+        b, loc, bits,
+        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, sees),
+                              arith::ConstantIntOp::create(b, loc, 1, 32)));
+  Value warpBits = mma.warpOr(bits);
+  auto bit = [&](int64_t mask) -> Value {
+    Value set = arith::AndIOp::create(
+        b, loc, warpBits, arith::ConstantIntOp::create(b, loc, mask, 32));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
+                                 arith::ConstantIntOp::create(b, loc, 0, 32));
+  };
+  Value warpSkip = notI(bit(1));
   // A skipped tile leaves (m, l, O) as they were.
   SmallVector<Value> kept(st.take_front(2 * slots + accs));
   SmallVector<Type> types;
@@ -425,14 +438,14 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   }
   next.append(pv.getResults().begin(), pv.getResults().end());
   if (counts) {
-    Type i64 = b.getI64Type();
-    Value warpSees = notI(mma.warpAll(notI(sees)));
+    // Per warp, i32: at most one pair per key tile.
+    Value warpSees = bit(2);
     Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
     next.push_back(arith::AddIOp::create(
-        b, loc, live, arith::ExtUIOp::create(b, loc, i64, warpSees)));
+        b, loc, live, arith::ExtUIOp::create(b, loc, i32, warpSees)));
     next.push_back(arith::AddIOp::create(
         b, loc, skipped,
-        arith::ExtUIOp::create(b, loc, i64, andI(warpSees, warpSkip))));
+        arith::ExtUIOp::create(b, loc, i32, andI(warpSees, warpSkip))));
   }
   next.push_back(needV);
   return next;
@@ -493,13 +506,13 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
   if (twoBuffers)
     mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
-  // With a skip threshold: the live and skipped (warp, tile) pairs, i64.
+  // With a skip threshold: the live and skipped (warp, tile) pairs.
   bool skips = op.hasSkipThreshold();
   Value counts = op.getSkipCounts();
   Value log2Lambda = skips ? log2Threshold(bIdx) : Value();
   accs = init.size() - 2 * slots;
   if (counts)
-    init.append(2, arith::ConstantIntOp::create(b, loc, 0, 64));
+    init.append(2, arith::ConstantIntOp::create(b, loc, 0, 32));
   // V of a tile is requested with it when the last tile was folded: the
   // dense schedule while tiles are folded, no V load while they are
   // skipped, one late V at each end of a skipped run.
@@ -614,9 +627,11 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&leader.getThenRegion().front());
     for (int64_t i = 0; i < 2; ++i)
-      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                  loop.getResult(2 * slots + accs + i), counts,
-                                  ValueRange{idx(i)});
+      memref::AtomicRMWOp::create(
+          b, loc, arith::AtomicRMWKind::addi,
+          arith::ExtUIOp::create(b, loc, b.getI64Type(),
+                                 loop.getResult(2 * slots + accs + i)),
+          counts, ValueRange{idx(i)});
   }
 
   // Final: the row's sums, O / l, the masked value for rows with l = 0.

@@ -144,13 +144,13 @@ public:
   Value isRowLeader() override {
     return cmp(arith::CmpIPredicate::eq, quad, idx(0));
   }
-  // vote.sync.all and bar.red.or: one instruction each where the shuffle
-  // reduction takes five and the shared-memory flag a store, a barrier and
+  // redux.sync.or and bar.red.or: one instruction each where the shuffle
+  // reduction takes ten and the shared-memory flag a store, a barrier and
   // a load.
-  Value warpAll(Value pred) override {
+  Value warpOr(Value bits) override {
     Value all = arith::ConstantIntOp::create(b, loc, -1, 32);
-    return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), all, pred,
-                                    NVVM::VoteSyncKind::all);
+    return NVVM::ReduxOp::create(b, loc, b.getI32Type(), bits,
+                                 NVVM::ReduxKind::OR, all);
   }
   bool reducesAtBarrier() const override { return true; }
   Value barrierAny(Value pred) override {
