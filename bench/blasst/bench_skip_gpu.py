@@ -34,20 +34,20 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import math
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench" / "gpu"))
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_attention import Ours, memref, sdpa  # noqa: E402
 from softmax_mlir.structured import structured_qkv  # noqa: E402
+from skip_rule import emulate  # noqa: E402
 
 QT, KT = 32, 64
 
@@ -79,49 +79,10 @@ def skip_call(ours: Ours, q, k, v, lam, o, counts, causal):
 
 
 def rule(q, k, v, causal: bool, lam: float, start: int):
-    """The op's rule on one (batch, head) in float64: query rows [start, Nq)
-    (start a multiple of QT, so the query tiles are the op's), key tiles of
-    KT from key 0. Returns (dense output, skip output, live pairs, skipped
-    pairs, skipped mass bound max_i n_i KT lam)."""
-    nq, nk, d = q.shape[0], k.shape[0], q.shape[1]
-    s = (q[start:].double() @ k.double().T) / math.sqrt(d)
-    rows = nq - start
-    if causal:
-        i = torch.arange(start, nq, device=s.device)[:, None] + (nk - nq)
-        j = torch.arange(nk, device=s.device)[None, :]
-        s = s.masked_fill(j > i, float("-inf"))
-    vv = v.double()
-    dense = torch.softmax(s, -1).nan_to_num(0.0) @ vv
-    loglam = math.log(lam) if 0 < lam < 1 else float("-inf")
-    m = torch.full((rows,), float("-inf"), device=s.device, dtype=torch.float64)
-    l = torch.zeros(rows, device=s.device, dtype=torch.float64)
-    o = torch.zeros(rows, vv.shape[1], device=s.device, dtype=torch.float64)
-    nt = -(-rows // QT)
-    pad = nt * QT - rows
-    skips = torch.zeros(rows, device=s.device, dtype=torch.float64)
-    live = skipped = 0
-    for k0 in range(0, nk, KT):
-        st = s[:, k0:k0 + KT]
-        tm = st.max(-1).values
-        allow = torch.isneginf(tm) | ((tm - m) < loglam)
-        sees = ~torch.isneginf(tm)
-        ta = torch.cat([allow, allow.new_ones(pad)]).view(nt, QT).all(-1)
-        ts = torch.cat([sees, sees.new_zeros(pad)]).view(nt, QT).any(-1)
-        live += int(ts.sum())
-        skipped += int((ta & ts).sum())
-        skip = ta.repeat_interleave(QT)[:rows]
-        skips += (skip & sees).double()
-        mn = torch.maximum(m, tm)
-        ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
-        a = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
-        p = torch.exp(st - ms[:, None])
-        ln, on = l * a + p.sum(-1), o * a[:, None] + p @ vv[k0:k0 + KT]
-        m = torch.where(skip, m, mn)
-        l = torch.where(skip, l, ln)
-        o = torch.where(skip[:, None], o, on)
-    out = (o / l[:, None]).nan_to_num(0.0)
-    bound = float(skips.max()) * KT * (lam if 0 < lam < 1 else 0.0) if rows else 0.0
-    return dense, out, live, skipped, bound
+    """emulate() at the kernel's tile, with the rule's bound on the skipped
+    mass of a row: the most tiles skipped times KT lambda."""
+    dense, out, live, skipped, most = emulate(q, k, v, causal, lam, QT, KT, start)
+    return dense, out, live, skipped, most * KT * (lam if 0 < lam < 1 else 0.0)
 
 
 def rel(a, b):

@@ -29,9 +29,7 @@ Outputs (under --out):
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import math
 import os
 import tarfile
 import time
@@ -40,6 +38,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from skip_rule import emulate
 
 
 def load_corpus(path: str) -> bytes:
@@ -104,41 +104,8 @@ def skip_stats(q, k, v, lam: float, qt: int, kt: int, rows: int):
     """The op's skip rule (causal, bottom-right = top-left here as Nq = Nk)
     on the last `rows` query rows of one head, float64: (live pairs,
     skipped pairs, max output error / max |dense|)."""
-    n, d = k.shape
-    qq = q[-rows:].double()
-    s = (qq @ k.double().T) / math.sqrt(d)
-    i = torch.arange(n - rows, n, device=q.device)[:, None]
-    j = torch.arange(n, device=q.device)[None, :]
-    s = s.masked_fill(j > i, float("-inf"))
-    vv = v.double()
-    dense = torch.softmax(s, dim=-1) @ vv
-    loglam = math.log(lam) if 0 < lam < 1 else float("-inf")
-    m = torch.full((rows,), float("-inf"), device=q.device, dtype=torch.float64)
-    l = torch.zeros(rows, device=q.device, dtype=torch.float64)
-    o = torch.zeros(rows, vv.shape[1], device=q.device, dtype=torch.float64)
-    nt = -(-rows // qt)
-    pad = nt * qt - rows
-    live = skipped = 0
-    for k0 in range(0, n, kt):
-        st = s[:, k0:k0 + kt]
-        tm = st.max(dim=-1).values
-        allow = torch.isneginf(tm) | ((tm - m) < loglam)
-        sees = ~torch.isneginf(tm)
-        ta = torch.cat([allow, allow.new_ones(pad)]).view(nt, qt).all(-1)
-        ts = torch.cat([sees, sees.new_zeros(pad)]).view(nt, qt).any(-1)
-        live += int(ts.sum())
-        skipped += int((ta & ts).sum())
-        skip = ta.repeat_interleave(qt)[:rows]
-        mn = torch.maximum(m, tm)
-        ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
-        a = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
-        p = torch.exp(st - ms[:, None])
-        ln, on = l * a + p.sum(-1), o * a[:, None] + p @ vv[k0:k0 + kt]
-        m, l, o = torch.where(skip, m, mn), torch.where(skip, l, ln), \
-            torch.where(skip[:, None], o, on)
-    out = o / l[:, None]
-    err = float((out - dense).abs().max() / dense.abs().max())
-    return live, skipped, err
+    dense, out, live, skipped, _ = emulate(q, k, v, True, lam, qt, kt, k.shape[0] - rows)
+    return live, skipped, float((out - dense).abs().max() / dense.abs().max())
 
 
 def main() -> None:

@@ -123,14 +123,7 @@ std::pair<Value, Value> AttentionRow::keyRange(Value qIdx) {
 }
 
 Value AttentionRow::logThreshold(Value bIdx) {
-  Value t = op.getThreshold();
-  if (isa<MemRefType>(t.getType()))
-    t = memref::LoadOp::create(b, loc, t, ValueRange{bIdx});
-  Value keys;
-  if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
-    keys = arith::SIToFPOp::create(
-        b, loc, b.getF32Type(),
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), nk));
+  auto [t, keys] = loadSkipThreshold(b, loc, op, bIdx, nk);
   return sm.logSkipThreshold(t, keys);
 }
 

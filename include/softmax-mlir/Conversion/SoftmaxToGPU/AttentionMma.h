@@ -53,7 +53,6 @@ public:
   /// Shared-memory buffers per tile: 2 (the next tile is copied while the
   /// current one is used; needs asynchronous copies) or 1.
   int64_t stages() const { return buffers; }
-
   /// The shared-memory tiles of K and of V, in this order, each with a
   /// leading dimension of `stages()` buffers, then any the end needs for
   /// itself (such as the block's queries).

@@ -295,14 +295,7 @@ SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
 }
 
 Value AttentionKernel::log2Threshold(Value bIdx) {
-  Value t = op.getThreshold();
-  if (isa<MemRefType>(t.getType()))
-    t = memref::LoadOp::create(b, loc, t, ValueRange{bIdx});
-  Value keys;
-  if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
-    keys = arith::SIToFPOp::create(
-        b, loc, b.getF32Type(),
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), nk));
+  auto [t, keys] = loadSkipThreshold(b, loc, op, bIdx, nk);
   // The scores and m are in log2 units: (t - m) log2(e) < ln(lambda)
   // log2(e) is the op's rule.
   return sm.log2Units(sm.logSkipThreshold(t, keys));

@@ -153,3 +153,17 @@ std::optional<int64_t> mlir::softmax::getIndexableWindow(AttentionOp op) {
   constexpr uint64_t kMax = uint64_t(1) << 40;
   return static_cast<int64_t>(std::min(*w, kMax));
 }
+
+std::pair<Value, Value>
+mlir::softmax::loadSkipThreshold(OpBuilder &b, Location loc, AttentionOp op,
+                                 Value bIdx, Value keys) {
+  Value t = op.getThreshold();
+  if (isa<MemRefType>(t.getType()))
+    t = memref::LoadOp::create(b, loc, t, ValueRange{bIdx});
+  if (*op.getThresholdKind() != SkipThresholdKind::ScaleFactor)
+    return {t, Value()};
+  Value count = arith::SIToFPOp::create(
+      b, loc, b.getF32Type(),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), keys));
+  return {t, count};
+}

@@ -43,6 +43,14 @@ std::optional<int64_t> getStaticHeadGroup(AttentionOp op);
 /// window(INT64_MAX) overflowed and masked every row).
 std::optional<int64_t> getIndexableWindow(AttentionOp op);
 
+/// The skip threshold of a buffer op for batch entry `bIdx`, as
+/// StateMath::logSkipThreshold takes it: the threshold (loaded from its [B]
+/// buffer, or the scalar) and, for the `scale_factor` form, the key count
+/// `keys` (an index) as f32, null for the `lambda` form.
+std::pair<Value, Value> loadSkipThreshold(OpBuilder &b, Location loc,
+                                          AttentionOp op, Value bIdx,
+                                          Value keys);
+
 /// Why `op` has no reference decomposition (and no key tiling), or
 /// std::nullopt when it has one.
 std::optional<std::string> whyAttentionNotDecomposable(AttentionOp op);
