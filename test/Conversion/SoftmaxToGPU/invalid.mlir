@@ -44,7 +44,7 @@ func.func @acc_f64(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
 // chip cannot honour. (96 threads: pass-options.mlir; the attribute refuses
 // it itself, test/Dialect/Softmax/strategy-attrs-invalid.mlir.)
 func.func @bad_threads(%x: memref<4x4096xf32>, %y: memref<4x4096xf32>) {
-  // expected-error @+1 {{'softmax.softmax' op threads per row (2048) times rows per block (1) must be a power of two of at most 1024 threads}}
+  // expected-error @+1 {{'softmax.softmax' op strategy: threads-per-row must be a power of two from 1 to 1024, not 2048}}
   softmax.softmax ins(%x : memref<4x4096xf32>) outs(%y : memref<4x4096xf32>) dimension(1) masked(zero) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 2048>}
   return
 }
@@ -54,6 +54,26 @@ func.func @bad_threads(%x: memref<4x4096xf32>, %y: memref<4x4096xf32>) {
 func.func @bad_vector_width(%x: memref<4x1030xf32>, %y: memref<4x1030xf32>) {
   // expected-error @+1 {{'softmax.softmax' op vector width 4 must divide the static row length}}
   softmax.softmax ins(%x : memref<4x1030xf32>) outs(%y : memref<4x1030xf32>) dimension(1) masked(zero) {softmax.strategy = #softmax.gpu_strategy<vector_width = 4>}
+  return
+}
+
+// -----
+
+// A vector width the kernels do not take at all (issue 12: this got "must
+// divide the static row length", true of 64 but not the reason), and cached
+// vectors past the registers, asked for by a request: refused by the range
+// of the option that asks for the same field.
+func.func @odd_vector_width(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op strategy: vector-width must be a power of two from 1 to 16, not 3}}
+  softmax.softmax ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) dimension(1) masked(zero) {softmax.strategy = #softmax.gpu_strategy<vector_width = 3>}
+  return
+}
+
+// -----
+
+func.func @many_cached(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op strategy: cached-vectors must be from 1 to 64, not 65}}
+  softmax.softmax ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) dimension(1) masked(zero) {softmax.strategy = #softmax.gpu_strategy<cached_vectors = 65>}
   return
 }
 

@@ -769,11 +769,14 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   int64_t bytes = std::accumulate(tileBytes.begin(), tileBytes.end(),
                                   int64_t(0));
   if (bytes > target.maxSharedMemoryPerBlock)
-    return op->emitOpError() << "GPU attention mapping needs " << bytes
-                             << " bytes of shared memory per block for "
-                                "these head dimensions; "
-                             << target.chip << " has "
-                             << target.maxSharedMemoryPerBlock;
+    return op->emitOpError()
+           << "GPU attention mapping needs " << bytes
+           << " bytes of shared memory per block for these head dimensions; "
+           << target.chip << " has " << target.maxSharedMemoryPerBlock
+           << (skips && rowsPerWarp == 32
+                   ? " (the skip tile [32, 64] sets 32 rows per warp; "
+                     "[16, 64] halves the queries' share)"
+                   : "");
   // Above 48 KiB a kernel's shared memory must be dynamic (the launch opts
   // in); below, static buffers keep the kernel self-contained.
   bool dynamic = bytes > 48 * 1024;

@@ -107,38 +107,33 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     s = applyGPUStrategyAttr(s, gpu);
   }
 
-  // What the strategy needs of the shape must hold. (The attribute's
-  // verifier already holds a request to positive sizes; the C++ overrides
-  // are held to them here.)
-  if (s.rowsPerBlock < 1 || s.vectorWidth < 1 || s.cachedVectors < 0 ||
-      s.splits < 1)
+  // Every field within the range of its option (SoftmaxToGPU.h), however
+  // it was asked for: the pass options are checked against the same table
+  // up front, a #softmax.gpu_strategy request's verifier checks only its
+  // structure, and the C++ overrides are checked nowhere else. Here 0 is a
+  // value of its own only for cached vectors (the row is streamed).
+  const std::pair<OptionRange, int64_t> fields[] = {
+      {kGPUThreadsPerRowRange, s.threadsPerRow},
+      {kGPURowsPerBlockRange, s.rowsPerBlock},
+      {kGPUVectorWidthRange, s.vectorWidth},
+      {kGPUCachedVectorsRange, s.cachedVectors},
+      {kGPUSplitsRange, s.splits}};
+  for (auto [range, value] : fields) {
+    if (value == 0 && range.name == kGPUCachedVectorsRange.name)
+      continue;
+    range.zero = {};
+    if (std::optional<std::string> why = range.check(value))
+      return op->emitOpError() << "strategy: " << *why;
+  }
+  // Each factor is at most 1024 (above): the product does not overflow.
+  if (s.threadsPerRow * s.rowsPerBlock > target.maxThreadsPerBlock)
     return op->emitOpError()
-           << "rows per block (" << s.rowsPerBlock << "), vector width ("
-           << s.vectorWidth << ") and splits (" << s.splits
-           << ") must be positive, cached vectors (" << s.cachedVectors
-           << ") not negative";
-  // Each factor is bounded before the product is formed (no overflow).
-  if (!llvm::isPowerOf2_64(s.threadsPerRow) ||
-      !llvm::isPowerOf2_64(s.rowsPerBlock) ||
-      s.threadsPerRow > target.maxThreadsPerBlock ||
-      s.rowsPerBlock > target.maxThreadsPerBlock ||
-      s.threadsPerRow * s.rowsPerBlock > target.maxThreadsPerBlock)
-    return op->emitOpError() << "threads per row (" << s.threadsPerRow
-                             << ") times rows per block (" << s.rowsPerBlock
-                             << ") must be a power of two of at most "
-                             << target.maxThreadsPerBlock << " threads";
+           << "threads per row (" << s.threadsPerRow
+           << ") times rows per block (" << s.rowsPerBlock
+           << ") must be at most " << target.maxThreadsPerBlock << " threads";
   if (s.threadsPerRow > target.warpSize && s.rowsPerBlock != 1)
     return op->emitOpError("rows per block must be 1 when a row spans more "
                            "than one warp");
-  if (s.cachedVectors > kGPUCachedVectorsRange.max)
-    return op->emitOpError()
-           << "cached vectors (" << s.cachedVectors << ") exceed "
-           << kGPUCachedVectorsRange.max
-           << ": each thread keeps them in registers";
-  if (s.vectorWidth > kGPUVectorWidthRange.max)
-    return op->emitOpError() << "vector width (" << s.vectorWidth
-                             << ") exceeds " << kGPUVectorWidthRange.max
-                             << " elements";
   if (s.splits > target.warpSize)
     return op->emitOpError() << "splits (" << s.splits
                              << ") exceed the warp size " << target.warpSize

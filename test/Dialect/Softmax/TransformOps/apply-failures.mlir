@@ -107,7 +107,7 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 func.func @strategy_field(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
-  // expected-note @below {{'softmax.softmax' op threads per row (2048) times rows per block (1) must be a power of two of at most 1024 threads}}
+  // expected-note @below {{'softmax.softmax' op strategy: threads-per-row must be a power of two from 1 to 1024, not 2048}}
   softmax.softmax ins(%x : memref<64x1024xf32>) outs(%y : memref<64x1024xf32>) dimension(1) masked(zero) algorithm(online)
   return
 }
