@@ -41,6 +41,14 @@ SmallVector<Range> AttentionOp::getIterationDomain(OpBuilder &b) {
   return domain;
 }
 
+/// The nominal size of a tile of `size` (a constant, or the upper bound of
+/// a ragged affine.min): tiles start at its multiples.
+static FailureOr<int64_t> nominalTileSize(OpFoldResult size) {
+  return ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+}
+
 /// The key/value heads that the query heads [offset, offset + size) read,
 /// or failure (with a diagnostic) when they are not a slice that keeps the
 /// tiled op's own head mapping h / (H' / Hkv') right.
@@ -65,9 +73,7 @@ kvHeadsOf(OpBuilder &b, AttentionOp op, OpFoldResult offset,
   // group boundary with a mapping the tiled op cannot express. Tiles start
   // at multiples of the nominal size, which the upper bound of a (possibly
   // ragged, affine.min) size recovers.
-  FailureOr<int64_t> nominal = ValueBoundsConstraintSet::computeConstantBound(
-      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
-      /*stopCondition=*/nullptr, /*closedUB=*/true);
+  FailureOr<int64_t> nominal = nominalTileSize(size);
   if (failed(nominal) || *nominal < 1 ||
       (*nominal % *group != 0 && *group % *nominal != 0)) {
     InFlightDiagnostic diag = op.emitOpError()
@@ -100,12 +106,35 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
         "normalize on its own; tileAttentionAlongKeys "
         "(softmax-decompose attention-key-tile-size=N) merges the tiles' "
         "states");
-  // Slicing the per-batch threshold, query tiles that stay aligned to Qt
-  // and summing the tiles' skip counts are not written yet.
-  if (hasSkipThreshold())
-    return emitOpError(
-        "cannot tile a thresholded attention (skip) through TilingInterface "
-        "yet; tile its keys with softmax-decompose");
+  // A thresholded op tiles into thresholded ops that decide on the same
+  // tiles: its query tiles start at row 0, so a tile of rows must hold
+  // whole query tiles (tiles start at multiples of the nominal size); its
+  // key tiles are untouched. Counts are a sum over all tiles, which a
+  // result slice cannot express.
+  if (hasSkipThreshold()) {
+    if (getSkipCounts())
+      return emitOpError(
+          "cannot tile a thresholded attention with skip_counts through "
+          "TilingInterface: each tile would count only its own pairs; tile "
+          "it without the counts, or tile its keys with softmax-decompose");
+    int64_t qt = getSkipQueryRows();
+    if (qt > 1 && !coversAttentionDim(*this, AttentionDim::Nq, offsets[kQuery],
+                                      sizes[kQuery])) {
+      FailureOr<int64_t> nominal = nominalTileSize(sizes[kQuery]);
+      if (failed(nominal) || *nominal < 1 || *nominal % qt != 0) {
+        InFlightDiagnostic diag =
+            emitOpError() << "cannot tile the query rows of a thresholded "
+                             "attention by ";
+        if (failed(nominal))
+          diag << "a size with no constant bound";
+        else
+          diag << *nominal;
+        return diag << ": a tile must hold whole query tiles of its skip "
+                       "tile (a multiple of "
+                    << qt << " rows)";
+      }
+    }
+  }
   if ((getCausal() || getWindow()) &&
       !coversAttentionDim(*this, AttentionDim::Nq, offsets[kQuery],
                           sizes[kQuery]))
@@ -143,6 +172,12 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
         b, loc, mask, {bcastB ? zero : b0, bcastH ? zero : h0, i0, zero},
         {bcastB ? one : nb, bcastH ? one : nh, ni, size(mask, 3)}));
   }
+  if (Value threshold = getThreshold()) {
+    // One lambda per batch entry follows the batch tile; a scalar serves all.
+    operands.push_back(isa<ShapedType>(threshold.getType())
+                           ? detail::unitSlice(b, loc, threshold, {b0}, {nb})
+                           : threshold);
+  }
   Value output = detail::unitSlice(b, loc, getOutput(), {b0, h0, i0, zero},
                                    {nb, nh, ni, size(getOutput(), 3)});
   operands.push_back(output);
@@ -158,7 +193,8 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
       llvm::to_vector(getOperation()->getDiscardableAttrs()));
   SmallVector<Operation *> slices;
   for (Value v : operands)
-    slices.push_back(v.getDefiningOp());
+    if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>())
+      slices.push_back(slice);
   return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
                       slices};
 }

@@ -294,7 +294,8 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     `TilingInterface` has the loops `(B, H, Nq, Nk)`: B, H and Nq tile into
     smaller attention ops (a tile of query heads must hold a multiple or a
     divisor of `H / Hkv` heads; Nq only without `causal` and `window`,
-    whose diagonal depends on Nq); the key loop is a reduction that it
+    whose diagonal depends on Nq, and with a threshold only by whole query
+    tiles and without `skip_counts`); the key loop is a reduction that it
     refuses to tile.
 
     Example (key tiling by 64, in state ops):
