@@ -104,3 +104,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// No keys (Nk = 0): the key and value tiles are empty tensors, not
+// extract_slices at offset 0 of a size-0 dimension, which upstream's
+// verifier rejects.
+// CHECK-LABEL: func @tile_no_keys
+// CHECK: scf.for
+// CHECK:   %[[K:.*]] = tensor.empty() : tensor<1x1x0x16xf32>
+// CHECK:   %[[V:.*]] = tensor.empty() : tensor<1x1x0x16xf32>
+// CHECK:   softmax.attention ins(%{{.*}}, %[[K]], %[[V]] : tensor<1x1x4x16xf32>, tensor<1x1x0x16xf32>, tensor<1x1x0x16xf32>)
+func.func @tile_no_keys(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x0x16xf32>, %o: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  %r = softmax.attention ins(%q, %k, %k : tensor<1x2x8x16xf32>, tensor<1x2x0x16xf32>, tensor<1x2x0x16xf32>) outs(%o : tensor<1x2x8x16xf32>) masked(zero)
+  return %r : tensor<1x2x8x16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tiled, %l0, %l1 = transform.structured.tile_using_for %op tile_sizes [0, 1, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

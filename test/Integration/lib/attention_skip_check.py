@@ -30,6 +30,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import subprocess
 import tempfile
 
 import numpy as np
@@ -219,7 +220,7 @@ def fold(c: Case, s: np.ndarray, v: np.ndarray, lam: np.ndarray):
             skipped, nskip, ties
 
 
-def build(c: Case, idx: int, q, k, v, mask, dense: bool = False):
+def build(c: Case, idx: int, q, k, v, mask, dense: bool = False, counts: bool = True):
     e = "bf16" if c.dtype == BF16 else "f32"
     qs, ks = (c.b, c.h, c.nq, c.d), (c.b, c.hkv, c.nk, c.d)
     vs, os_ = (c.b, c.hkv, c.nk, c.dv), (c.b, c.h, c.nq, c.dv)
@@ -242,20 +243,28 @@ def build(c: Case, idx: int, q, k, v, mask, dense: bool = False):
         bits = np.array([lam_ir[0]], dtype="<f4").view("<u4")[0]
         lines.append(f"%t{idx} = arith.constant 0x{bits:08X} : f32")
     lines += [f"%o0_{idx} = tensor.empty() : {ttype(os_, 'f32')}",
-              f"%l0_{idx} = tensor.empty() : {ttype(os_[:3], 'f32')}",
-              f"%n0_{idx} = tensor.empty() : tensor<2xi64>"]
+              f"%l0_{idx} = tensor.empty() : {ttype(os_[:3], 'f32')}"]
+    if counts:
+        lines.append(f"%n0_{idx} = tensor.empty() : tensor<2xi64>")
     attrs = f"masked({c.masked})"
     if c.causal:
         attrs += " causal"
     if c.window is not None:
         attrs += f" window({c.window})"
-    attrs += (f" skip({c.kind} %t{idx} : {ttype_t}, tile [{c.tile[0]}, {c.tile[1]}])"
-              f" skip_counts(%n0_{idx} : tensor<2xi64>)")
+    attrs += f" skip({c.kind} %t{idx} : {ttype_t}, tile [{c.tile[0]}, {c.tile[1]}])"
+    if counts:
+        attrs += f" skip_counts(%n0_{idx} : tensor<2xi64>)"
+    else:
+        # Names the op for the transform script of --tile.
+        attrs += f" {{check_case = {idx} : i64}}"
+    res = f"%o{idx}, %l{idx}" + (f", %n{idx}" if counts else "")
     lines.append(
-        f"%o{idx}, %l{idx}, %n{idx} = softmax.attention ins({', '.join(ins)} : {', '.join(types)}) "
+        f"{res} = softmax.attention ins({', '.join(ins)} : {', '.join(types)}) "
         f"outs(%o0_{idx}, %l0_{idx} : {ttype(os_, 'f32')}, {ttype(os_[:3], 'f32')}) {attrs}")
     lines.append(print_bits(f"%o{idx}", os_, "f32", f"o{idx}"))
     lines.append(print_bits(f"%l{idx}", os_[:3], "f32", f"l{idx}"))
+    if not counts:
+        return "\n  ".join(lines)
     lines.append(f"%nm{idx} = bufferization.to_buffer %n{idx} : tensor<2xi64> to memref<2xi64>\n"
                  f"  %nu{idx} = memref.cast %nm{idx} : memref<2xi64> to memref<*xi64>\n"
                  f"  call @printMemrefI64(%nu{idx}) : (memref<*xi64>) -> ()")
@@ -330,6 +339,45 @@ def check(c: Case, got_o, got_l, counts, q, k, v, mask) -> tuple[bool, str]:
     return not bad, line + ("; " + "; ".join(bad) if bad else "")
 
 
+def tile_sizes(c: Case) -> list[int]:
+    """(B, H, Nq) tiles of one batch entry and one head, and rows in whole
+    query tiles (two of them) where the rows may be tiled (not under causal
+    or a window, whose diagonal depends on Nq)."""
+    rows = 0 if c.causal or c.window is not None or 2 * c.tile[0] >= c.nq \
+        else 2 * c.tile[0]
+    return [1, 1, rows]
+
+
+def tiled_module(softmax_opt: str, path: str, chosen) -> tuple[str | None, str]:
+    """`path` with every case's op tiled by tile_using_for through its
+    TilingInterface: (the tiled module's path, None) or (None, why not)."""
+    lines = []
+    for idx, c in enumerate(chosen):
+        sizes = tile_sizes(c)
+        loops = sum(1 for x in sizes if x)
+        print(f"tiled {c.name}: tile_using_for tile_sizes {sizes}")
+        lines.append(f'%op{idx} = transform.structured.match ops{{["softmax.attention"]}} '
+                     f"attributes{{check_case = {idx} : i64}} in %root "
+                     ": (!transform.any_op) -> !transform.any_op")
+        lines.append(f"%t{idx}, %l{idx}:{loops} = transform.structured.tile_using_for "
+                     f"%op{idx} tile_sizes {sizes} : (!transform.any_op) -> "
+                     "(!transform.any_op" + ", !transform.any_op" * loops + ")")
+    script = ("module attributes {transform.with_named_sequence} {\n"
+              "  transform.named_sequence @__transform_main(%root: !transform.any_op "
+              "{transform.readonly}) {\n    " + "\n    ".join(lines)
+              + "\n    transform.yield\n  }\n}\n")
+    td = os.path.join(os.path.dirname(path), "tile.mlir")
+    with open(td, "w") as f:
+        f.write(script)
+    out = path + ".tiled.mlir"
+    r = subprocess.run([softmax_opt, path, f"--transform-preload-library=transform-library-paths={td}",
+                        "--transform-interpreter", "--canonicalize", "-o", out],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None, "tiling failed\n" + r.stderr[-4000:]
+    return out, ""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--softmax-opt", required=True)
@@ -344,6 +392,10 @@ def main() -> int:
                     help="run the CPU vector path at W lanes (vector-width=W) on the "
                          "cases whose tile is [1, W], the tile it honours; 0: the "
                          "decomposition (vector-width=0) on every case")
+    ap.add_argument("--tile", action="store_true",
+                    help="also run every case without counts, tiled over (B, H, Nq) by "
+                         "tile_using_for through the op's TilingInterface: its outputs "
+                         "must equal the untiled op's bit for bit")
     ap.add_argument("--self-test", action="store_true",
                     help="compile every op with lambda 0 (a kernel that drops the "
                          "threshold): each case that expects skipping must fail")
@@ -370,6 +422,24 @@ def main() -> int:
         if err:
             print("FAIL: " + err)
             return 1
+        tiled_printed = None
+        if args.tile:
+            body = "\n  ".join(build(c, i, *ins, counts=False)
+                               for i, (c, ins) in enumerate(zip(chosen, inputs)))
+            tpath = os.path.join(tmp, "skip_untiled.mlir")
+            with open(tpath, "w") as f:
+                f.write(module.replace(module[module.index("func.func @main"):],
+                                       "func.func @main() {\n  " + body + "\n  return\n}\n"))
+            tiled, why = tiled_module(args.softmax_opt, tpath, chosen)
+            if tiled is None:
+                print("FAIL: " + why)
+                return 1
+            tout, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
+                                      tiled, args.pipeline_options)
+            if err:
+                print("FAIL: tiled: " + err)
+                return 1
+            tiled_printed = split_outputs(tout)
     printed = split_outputs(stdout)
     failed = 0
     for i, (c, (q, k, v, mask)) in enumerate(zip(chosen, inputs)):
@@ -378,6 +448,10 @@ def main() -> int:
         got_o = as_f32(o_bits).reshape(c.b, c.h, c.nq, c.dv).astype(np.float64)
         got_l = as_f32(l_bits).reshape(c.b, c.h, c.nq).astype(np.float64)
         ok, line = check(c, got_o, got_l, counts, q, k, v, mask)
+        if tiled_printed is not None:
+            same = (tiled_printed[2 * i] == o_bits and tiled_printed[2 * i + 1] == l_bits)
+            ok &= same
+            line += "; tiled " + ("identical" if same else "DIFFERS")
         if args.self_test:
             # A dropped threshold must be caught where skipping is expected.
             caught = not ok
