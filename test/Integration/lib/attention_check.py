@@ -296,13 +296,15 @@ def parallel_tile_sizes(c: Case) -> list[int]:
     return [1, heads, rows]
 
 
-def tile(softmax_opt: str, path: str, chosen: list[Case]) -> str | None:
-    """Tiles every case's softmax.attention with upstream
-    transform.structured.tile_using_for through its TilingInterface."""
+def tile(softmax_opt: str, path: str, chosen: list, sizes_of=None) -> str | None:
+    """Tiles every case's softmax.attention (named by its check_case
+    attribute) with upstream transform.structured.tile_using_for through its
+    TilingInterface, by `sizes_of(case)` (default parallel_tile_sizes) over
+    (B, H, Nq), rewriting `path`; None, or what went wrong."""
     lines = []
     want_loops = 0
     for idx, c in enumerate(chosen):
-        sizes = parallel_tile_sizes(c)
+        sizes = (sizes_of or parallel_tile_sizes)(c)
         loops = sum(1 for s in sizes if s)
         # The canonicalizer drops loops of one iteration.
         want_loops += sum(1 for s, n in zip(sizes, (c.b, c.h, c.nq)) if 0 < s < n)

@@ -30,7 +30,6 @@ import argparse
 import dataclasses
 import os
 import sys
-import subprocess
 import tempfile
 
 import numpy as np
@@ -38,7 +37,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
-from attention_check import (BF16, hex_dense, lower_and_run, print_bits,  # noqa: E402
+from attention_check import (BF16, hex_dense, lower_and_run, print_bits, tile,  # noqa: E402
                              rounded, ttype)
 from softmax_check import DEFAULT_SEED, resolve_seed  # noqa: E402
 from softmax_mlir.structured import structured_qkv  # noqa: E402
@@ -348,36 +347,6 @@ def tile_sizes(c: Case) -> list[int]:
     return [1, 1, rows]
 
 
-def tiled_module(softmax_opt: str, path: str, chosen) -> tuple[str | None, str]:
-    """`path` with every case's op tiled by tile_using_for through its
-    TilingInterface: (the tiled module's path, None) or (None, why not)."""
-    lines = []
-    for idx, c in enumerate(chosen):
-        sizes = tile_sizes(c)
-        loops = sum(1 for x in sizes if x)
-        print(f"tiled {c.name}: tile_using_for tile_sizes {sizes}")
-        lines.append(f'%op{idx} = transform.structured.match ops{{["softmax.attention"]}} '
-                     f"attributes{{check_case = {idx} : i64}} in %root "
-                     ": (!transform.any_op) -> !transform.any_op")
-        lines.append(f"%t{idx}, %l{idx}:{loops} = transform.structured.tile_using_for "
-                     f"%op{idx} tile_sizes {sizes} : (!transform.any_op) -> "
-                     "(!transform.any_op" + ", !transform.any_op" * loops + ")")
-    script = ("module attributes {transform.with_named_sequence} {\n"
-              "  transform.named_sequence @__transform_main(%root: !transform.any_op "
-              "{transform.readonly}) {\n    " + "\n    ".join(lines)
-              + "\n    transform.yield\n  }\n}\n")
-    td = os.path.join(os.path.dirname(path), "tile.mlir")
-    with open(td, "w") as f:
-        f.write(script)
-    out = path + ".tiled.mlir"
-    r = subprocess.run([softmax_opt, path, f"--transform-preload-library=transform-library-paths={td}",
-                        "--transform-interpreter", "--canonicalize", "-o", out],
-                       capture_output=True, text=True)
-    if r.returncode:
-        return None, "tiling failed\n" + r.stderr[-4000:]
-    return out, ""
-
-
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--softmax-opt", required=True)
@@ -430,12 +399,12 @@ def main() -> int:
             with open(tpath, "w") as f:
                 f.write(module.replace(module[module.index("func.func @main"):],
                                        "func.func @main() {\n  " + body + "\n  return\n}\n"))
-            tiled, why = tiled_module(args.softmax_opt, tpath, chosen)
-            if tiled is None:
+            why = tile(args.softmax_opt, tpath, chosen, tile_sizes)
+            if why:
                 print("FAIL: " + why)
                 return 1
             tout, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
-                                      tiled, args.pipeline_options)
+                                      tpath, args.pipeline_options)
             if err:
                 print("FAIL: tiled: " + err)
                 return 1
