@@ -82,9 +82,7 @@ public:
   /// returns.
   virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
                       Value buf) = 0;
-  /// Waits until at most `newer` of this thread's copies, the latest ones
-  /// requested, are still in flight (0: all have landed).
-  virtual void wait(Value token, int64_t newer = 0) = 0;
+  virtual void wait(Value token) = 0;
 
   /// S = Q K^T of the K tile in buffer `buf`, unscaled.
   virtual SmallVector<Value> scores(Value buf) = 0;

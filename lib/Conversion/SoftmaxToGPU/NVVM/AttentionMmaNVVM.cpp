@@ -119,8 +119,8 @@ public:
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
   Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
               Value buf) override;
-  void wait(Value token, int64_t newer) override {
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(newer));
+  void wait(Value token) override {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
   }
 
   SmallVector<Value> scores(Value buf) override;
