@@ -379,9 +379,13 @@ def main() -> int:
     inputs = [make_inputs(c, rng) for c in chosen]
     body = "\n  ".join(build(c, i, *ins, dense=args.self_test)
                        for i, (c, ins) in enumerate(zip(chosen, inputs)))
-    module = ("func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}\n"
-              "func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}\n"
-              "func.func @main() {\n  " + body + "\n  return\n}\n")
+    def main_module(body: str) -> str:
+        return ("func.func private @printMemrefI32(memref<*xi32>) attributes "
+                "{llvm.emit_c_interface}\n"
+                "func.func private @printMemrefI64(memref<*xi64>) attributes "
+                "{llvm.emit_c_interface}\n"
+                "func.func @main() {\n  " + body + "\n  return\n}\n")
+    module = main_module(body)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "skip.mlir")
         with open(path, "w") as f:
@@ -397,8 +401,7 @@ def main() -> int:
                                for i, (c, ins) in enumerate(zip(chosen, inputs)))
             tpath = os.path.join(tmp, "skip_untiled.mlir")
             with open(tpath, "w") as f:
-                f.write(module.replace(module[module.index("func.func @main"):],
-                                       "func.func @main() {\n  " + body + "\n  return\n}\n"))
+                f.write(main_module(body))
             why = tile(args.softmax_opt, tpath, chosen, tile_sizes)
             if why:
                 print("FAIL: " + why)
