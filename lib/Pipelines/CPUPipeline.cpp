@@ -70,6 +70,7 @@ static void addToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createSoftmaxCPULegalizeLLVM());
 }
 
 /// The threads and the lowering to LLVM: what softmax-to-cpu runs after the

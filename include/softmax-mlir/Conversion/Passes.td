@@ -221,4 +221,36 @@ def SoftmaxStageGPUBuffers : Pass<"softmax-stage-gpu-buffers", "::mlir::ModuleOp
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def SoftmaxCPULegalizeLLVM : Pass<"softmax-cpu-legalize-llvm"> {
+  let summary = "Rewrite LLVM dialect ops the x86 backend of LLVM 22 cannot select";
+  let description = [{
+    The last step of `softmax-to-cpu`, after the conversion to the LLVM
+    dialect. It rewrites what LLVM 22's code generator fails on for some
+    hosts, into ops with the same effect that it handles:
+
+    - `llvm.intr.masked.store` of a bf16 vector stores the value's bits as
+      an i16 vector. On hosts with AVX512-BF16 (Cooper Lake, Sapphire
+      Rapids and later) a bf16 masked store whose mask LLVM splits into a
+      full part and a remainder dies in instruction selection ("Cannot
+      select: store (s16) ... ConstantFP:bf16"): a row of 33 bf16 values
+      at 64 lanes is one. The bits are the same, so the memory is too.
+
+    Example:
+
+    ```mlir
+    llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
+      : vector<64xbf16>, vector<64xi1> into !llvm.ptr
+    ```
+
+    becomes
+
+    ```mlir
+    %b = llvm.bitcast %v : vector<64xbf16> to vector<64xi16>
+    llvm.intr.masked.store %b, %p, %m {alignment = 2 : i32}
+      : vector<64xi16>, vector<64xi1> into !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // SOFTMAX_MLIR_CONVERSION_PASSES_TD

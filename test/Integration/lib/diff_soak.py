@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
+import os
 import shlex
 import subprocess
 import sys
@@ -51,7 +52,10 @@ import soak_rows  # noqa: E402
 from soak_mlir import IBITS, PRELUDE  # noqa: E402
 from softmax_check import INT_RE, MEMREF_RE, default_tool, resolve_seed  # noqa: E402
 
-LLVM = Path("/usr/lib/llvm-22")
+#: Where mlir-runner and its runtime libraries are: Debian's LLVM 22, or
+#: $SOFTMAX_LLVM_PREFIX (a copy of that tree on a machine without it, as
+#: scripts/soak-parallel.sh runs it).
+LLVM = Path(os.environ.get("SOFTMAX_LLVM_PREFIX", "/usr/lib/llvm-22"))
 
 #: Programs left out unless --include-known, with the reason (README.md,
 #: "Known failures"). Each takes (program, options) and says whether the

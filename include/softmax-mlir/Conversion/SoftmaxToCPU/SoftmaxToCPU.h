@@ -157,6 +157,11 @@ LogicalResult mapOpToCPU(RewriterBase &rewriter, Operation *op,
 void populateSoftmaxToCPUPatterns(RewritePatternSet &patterns,
                                   const CPUMapping &mapping);
 
+/// Patterns rewriting LLVM dialect ops that LLVM 22's x86 backend cannot
+/// select into equivalent ones (softmax-cpu-legalize-llvm, Passes.td):
+/// today a bf16 masked store, which stores its bits as i16.
+void populateCPULegalizeLLVMPatterns(RewritePatternSet &patterns);
+
 /// `overrides` with the op's #softmax.attention_cpu_strategy request
 /// applied, or a diagnostic on the op when it cannot be honoured (another
 /// kind of strategy, keys_per_block other than the vector width).
