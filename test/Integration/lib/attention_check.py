@@ -95,6 +95,11 @@ def cases() -> list[Case]:
         # diag + window overflowed int64 and masked every row.
         Case("int64-max-window", 1, 2, 2, 9, 13, 16, 16,
              window=9223372036854775807),
+        # Decode shapes (few query rows, many keys): what split-KV is for.
+        Case("decode-gqa", 2, 8, 2, 1, 1031, 64, 64, masked="nan"),
+        Case("decode-4-rows-causal-bf16", 1, 4, 1, 4, 509, 32, 32, dtype=BF16,
+             causal=True, bound=1e-2),
+        Case("decode-bool-mask", 1, 2, 2, 3, 300, 16, 16, mask="bool"),
     ]
 
 
@@ -339,6 +344,28 @@ def tile(softmax_opt: str, path: str, chosen: list, sizes_of=None) -> str | None
     return None
 
 
+def split_keys(softmax_opt: str, path: str, chosen: list[Case], splits: int) -> str | None:
+    """Rewrites `path` by softmax-split-attention-keys=splits=N; returns what
+    went wrong, or None. Every case must become min(N, Nk) partial
+    attentions (the count is capped at the key count), each with an lse."""
+    out = subprocess.run([softmax_opt, path,
+                          f"--softmax-split-attention-keys=splits={splits}"],
+                         capture_output=True, text=True)
+    if out.returncode:
+        return "softmax-split-attention-keys failed\n" + out.stderr[-4000:]
+    want = sum(min(splits, max(c.nk, 1)) for c in chosen)
+    got = len(re.findall(r"= softmax\.attention\b", out.stdout))
+    merges = len(re.findall(r"softmax\.merge\b", out.stdout))
+    want_merges = sum(min(splits, max(c.nk, 1)) - 1 for c in chosen)
+    if got != want or merges != want_merges:
+        return (f"split made {got} attention ops and {merges} merges, expected "
+                f"{want} and {want_merges}")
+    print(f"split: {got} partial attentions, {merges} merges")
+    with open(path, "w") as f:
+        f.write(out.stdout)
+    return None
+
+
 def decompose(softmax_opt: str, path: str, key_tile: int) -> str | None:
     """Rewrites `path` with its attention ops decomposed by softmax-decompose
     (to linalg, arith and math); returns what went wrong, or None. The CPU
@@ -412,6 +439,11 @@ def main() -> int:
                     help="tile every op over (B, H, Nq) with upstream "
                          "tile_using_for first (needs --decompose: the CPU "
                          "kernel takes whole buffers only)")
+    ap.add_argument("--split-keys", type=int, default=None, metavar="N",
+                    help="split every attention along its keys into N "
+                         "partial attentions merged by softmax.merge "
+                         "(softmax-split-attention-keys) first; windowed "
+                         "cases, which it refuses, are left out")
     args = ap.parse_args()
     if args.tile and args.decompose is None:
         ap.error("--tile needs --decompose")
@@ -425,6 +457,10 @@ def main() -> int:
         chosen = [dataclasses.replace(c, lse=False, masked="nan") for c in chosen
                   if c.hkv == c.h and not c.causal and c.window is None
                   and c.mask != "bool" and c.out_dtype == "f32"]
+    if args.split_keys is not None:
+        kept = [c for c in chosen if c.window is None]
+        print(f"split-keys: {len(chosen) - len(kept)} windowed cases left out")
+        chosen = kept
     bodies, inputs = [], []
     for idx, c in enumerate(chosen):
         body, ins = build(c, rng, idx, args.form)
@@ -449,6 +485,11 @@ def main() -> int:
                 return 1
             with open(path, "w") as f:
                 f.write(raised.stdout)
+        if args.split_keys is not None:
+            err = split_keys(args.softmax_opt, path, chosen, args.split_keys)
+            if err:
+                print("FAIL: " + err)
+                return 1
         if args.tile:
             err = tile(args.softmax_opt, path, chosen)
             if err:

@@ -21,9 +21,9 @@
 using namespace mlir;
 using namespace mlir::softmax;
 
-/// The slice [offset, offset + size) of `source` along dimension `dim`.
-static Value sliceAlong(OpBuilder &b, Location loc, Value source, int64_t dim,
-                        OpFoldResult offset, OpFoldResult size) {
+Value mlir::softmax::sliceAlong(OpBuilder &b, Location loc, Value source,
+                                int64_t dim, OpFoldResult offset,
+                                OpFoldResult size) {
   auto type = cast<RankedTensorType>(source.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);

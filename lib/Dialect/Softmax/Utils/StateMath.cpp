@@ -284,6 +284,12 @@ Value StateMath::kahanTotal(Value sum, Value comp) { return sub(sum, comp); }
 // Outputs
 //===----------------------------------------------------------------------===//
 
+std::pair<Value, Value> StateMath::stateOfLse(Value lse) {
+  Value empty = eq(lse, negInf());
+  return {select(empty, identityOffset(), lse),
+          select(empty, identitySum(), cst(1.0))};
+}
+
 Value StateMath::emptyRow(Value l) {
   Value zero = cst(0.0);
   return eq(l, zero);

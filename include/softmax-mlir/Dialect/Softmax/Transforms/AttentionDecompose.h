@@ -37,6 +37,11 @@ Value extractSliceOrEmpty(OpBuilder &b, Location loc, Value source,
                           ArrayRef<OpFoldResult> offsets,
                           ArrayRef<OpFoldResult> sizes);
 
+/// The slice [offset, offset + size) of the tensor `source` along dimension
+/// `dim`, whole along the others (extractSliceOrEmpty).
+Value sliceAlong(OpBuilder &b, Location loc, Value source, int64_t dim,
+                 OpFoldResult offset, OpFoldResult size);
+
 /// Attaches linalg::AggregatedOpInterface (decomposeAttention) to
 /// softmax.attention, so that transform.structured.decompose_interface
 /// reaches it.

@@ -204,4 +204,74 @@ def SoftmaxDecompose : Pass<"softmax-decompose"> {
   ];
 }
 
+def SoftmaxSplitAttentionKeys : Pass<"softmax-split-attention-keys"> {
+  let summary = "Split softmax.attention along its keys into partial attentions merged by softmax.merge";
+  let description = [{
+    Split-KV (FlashDecoding) as IR. Every `softmax.attention` on tensors is
+    replaced by partial attentions over consecutive ranges of its keys,
+    each yielding its f32 output `O_s` and log-sum-exp `L_s`
+    (`masked(zero)`: a row that sees none of a split's keys gets `O_s = 0`,
+    `L_s = -inf`). `(L_s, 1)` is the split's state (the identity for such
+    a row), `O_s` its accumulator; `softmax.merge ... acc(...)` folds the
+    splits, and the decomposition's normalization writes the op's output
+    (and lse) from the merged state, with the op's `masked` value for a
+    row that saw no key at all.
+
+    Splits hold `ceil(Nk / S)` keys counted back from the last key (the
+    first split takes what is left, possibly nothing). With `causal`, a
+    split holds at least `Nq - 1` keys, so every split but the last lies
+    left of every row's diagonal and the last keeps the op's bottom-right
+    alignment.
+
+    `splits=S` forces the count; `splits=0` takes it from the cost model
+    (`chooseAttentionKeySplits`, docs/Attention.md): with `B H
+    ceil(Nq / rows-per-block)` blocks on `parallel-units` units, no split
+    once they fill 4/5 of the units, otherwise the fewest splits whose last
+    wave is within 85% of the best efficiency, keeping
+    `min-keys-per-split` keys per split. Dynamic shapes are not split by
+    the model. An attention with a window or a skip threshold, on
+    memrefs, or with a dynamic `H / Hkv` fails the pass with the reason;
+    with a count of 1 it is left as it is.
+
+    Example (`splits=2`):
+
+    ```mlir
+    %o = softmax.attention ins(%q, %k, %v : tensor<1x8x1x64xf32>,
+             tensor<1x8x4096x64xf32>, tensor<1x8x4096x64xf32>)
+           outs(%init : tensor<1x8x1x64xf32>) masked(zero)
+    ```
+
+    becomes
+
+    ```mlir
+    %k0 = tensor.extract_slice %k[0, 0, 0, 0] [1, 8, 2048, 64] [1, 1, 1, 1] ...
+    %o0, %l0 = softmax.attention ins(%q, %k0, %v0 : ...)
+                   outs(%e0, %f0 : tensor<1x8x1x64xf32>, tensor<1x8x1xf32>)
+                   masked(zero) scale(1.250000e-01)
+    %o1, %l1 = softmax.attention ins(%q, %k1, %v1 : ...) ...
+    // (m_s, l_s) = (L_s, 1), or (-FLT_MAX, 0) where L_s = -inf (linalg.generic)
+    %m, %l, %acc = softmax.merge (%m0, %s0), (%m1, %s1)
+        acc(%o0, %o1 : tensor<1x8x1x64xf32>, tensor<1x8x1x64xf32>
+            -> tensor<1x8x1x64xf32>) state(max) : tensor<1x8x1xf32>
+    // %o = %acc / %l (linalg.generic; the masked value where %l = 0)
+    ```
+  }];
+  let options = [
+    Option<"splits", "splits", "int64_t", /*default=*/"0",
+           "Key splits per attention: 1 to 1024 (0: the cost model's)">,
+    Option<"parallelUnits", "parallel-units", "int64_t", /*default=*/"132",
+           "The cost model's parallel units (SMs or threads): 1 to 65536">,
+    Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"64",
+           "The cost model's query rows per kernel block: 1 to 1024">,
+    Option<"minKeysPerSplit", "min-keys-per-split", "int64_t",
+           /*default=*/"256",
+           "The cost model's fewest keys per split: 1 to 2^30">
+  ];
+  let dependentDialects = [
+    "::mlir::softmax::SoftmaxDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_PASSES_TD

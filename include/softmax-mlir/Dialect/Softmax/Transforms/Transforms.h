@@ -64,6 +64,38 @@ FailureOr<scf::ForOp> tileAttentionAlongKeys(RewriterBase &rewriter,
                                              AttentionOp op,
                                              int64_t keyTileSize);
 
+/// The cost model of the key split (docs/Attention.md, "Split-KV"): an
+/// attention kernel runs one block per `rowsPerBlock` query rows of each
+/// (batch, query head); when those blocks fill less than 4/5 of the
+/// `parallelUnits` (SMs, or CPU threads), the keys are split so that the
+/// last wave of blocks keeps its units busy: the fewest splits whose
+/// wave efficiency (blocks / units over its ceiling) is within 85% of the
+/// best, at most `maxSplits` and keeping `minKeysPerSplit` keys per split.
+struct AttentionKeySplitModel {
+  int64_t parallelUnits = 132; // H200 SMs
+  int64_t rowsPerBlock = 64;   // the tensor-core kernel's block
+  int64_t minKeysPerSplit = 256;
+  int64_t maxSplits = 128;
+};
+
+/// The split count the model chooses for `op`: 1 (no split) unless every
+/// dimension it reads (B, H, Nq, Nk) is static.
+int64_t chooseAttentionKeySplits(AttentionOp op,
+                                 const AttentionKeySplitModel &model);
+
+/// Replaces `op` (on tensors) with `splits` partial softmax.attention ops
+/// over consecutive ranges of its keys, each yielding its f32 output and
+/// lse (masked(zero)), their states merged by softmax.merge and normalized
+/// as the decomposition does. Splits hold ceil(Nk / splits) keys (with
+/// causal, at least Nq - 1, so that only the last split meets the
+/// diagonal), counted back from the last key; the first may be shorter or
+/// empty. `splits` is capped at a static Nk. Returns the values that
+/// replaced the op's results (its own results when nothing was split), or
+/// failure with a diagnostic: memrefs, a window or a skip threshold, a
+/// dynamic H / Hkv, a count below 1.
+FailureOr<SmallVector<Value>>
+splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op, int64_t splits);
+
 /// State ops -> linalg.generic over arith/math.
 void populateSoftmaxStateToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -273,6 +273,11 @@ public:
   // Outputs
   //===--------------------------------------------------------------------===//
 
+  /// The max state (m, l) that a normalized result with log-sum-exp `lse`
+  /// stands for, its output being the accumulator: (lse, 1), or the
+  /// identity (-FLT_MAX, 0) where the result saw no key (lse = -inf). A NaN
+  /// lse stays NaN.
+  std::pair<Value, Value> stateOfLse(Value lse);
   /// Whether a row is fully masked: l = 0.
   Value emptyRow(Value l);
   /// 1 / l, to multiply by instead of dividing.

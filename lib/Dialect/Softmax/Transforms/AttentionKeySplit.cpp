@@ -1,0 +1,222 @@
+//===- AttentionKeySplit.cpp - split-KV: partial attentions, then merge ---===//
+//
+// FlashDecoding's split of the keys, as IR: each split of the keys is an
+// attention op of its own that yields its normalized output O_s and its
+// log-sum-exp L_s; (L_s, l_s) is the split's state (l_s = 1, or 0 for a row
+// that saw no key), O_s its accumulator, and softmax.merge folds the splits
+// into one state from which the decomposition's normalization writes the
+// op's results. A target maps every partial attention with its own kernel
+// (more blocks for a decode step of few query rows) and the merges as state
+// ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Dialect/Softmax/Transforms/AttentionDecompose.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/OptionRange.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::softmax {
+#define GEN_PASS_DEF_SOFTMAXSPLITATTENTIONKEYS
+#include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h.inc"
+} // namespace mlir::softmax
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+int64_t
+mlir::softmax::chooseAttentionKeySplits(AttentionOp op,
+                                        const AttentionKeySplitModel &model) {
+  auto q = cast<ShapedType>(op.getQuery().getType());
+  auto k = cast<ShapedType>(op.getKey().getType());
+  if (!q.hasStaticShape() || k.isDynamicDim(2) || model.parallelUnits < 1 ||
+      model.rowsPerBlock < 1 || model.minKeysPerSplit < 1)
+    return 1;
+  int64_t keys = k.getDimSize(2);
+  int64_t blocks = q.getDimSize(0) * q.getDimSize(1) *
+                   llvm::divideCeil(q.getDimSize(2), model.rowsPerBlock);
+  if (blocks == 0 || 5 * blocks >= 4 * model.parallelUnits)
+    return 1;
+  int64_t most =
+      std::clamp<int64_t>(keys / model.minKeysPerSplit, 1, model.maxSplits);
+  // The share of the last wave's units that have work, for `s` splits.
+  auto efficiency = [&](int64_t s) {
+    double waves = double(blocks * s) / double(model.parallelUnits);
+    return waves / std::ceil(waves);
+  };
+  double best = 0;
+  for (int64_t s = 1; s <= most; ++s)
+    best = std::max(best, efficiency(s));
+  for (int64_t s = 1; s <= most; ++s)
+    if (efficiency(s) >= 0.85 * best)
+      return s;
+  return most;
+}
+
+/// Why `op` cannot be split along its keys, or std::nullopt.
+static std::optional<std::string> whyNotSplittable(AttentionOp op) {
+  if (!op.hasPureTensorSemantics())
+    return "split along the keys needs tensors (run it before bufferization)";
+  if (op.getWindow())
+    return "split along the keys of a windowed attention is not supported: "
+           "a split's window would depend on its keys' global positions";
+  if (op.hasSkipThreshold())
+    return "split along the keys of an attention with a skip threshold is "
+           "not supported yet";
+  if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
+    return why;
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<Value>>
+mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
+                                       int64_t splits) {
+  if (splits < 1)
+    return op.emitOpError()
+           << "key split count must be at least 1, got " << splits;
+  if (splits == 1)
+    return SmallVector<Value>(op->getResults());
+  if (std::optional<std::string> why = whyNotSplittable(op))
+    return op.emitOpError(*why);
+  auto keyType = cast<RankedTensorType>(op.getKey().getType());
+  if (!keyType.isDynamicDim(2))
+    splits =
+        std::min<int64_t>(splits, std::max<int64_t>(keyType.getDimSize(2), 1));
+  if (splits == 1)
+    return SmallVector<Value>(op->getResults());
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  FloatType f32 = rewriter.getF32Type();
+  OpFoldResult keys = tensor::getMixedSize(rewriter, loc, op.getKey(), 2);
+  OpFoldResult queries = tensor::getMixedSize(rewriter, loc, op.getQuery(), 2);
+
+  // Splits of `size` keys counted back from the last key, the first one
+  // taking the remainder (possibly none). With causal, every split but the
+  // last lies left of row 0's diagonal Nk - Nq when size >= Nq - 1, so
+  // causal hides none of its keys, and the last split, which ends at Nk,
+  // keeps the op's bottom-right alignment as its own.
+  AffineExpr nk, nq;
+  bindSymbols(ctx, nk, nq);
+  SmallVector<AffineExpr> sizeExprs = {nk.ceilDiv(splits)};
+  if (op.getCausal())
+    sizeExprs.push_back(nq - 1);
+  OpFoldResult size = affine::makeComposedFoldedAffineMax(
+      rewriter, loc, AffineMap::get(0, 2, sizeExprs, ctx), {keys, queries});
+  AffineExpr n, sz;
+  bindSymbols(ctx, n, sz);
+  auto boundary = [&](int64_t fromEnd) {
+    // max(Nk - fromEnd * size, 0)
+    return affine::makeComposedFoldedAffineMax(
+        rewriter, loc,
+        AffineMap::get(0, 2, {n - sz * fromEnd, getAffineConstantExpr(0, ctx)},
+                       ctx),
+        {keys, size});
+  };
+
+  SmallVector<OpFoldResult> outSizes =
+      tensor::getMixedSizes(rewriter, loc, op.getOutput());
+  SmallVector<OpFoldResult> stateSizes(outSizes.begin(), outSizes.end() - 1);
+  // The state (m_s, l_s) of a split's lse, elementwise over [B, H, Nq].
+  auto stateOfLse = [&](Value lse) -> std::pair<Value, Value> {
+    auto type = cast<RankedTensorType>(lse.getType());
+    // One init each: a shared one would bufferize to one buffer and a copy.
+    Value maxInit = tensor::EmptyOp::create(rewriter, loc, stateSizes, f32);
+    Value sumInit = tensor::EmptyOp::create(rewriter, loc, stateSizes, f32);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type, type}, lse, ValueRange{maxInit, sumInit},
+        ArrayRef<AffineMap>{id, id, id},
+        SmallVector<utils::IteratorType>(type.getRank(),
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          StateMath sm(nb, l, f32);
+          auto [max, sum] = sm.stateOfLse(args[0]);
+          linalg::YieldOp::create(nb, l, ValueRange{max, sum});
+        });
+    return {generic.getResult(0), generic.getResult(1)};
+  };
+
+  float scale = *op.getScaleOrDefault();
+  Value m, l, acc;
+  for (int64_t s = 0; s < splits; ++s) {
+    OpFoldResult start = boundary(splits - s);
+    OpFoldResult end = boundary(splits - 1 - s);
+    OpFoldResult length = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, n - sz, {end, start});
+    Value key = sliceAlong(rewriter, loc, op.getKey(), 2, start, length);
+    Value value = sliceAlong(rewriter, loc, op.getValue(), 2, start, length);
+    Value mask = op.getMask()
+                     ? sliceAlong(rewriter, loc, op.getMask(), 3, start, length)
+                     : Value();
+    Value partOut = tensor::EmptyOp::create(rewriter, loc, outSizes, f32);
+    Value partLse = tensor::EmptyOp::create(rewriter, loc, stateSizes, f32);
+    bool last = s == splits - 1;
+    auto part = AttentionOp::create(
+        rewriter, loc, TypeRange{partOut.getType(), partLse.getType()},
+        op.getQuery(), key, value, mask, /*threshold=*/Value(), partOut,
+        partLse, /*skip_counts=*/Value(), MaskedRows::Zero,
+        rewriter.getF32FloatAttr(scale), last && op.getCausal(),
+        /*window=*/IntegerAttr(), SkipThresholdKindAttr(), DenseI64ArrayAttr());
+    // The attributes a target reads (strategy requests) travel with it.
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      part->setAttr(attr.getName(), attr.getValue());
+    auto [partM, partL] = stateOfLse(part.getResult(1));
+    Value partAcc = part.getResult(0);
+    if (s == 0) {
+      m = partM;
+      l = partL;
+      acc = partAcc;
+      continue;
+    }
+    auto merge =
+        MergeOp::create(rewriter, loc, m.getType(), l.getType(), acc.getType(),
+                        m, l, partM, partL, acc, partAcc, StateKind::Max);
+    m = merge.getMax();
+    l = merge.getSum();
+    acc = merge.getAcc();
+  }
+  AttentionDecomposer parts(rewriter, op);
+  SmallVector<Value> results = parts.finish(m, l, acc);
+  rewriter.replaceOp(op, results);
+  return results;
+}
+
+namespace {
+struct SoftmaxSplitAttentionKeysPass
+    : public softmax::impl::SoftmaxSplitAttentionKeysBase<
+          SoftmaxSplitAttentionKeysPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    const std::pair<OptionRange, int64_t> ranges[] = {
+        {{"splits", 1, 1024, false, "the cost model's"}, splits},
+        {{"parallel-units", 1, 65536}, parallelUnits},
+        {{"rows-per-block", 1, 1024}, rowsPerBlock},
+        {{"min-keys-per-split", 1, int64_t(1) << 30}, minKeysPerSplit}};
+    for (const auto &[range, value] : ranges)
+      if (std::optional<std::string> why = range.check(value)) {
+        getOperation()->emitError("softmax-split-attention-keys: ") << *why;
+        return signalPassFailure();
+      }
+    AttentionKeySplitModel model;
+    model.parallelUnits = parallelUnits;
+    model.rowsPerBlock = rowsPerBlock;
+    model.minKeysPerSplit = minKeysPerSplit;
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops) {
+      int64_t count = splits ? splits : chooseAttentionKeySplits(op, model);
+      if (failed(splitAttentionAlongKeys(rewriter, op, count)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,10 @@
+// RUN: not softmax-opt %s --softmax-split-attention-keys=splits=2 --softmax-to-cpu 2>&1 | FileCheck %s
+
+// A split's keys are a strided view of the cache (Hkv > 1: each head's
+// slice is apart from the next). The CPU vector mapping reads contiguous
+// buffers only, and says so rather than copying the keys.
+// CHECK: error: 'softmax.attention' op CPU mapping expects contiguous (identity layout) memrefs
+func.func @split(%q: tensor<1x2x1x16xf32>, %k: tensor<1x2x64x16xf32>, %v: tensor<1x2x64x16xf32>, %o: tensor<1x2x1x16xf32>) -> tensor<1x2x1x16xf32> {
+  %r = softmax.attention ins(%q, %k, %v : tensor<1x2x1x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) outs(%o : tensor<1x2x1x16xf32>) masked(zero)
+  return %r : tensor<1x2x1x16xf32>
+}

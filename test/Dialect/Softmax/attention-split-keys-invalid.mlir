@@ -1,0 +1,28 @@
+// RUN: softmax-opt %s --softmax-split-attention-keys=splits=2 -split-input-file -verify-diagnostics
+// RUN: not softmax-opt %s --softmax-split-attention-keys=splits=-1 -split-input-file 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not softmax-opt %s --softmax-split-attention-keys=parallel-units=0 -split-input-file 2>&1 | FileCheck %s --check-prefix=UNITS
+
+// OPT: softmax-split-attention-keys: splits must be 0 (the cost model's) or from 1 to 1024, not -1
+// UNITS: softmax-split-attention-keys: parallel-units must be from 1 to 65536, not 0
+
+func.func @window(%q: tensor<1x1x4x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tensor<1x1x64x16xf32>, %o: tensor<1x1x4x16xf32>) -> tensor<1x1x4x16xf32> {
+  // expected-error @+1 {{'softmax.attention' op split along the keys of a windowed attention is not supported: a split's window would depend on its keys' global positions}}
+  %r = softmax.attention ins(%q, %k, %v : tensor<1x1x4x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>) outs(%o : tensor<1x1x4x16xf32>) masked(zero) window(8)
+  return %r : tensor<1x1x4x16xf32>
+}
+
+// -----
+
+func.func @threshold(%q: tensor<1x1x4x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tensor<1x1x64x16xf32>, %o: tensor<1x1x4x16xf32>, %t: f32) -> tensor<1x1x4x16xf32> {
+  // expected-error @+1 {{'softmax.attention' op split along the keys of an attention with a skip threshold is not supported yet}}
+  %r = softmax.attention ins(%q, %k, %v : tensor<1x1x4x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>) outs(%o : tensor<1x1x4x16xf32>) masked(zero) skip(lambda %t : f32, tile [1, 16])
+  return %r : tensor<1x1x4x16xf32>
+}
+
+// -----
+
+func.func @buffers(%q: memref<1x1x4x16xf32>, %k: memref<1x1x64x16xf32>, %v: memref<1x1x64x16xf32>, %o: memref<1x1x4x16xf32>) {
+  // expected-error @+1 {{'softmax.attention' op split along the keys needs tensors (run it before bufferization)}}
+  softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x64x16xf32>, memref<1x1x64x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
+  return
+}

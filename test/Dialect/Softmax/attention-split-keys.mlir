@@ -1,0 +1,76 @@
+// RUN: softmax-opt %s --softmax-split-attention-keys=splits=3 -split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-split-attention-keys -split-input-file | FileCheck %s --check-prefix=MODEL
+
+// Three splits of 1000 keys counted back from the last: 332, 334, 334.
+// Each partial is masked(zero) with an explicit scale and an f32 lse; only
+// the last, which ends at Nk, keeps causal. (L_s, 1), or the identity where
+// L_s = -inf, is each split's state; two merges fold them; the op's
+// masked(nan) is applied once, at the end.
+// CHECK-LABEL: func.func @decode_causal
+// CHECK: %[[K0:.*]] = tensor.extract_slice %arg1[0, 0, 0, 0] [1, 2, 332, 64]
+// CHECK: %[[P0:.*]]:2 = softmax.attention ins(%arg0, %[[K0]], %{{.*}} : tensor<1x8x4x64xf32>, tensor<1x2x332x64xf32>, tensor<1x2x332x64xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x8x4x64xf32>, tensor<1x8x4xf32>) masked(zero) scale(1.250000e-01){{$}}
+// CHECK: %[[S0:.*]]:2 = linalg.generic {{.*}} ins(%[[P0]]#1 : tensor<1x8x4xf32>)
+// CHECK: arith.cmpf oeq, %{{.*}}, %{{.*}} : f32
+// CHECK: tensor.extract_slice %arg1[0, 0, 332, 0] [1, 2, 334, 64]
+// CHECK: %[[P1:.*]]:2 = softmax.attention {{.*}} masked(zero) scale(1.250000e-01){{$}}
+// CHECK: %[[S1:.*]]:2 = linalg.generic
+// CHECK: %[[M:.*]], %[[L:.*]], %[[A:.*]] = softmax.merge(%[[S0]]#0, %[[S0]]#1), (%[[S1]]#0, %[[S1]]#1) acc(%[[P0]]#0, %[[P1]]#0 : {{.*}}) state(max)
+// CHECK: tensor.extract_slice %arg1[0, 0, 666, 0] [1, 2, 334, 64]
+// CHECK: softmax.attention {{.*}} masked(zero) scale(1.250000e-01) causal
+// CHECK: softmax.merge(%[[M]], %[[L]])
+// CHECK-NOT: softmax.attention
+// CHECK: return
+func.func @decode_causal(%q: tensor<1x8x4x64xf32>, %k: tensor<1x2x1000x64xf32>, %v: tensor<1x2x1000x64xf32>, %o: tensor<1x8x4x64xf32>, %l: tensor<1x8x4xf32>) -> (tensor<1x8x4x64xf32>, tensor<1x8x4xf32>) {
+  %r:2 = softmax.attention ins(%q, %k, %v : tensor<1x8x4x64xf32>, tensor<1x2x1000x64xf32>, tensor<1x2x1000x64xf32>) outs(%o, %l : tensor<1x8x4x64xf32>, tensor<1x8x4xf32>) masked(nan) causal
+  return %r#0, %r#1 : tensor<1x8x4x64xf32>, tensor<1x8x4xf32>
+}
+
+// -----
+
+// With causal, a split holds at least Nq - 1 keys: 12 query rows over 5
+// keys put every key in the last split; the first two are empty.
+// CHECK-LABEL: func.func @more_queries_than_keys
+// CHECK: tensor.extract_slice %arg1[0, 0, 0, 0] [1, 1, 0, 16]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0, 0] [1, 1, 0, 16]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0, 0] [1, 1, 5, 16]
+// CHECK: softmax.attention {{.*}} tensor<1x1x5x16xf32>{{.*}} causal
+func.func @more_queries_than_keys(%q: tensor<1x1x12x16xf32>, %k: tensor<1x1x5x16xf32>, %v: tensor<1x1x5x16xf32>, %o: tensor<1x1x12x16xf32>) -> tensor<1x1x12x16xf32> {
+  %r = softmax.attention ins(%q, %k, %v : tensor<1x1x12x16xf32>, tensor<1x1x5x16xf32>, tensor<1x1x5x16xf32>) outs(%o : tensor<1x1x12x16xf32>) masked(zero) causal
+  return %r : tensor<1x1x12x16xf32>
+}
+
+// -----
+
+// A dynamic key count: the boundaries are affine.max of Nk, and the mask
+// is sliced along its last dimension with the keys.
+// CHECK-LABEL: func.func @dynamic_keys_mask
+// CHECK: %[[NK:.*]] = tensor.dim %arg1, %c2
+// CHECK: affine.max
+// CHECK-COUNT-3: tensor.extract_slice %arg3
+// CHECK-COUNT-2: softmax.merge
+func.func @dynamic_keys_mask(%q: tensor<2x4x3x16xf16>, %k: tensor<2x4x?x16xf16>, %v: tensor<2x4x?x16xf16>, %m: tensor<2x1x3x?xi1>, %o: tensor<2x4x3x16xf16>) -> tensor<2x4x3x16xf16> {
+  %r = softmax.attention ins(%q, %k, %v, %m : tensor<2x4x3x16xf16>, tensor<2x4x?x16xf16>, tensor<2x4x?x16xf16>, tensor<2x1x3x?xi1>) outs(%o : tensor<2x4x3x16xf16>) masked(zero)
+  return %r : tensor<2x4x3x16xf16>
+}
+
+// -----
+
+// The cost model: 32 blocks (B 1, H 32, one query row) on 132 units get
+// 4 splits (4 x 32 = 128 of 132 units in one wave); 256 blocks (B 8) fill
+// the units and are not split.
+// MODEL-LABEL: func.func @decode_model
+// MODEL-COUNT-4: softmax.attention {{.*}} tensor<1x8x16384x128xbf16>
+// MODEL-NOT: softmax.attention
+// MODEL: softmax.merge
+// MODEL-NOT: softmax.attention
+// MODEL-LABEL: func.func @batch_fills_units
+// MODEL: softmax.attention
+// MODEL-NOT: softmax.merge
+func.func @decode_model(%q: tensor<1x32x1x128xbf16>, %k: tensor<1x8x65536x128xbf16>, %v: tensor<1x8x65536x128xbf16>, %o: tensor<1x32x1x128xbf16>) -> tensor<1x32x1x128xbf16> {
+  %r = softmax.attention ins(%q, %k, %v : tensor<1x32x1x128xbf16>, tensor<1x8x65536x128xbf16>, tensor<1x8x65536x128xbf16>) outs(%o : tensor<1x32x1x128xbf16>) masked(zero)
+  return %r : tensor<1x32x1x128xbf16>
+}
+func.func @batch_fills_units(%q: tensor<8x32x1x128xbf16>, %k: tensor<8x8x4096x128xbf16>, %v: tensor<8x8x4096x128xbf16>, %o: tensor<8x32x1x128xbf16>) -> tensor<8x32x1x128xbf16> {
+  %r = softmax.attention ins(%q, %k, %v : tensor<8x32x1x128xbf16>, tensor<8x8x4096x128xbf16>, tensor<8x8x4096x128xbf16>) outs(%o : tensor<8x32x1x128xbf16>) masked(zero)
+  return %r : tensor<8x32x1x128xbf16>
+}
