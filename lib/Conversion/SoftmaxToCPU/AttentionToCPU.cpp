@@ -332,7 +332,9 @@ std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
   for (Value v : op->getOperands())
     if (isa<ShapedType>(v.getType()))
       buffers.push_back(v);
-  if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping"))
+  if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping",
+                                         /*requireBuffers=*/true,
+                                         /*allowOuterStrides=*/true))
     return why;
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());

@@ -15,13 +15,21 @@ Request mlir::softmax::rowKernelRequest(SemanticOpInterface op,
 
 std::optional<std::string>
 mlir::softmax::whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
-                                       bool requireBuffers) {
+                                       bool requireBuffers,
+                                       bool allowOuterStrides) {
   for (Value v : buffers) {
     auto type = dyn_cast<MemRefType>(v.getType());
     if (!type && requireBuffers)
       return (mapping + " expects memrefs; run one-shot-bufferize first").str();
-    if (type && !type.getLayout().isIdentity())
-      return (mapping + " expects contiguous (identity layout) memrefs").str();
+    if (type && !type.getLayout().isIdentity()) {
+      if (!allowOuterStrides)
+        return (mapping + " expects contiguous (identity layout) memrefs")
+            .str();
+      if (!type.isLastDimUnitStride())
+        return (mapping + " expects memrefs whose last dimension has unit "
+                          "stride")
+            .str();
+    }
     // A buffer in another memory space (GPU workgroup memory, say) is not
     // one the mapped host code or a launch from it can address.
     if (type && type.getMemorySpace()) {

@@ -37,10 +37,14 @@ Request rowKernelRequest(SemanticOpInterface op, Algorithm algorithm);
 /// Why a mapping (named `mapping` in the message, e.g. "CPU mapping") cannot
 /// index `buffers` as contiguous memrefs, or nullopt when it can. Tensors
 /// pass when `requireBuffers` is false (the question asked before
-/// bufferization).
-std::optional<std::string> whyNotContiguousBuffers(ValueRange buffers,
-                                                   StringRef mapping,
-                                                   bool requireBuffers = true);
+/// bufferization). With `allowOuterStrides`, a strided memref whose last
+/// dimension has unit stride passes too: a mapping that indexes every
+/// dimension (the CPU attention kernel) reads a slice of a larger buffer,
+/// such as a split's keys of a KV cache, in place.
+std::optional<std::string>
+whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
+                        bool requireBuffers = true,
+                        bool allowOuterStrides = false);
 
 /// Why `op` does not read and write f16/bf16/f32 data accumulated in f32,
 /// which the CPU and GPU mappings compute, or nullopt when it does.
