@@ -94,6 +94,44 @@ DiagnosedSilenceableFailure transform::SoftmaxSelectAlgorithmOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// split_attention_keys
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::SoftmaxSplitAttentionKeysOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  AttentionKeySplitModel model;
+  if (auto v = getParallelUnits())
+    model.parallelUnits = *v;
+  if (auto v = getRowsPerBlock())
+    model.rowsPerBlock = *v;
+  if (auto v = getMinKeysPerSplit())
+    model.minKeysPerSplit = *v;
+  SmallVector<Operation *> parts;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto op = dyn_cast<AttentionOp>(target);
+    if (!op) {
+      results.set(cast<OpResult>(getParts()), {});
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError()
+          << "expects softmax.attention ops, not " << target->getName();
+      diag.attachNote(target->getLoc()) << "target op";
+      return diag;
+    }
+    int64_t count = getSplits() ? static_cast<int64_t>(*getSplits())
+                                : chooseAttentionKeySplits(op, model);
+    FailureOr<SmallVector<AttentionOp>> split =
+        splitAttentionAlongKeys(rewriter, op, count);
+    if (failed(split))
+      return DiagnosedSilenceableFailure::definiteFailure();
+    for (AttentionOp part : *split)
+      parts.push_back(part);
+  }
+  results.set(cast<OpResult>(getParts()), parts);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
 // Pattern descriptors
 //===----------------------------------------------------------------------===//
 

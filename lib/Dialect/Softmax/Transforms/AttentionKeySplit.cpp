@@ -73,14 +73,14 @@ static std::optional<std::string> whyNotSplittable(AttentionOp op) {
   return std::nullopt;
 }
 
-FailureOr<SmallVector<Value>>
+FailureOr<SmallVector<AttentionOp>>
 mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
                                        int64_t splits) {
   if (splits < 1)
     return op.emitOpError()
            << "key split count must be at least 1, got " << splits;
   if (splits == 1)
-    return SmallVector<Value>(op->getResults());
+    return SmallVector<AttentionOp>{op};
   if (std::optional<std::string> why = whyNotSplittable(op))
     return op.emitOpError(*why);
   auto keyType = cast<RankedTensorType>(op.getKey().getType());
@@ -88,7 +88,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     splits =
         std::min<int64_t>(splits, std::max<int64_t>(keyType.getDimSize(2), 1));
   if (splits == 1)
-    return SmallVector<Value>(op->getResults());
+    return SmallVector<AttentionOp>{op};
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
@@ -145,6 +145,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
   };
 
   float scale = *op.getScaleOrDefault();
+  SmallVector<AttentionOp> parts;
   Value m, l, acc;
   for (int64_t s = 0; s < splits; ++s) {
     OpFoldResult start = boundary(splits - s);
@@ -168,6 +169,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     // The attributes a target reads (strategy requests) travel with it.
     for (NamedAttribute attr : op->getDiscardableAttrs())
       part->setAttr(attr.getName(), attr.getValue());
+    parts.push_back(part);
     auto [partM, partL] = stateOfLse(part.getResult(1));
     Value partAcc = part.getResult(0);
     if (s == 0) {
@@ -183,10 +185,9 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     l = merge.getSum();
     acc = merge.getAcc();
   }
-  AttentionDecomposer parts(rewriter, op);
-  SmallVector<Value> results = parts.finish(m, l, acc);
-  rewriter.replaceOp(op, results);
-  return results;
+  AttentionDecomposer pieces(rewriter, op);
+  rewriter.replaceOp(op, pieces.finish(m, l, acc));
+  return parts;
 }
 
 namespace {

@@ -11,6 +11,8 @@
 // CHECK: transform.softmax.map_to_cpu %{{.*}} {block = 4 : i64, exp = "polynomial", l1_bytes = 32768 : i64, l2_bytes = 1048576 : i64, three_pass = "reload", unroll = 2 : i64, vector_width = 8 : i64} : (!transform.any_op) -> !transform.op<"scf.parallel">
 // CHECK: transform.softmax.map_to_gpu %{{.*}} : (!transform.any_op) -> !transform.any_op
 // CHECK: transform.softmax.map_to_gpu %{{.*}} {attention_buffers = 2 : i64, attention_f32_precision = "tf32", attention_rows_per_warp = 32 : i64, cached_vectors = 2 : i64, chip = "sm_80", rows_per_block = 1 : i64, splits = 1 : i64, strategy = #softmax.gpu_strategy<threads_per_row = 512>, threads_per_row = 256 : i64, vector_width = 4 : i64} : (!transform.any_op) -> !transform.op<"gpu.launch">
+// CHECK: transform.softmax.split_attention_keys %{{.*}} : (!transform.any_op) -> !transform.any_op
+// CHECK: transform.softmax.split_attention_keys %{{.*}} {min_keys_per_split = 64 : i64, parallel_units = 16 : i64, rows_per_block = 16 : i64, splits = 4 : i64} : (!transform.any_op) -> !transform.op<"softmax.attention">
 // CHECK: transform.apply_patterns to %{{.*}} {
 // CHECK-NEXT:   transform.apply_patterns.softmax.raise
 // CHECK-NEXT:   transform.apply_patterns.softmax.decompose
@@ -37,6 +39,11 @@ module attributes {transform.with_named_sequence} {
         attention_rows_per_warp = 32, attention_buffers = 2,
         attention_f32_precision = "tf32",
         strategy = #softmax.gpu_strategy<threads_per_row = 512>} : (!transform.any_op) -> !transform.op<"gpu.launch">
+    %g = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %4 = transform.softmax.split_attention_keys %g : (!transform.any_op) -> !transform.any_op
+    %h = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %5 = transform.softmax.split_attention_keys %h {splits = 4, parallel_units = 16,
+        rows_per_block = 16, min_keys_per_split = 64} : (!transform.any_op) -> !transform.op<"softmax.attention">
     %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %f {
       transform.apply_patterns.softmax.raise

@@ -86,6 +86,54 @@ def SoftmaxSelectAlgorithmOp : TransformDialectOp<"softmax.select_algorithm",
 }
 
 //===----------------------------------------------------------------------===//
+// split_attention_keys
+//===----------------------------------------------------------------------===//
+
+def SoftmaxSplitAttentionKeysOp : TransformDialectOp<
+    "softmax.split_attention_keys",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     DeclareOpInterfaceMethods<TransformOpInterface>,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Split softmax.attention ops along their keys (split-KV)";
+  let description = [{
+    Splits every `softmax.attention` (on tensors) that `target` points to
+    into partial attentions over consecutive key ranges whose outputs and
+    lse are merged by `softmax.merge`, exactly as
+    `softmax-split-attention-keys` does (docs/Attention.md, "Split-KV"),
+    and returns a handle to the partial attentions, in payload order and
+    key order within each op: these are what a later
+    `transform.softmax.map_to_cpu` or `map_to_gpu` maps.
+
+    `splits` forces the count; without it the cost model chooses, with
+    `parallel_units`, `rows_per_block` and `min_keys_per_split` as the
+    pass's options (defaults 132, 64, 256). An op it leaves whole (a count
+    of 1) is returned itself.
+
+    `target` is consumed. A payload op that is not a `softmax.attention` is
+    a silenceable error; an attention the split refuses (a window, a skip
+    threshold, memrefs) a definite one, with the reason on the op.
+
+    Example:
+
+    ```mlir
+    %att = transform.structured.match ops{["softmax.attention"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %parts = transform.softmax.split_attention_keys %att {splits = 4}
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       Softmax_OptionalSize:$splits,
+                       Softmax_OptionalSize:$parallel_units,
+                       Softmax_OptionalSize:$rows_per_block,
+                       Softmax_OptionalSize:$min_keys_per_split);
+  let results = (outs TransformHandleTypeInterface:$parts);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
 // map_to_cpu
 //===----------------------------------------------------------------------===//
 

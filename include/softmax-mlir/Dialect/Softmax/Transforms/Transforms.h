@@ -89,11 +89,11 @@ int64_t chooseAttentionKeySplits(AttentionOp op,
 /// as the decomposition does. Splits hold ceil(Nk / splits) keys (with
 /// causal, at least Nq - 1, so that only the last split meets the
 /// diagonal), counted back from the last key; the first may be shorter or
-/// empty. `splits` is capped at a static Nk. Returns the values that
-/// replaced the op's results (its own results when nothing was split), or
-/// failure with a diagnostic: memrefs, a window or a skip threshold, a
-/// dynamic H / Hkv, a count below 1.
-FailureOr<SmallVector<Value>>
+/// empty. `splits` is capped at a static Nk. Returns the partial attentions
+/// in key order (the op itself when nothing was split), or failure with a
+/// diagnostic: memrefs, a window or a skip threshold, a dynamic H / Hkv, a
+/// count below 1.
+FailureOr<SmallVector<AttentionOp>>
 splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op, int64_t splits);
 
 /// State ops -> linalg.generic over arith/math.
