@@ -13,14 +13,6 @@ func.func @window(%q: tensor<1x1x4x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tenso
 
 // -----
 
-func.func @threshold(%q: tensor<1x1x4x16xf32>, %k: tensor<1x1x64x16xf32>, %v: tensor<1x1x64x16xf32>, %o: tensor<1x1x4x16xf32>, %t: f32) -> tensor<1x1x4x16xf32> {
-  // expected-error @+1 {{'softmax.attention' op split along the keys of an attention with a skip threshold is not supported yet}}
-  %r = softmax.attention ins(%q, %k, %v : tensor<1x1x4x16xf32>, tensor<1x1x64x16xf32>, tensor<1x1x64x16xf32>) outs(%o : tensor<1x1x4x16xf32>) masked(zero) skip(lambda %t : f32, tile [1, 16])
-  return %r : tensor<1x1x4x16xf32>
-}
-
-// -----
-
 func.func @buffers(%q: memref<1x1x4x16xf32>, %k: memref<1x1x64x16xf32>, %v: memref<1x1x64x16xf32>, %o: memref<1x1x4x16xf32>) {
   // expected-error @+1 {{'softmax.attention' op split along the keys needs tensors (run it before bufferization)}}
   softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x64x16xf32>, memref<1x1x64x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)

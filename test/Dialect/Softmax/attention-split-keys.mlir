@@ -46,11 +46,34 @@ func.func @more_queries_than_keys(%q: tensor<1x1x12x16xf32>, %k: tensor<1x1x5x16
 // CHECK-LABEL: func.func @dynamic_keys_mask
 // CHECK: %[[NK:.*]] = tensor.dim %arg1, %c2
 // CHECK: affine.max
-// CHECK-COUNT-3: tensor.extract_slice %arg3
-// CHECK-COUNT-2: softmax.merge
+// CHECK-COUNT-2: tensor.extract_slice %arg3
+// CHECK: softmax.merge
+// CHECK: tensor.extract_slice %arg3
+// CHECK: softmax.merge
 func.func @dynamic_keys_mask(%q: tensor<2x4x3x16xf16>, %k: tensor<2x4x?x16xf16>, %v: tensor<2x4x?x16xf16>, %m: tensor<2x1x3x?xi1>, %o: tensor<2x4x3x16xf16>) -> tensor<2x4x3x16xf16> {
   %r = softmax.attention ins(%q, %k, %v, %m : tensor<2x4x3x16xf16>, tensor<2x4x?x16xf16>, tensor<2x4x?x16xf16>, tensor<2x1x3x?xi1>) outs(%o : tensor<2x4x3x16xf16>) masked(zero)
   return %r : tensor<2x4x3x16xf16>
+}
+
+// -----
+
+// A threshold in the scale_factor form reaches the three partials as
+// lambda = a / Nk over all 600 keys (per batch entry here), with the op's
+// tile; the partials' counts add up.
+// CHECK-LABEL: func.func @threshold
+// CHECK: %[[NK:.*]] = arith.sitofp %{{.*}} : i64 to f32
+// CHECK: %[[LAM:.*]] = linalg.generic {{.*}} ins(%arg5 : tensor<2xf32>)
+// CHECK: arith.divf %{{.*}}, %[[NK]] : f32
+// CHECK: softmax.attention {{.*}} masked(zero) scale({{.*}}) skip(lambda %[[LAM]] : tensor<2xf32>, tile [1, 16]) skip_counts(%{{.*}} : tensor<2xi64>)
+// CHECK: %[[L0:.*]] = tensor.extract %{{.*}}[%c0{{.*}}] : tensor<2xi64>
+// CHECK: softmax.attention {{.*}} skip(lambda %[[LAM]] : tensor<2xf32>, tile [1, 16]) skip_counts(
+// CHECK: %[[L1:.*]] = tensor.extract %{{.*}}[%c0{{.*}}] : tensor<2xi64>
+// CHECK: %[[LIVE:.*]] = arith.addi %[[L0]], %[[L1]] : i64
+// CHECK: %[[LIVE3:.*]] = arith.addi %[[LIVE]], %{{.*}} : i64
+// CHECK: tensor.from_elements %[[LIVE3]], %{{.*}} : tensor<2xi64>
+func.func @threshold(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x600x16xf32>, %v: tensor<2x2x600x16xf32>, %o: tensor<2x2x3x16xf32>, %c: tensor<2xi64>, %a: tensor<2xf32>) -> (tensor<2x2x3x16xf32>, tensor<2xi64>) {
+  %r:2 = softmax.attention ins(%q, %k, %v : tensor<2x2x3x16xf32>, tensor<2x2x600x16xf32>, tensor<2x2x600x16xf32>) outs(%o : tensor<2x2x3x16xf32>) masked(zero) skip(scale_factor %a : tensor<2xf32>, tile [1, 16]) skip_counts(%c : tensor<2xi64>)
+  return %r#0, %r#1 : tensor<2x2x3x16xf32>, tensor<2xi64>
 }
 
 // -----

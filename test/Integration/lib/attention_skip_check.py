@@ -37,7 +37,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
-from attention_check import (BF16, hex_dense, lower_and_run, print_bits, tile,  # noqa: E402
+from attention_check import (BF16, hex_dense, lower_and_run, print_bits, split_keys, tile,  # noqa: E402
                              rounded, ttype)
 from softmax_check import DEFAULT_SEED, resolve_seed  # noqa: E402
 from softmax_mlir.structured import structured_qkv  # noqa: E402
@@ -281,12 +281,39 @@ def split_outputs(text: str):
     return out
 
 
-def check(c: Case, got_o, got_l, counts, q, k, v, mask) -> tuple[bool, str]:
+def split_ranges(c: Case, splits: int) -> list[tuple[int, int]]:
+    """The key ranges softmax-split-attention-keys gives the splits: ceil(Nk /
+    S) keys (with causal, at least Nq - 1) counted back from the last key."""
+    splits = min(splits, max(c.nk, 1))
+    size = max(-(-c.nk // splits), c.nq - 1 if c.causal else 0)
+    return [(max(c.nk - (splits - s) * size, 0), max(c.nk - (splits - 1 - s) * size, 0))
+            for s in range(splits)]
+
+
+def split_fold(c: Case, s: np.ndarray, v: np.ndarray, lam: np.ndarray, splits: int):
+    """fold's counts (live, skipped, skipped and near-tie tiles per row) over
+    the splits, each folding its own key tiles from its first key: the rule
+    the split op computes (a split's first tile is never skipped)."""
+    live = skipped = 0
+    nskip = np.zeros((c.b, c.h, c.nq))
+    ties = np.zeros((c.b, c.h, c.nq))
+    for a, e in split_ranges(c, splits):
+        _, _, lv, sk, ns, ti = fold(dataclasses.replace(c, nk=e - a), s[..., a:e],
+                                    v[:, :, a:e], lam)
+        live, skipped, nskip, ties = live + lv, skipped + sk, nskip + ns, ties + ti
+    return live, skipped, nskip, ties
+
+
+def check(c: Case, got_o, got_l, counts, q, k, v, mask,
+          splits: int | None = None) -> tuple[bool, str]:
     lam = lambdas(c)
     s = scores(c, q, k, mask)
     dense_o, dense_l, *_ = fold(dataclasses.replace(c, tile=(1, max(c.nk, 1))), s, v,
                                 np.zeros(c.b))
-    _, _, live, skipped, nskip, ties = fold(c, s, v, lam)
+    if splits:
+        live, skipped, nskip, ties = split_fold(c, s, v, lam, splits)
+    else:
+        _, _, live, skipped, nskip, ties = fold(c, s, v, lam)
     bad = []
     got_live, got_skipped = counts
     if got_live != live:
@@ -365,6 +392,10 @@ def main() -> int:
                     help="also run every case without counts, tiled over (B, H, Nq) by "
                          "tile_using_for through the op's TilingInterface: its outputs "
                          "must equal the untiled op's bit for bit")
+    ap.add_argument("--split-keys", type=int, default=None, metavar="N",
+                    help="split every op along its keys into N partial attentions "
+                         "(softmax-split-attention-keys) first; the counts are then "
+                         "the float64 rule's per split, windowed cases are left out")
     ap.add_argument("--self-test", action="store_true",
                     help="compile every op with lambda 0 (a kernel that drops the "
                          "threshold): each case that expects skipping must fail")
@@ -373,7 +404,8 @@ def main() -> int:
     print(f"seed {seed}")
     rng = np.random.default_rng(seed)
     chosen = [c for c in cases() if (not args.only or args.only in c.name)
-              and (not args.vector_width or c.tile == (1, args.vector_width))]
+              and (not args.vector_width or c.tile == (1, args.vector_width))
+              and (args.split_keys is None or c.window is None)]
     if args.pipeline_options is None:
         args.pipeline_options = f"vector-width={args.vector_width}"
     inputs = [make_inputs(c, rng) for c in chosen]
@@ -390,6 +422,11 @@ def main() -> int:
         path = os.path.join(tmp, "skip.mlir")
         with open(path, "w") as f:
             f.write(module)
+        if args.split_keys is not None:
+            err = split_keys(args.softmax_opt, path, chosen, args.split_keys)
+            if err:
+                print("FAIL: " + err)
+                return 1
         stdout, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
                                     path, args.pipeline_options)
         if err:
@@ -419,7 +456,7 @@ def main() -> int:
         as_f32 = lambda x: np.array(x, dtype=np.int64).astype(np.int32).view(np.float32)
         got_o = as_f32(o_bits).reshape(c.b, c.h, c.nq, c.dv).astype(np.float64)
         got_l = as_f32(l_bits).reshape(c.b, c.h, c.nq).astype(np.float64)
-        ok, line = check(c, got_o, got_l, counts, q, k, v, mask)
+        ok, line = check(c, got_o, got_l, counts, q, k, v, mask, args.split_keys)
         if tiled_printed is not None:
             same = (tiled_printed[2 * i] == o_bits and tiled_printed[2 * i + 1] == l_bits)
             ok &= same

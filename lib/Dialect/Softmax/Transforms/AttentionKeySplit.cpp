@@ -18,6 +18,7 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -65,9 +66,6 @@ static std::optional<std::string> whyNotSplittable(AttentionOp op) {
   if (op.getWindow())
     return "split along the keys of a windowed attention is not supported: "
            "a split's window would depend on its keys' global positions";
-  if (op.hasSkipThreshold())
-    return "split along the keys of an attention with a skip threshold is "
-           "not supported yet";
   if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
     return why;
   return std::nullopt;
@@ -144,6 +142,46 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     return {generic.getResult(0), generic.getResult(1)};
   };
 
+  // A threshold travels to every partial as lambda itself: the
+  // scale_factor form's lambda = a / Nk counts all the op's keys, not a
+  // split's. Each split folds its key tiles from its own first key, and its
+  // first tile is never skipped.
+  Value lambda;
+  SkipThresholdKindAttr lambdaKind;
+  DenseI64ArrayAttr skipTile;
+  if (op.hasSkipThreshold()) {
+    lambda = op.getThreshold();
+    lambdaKind = SkipThresholdKindAttr::get(ctx, SkipThresholdKind::Lambda);
+    skipTile = op.getSkipTileAttr();
+    if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor) {
+      Value keysF32 = arith::SIToFPOp::create(
+          rewriter, loc, f32,
+          arith::IndexCastOp::create(
+              rewriter, loc, rewriter.getI64Type(),
+              getValueOrCreateConstantIndexOp(rewriter, loc, keys)));
+      if (auto type = dyn_cast<RankedTensorType>(lambda.getType())) {
+        Value init = tensor::EmptyOp::create(
+            rewriter, loc, tensor::getMixedSizes(rewriter, loc, lambda), f32);
+        AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+        lambda =
+            linalg::GenericOp::create(
+                rewriter, loc, type, lambda, init, ArrayRef<AffineMap>{id, id},
+                SmallVector<utils::IteratorType>(1,
+                                                 utils::IteratorType::parallel),
+                [&](OpBuilder &nb, Location l, ValueRange args) {
+                  StateMath sm(nb, l, f32);
+                  linalg::YieldOp::create(nb, l,
+                                          sm.skipLambda(args[0], keysF32));
+                })
+                .getResult(0);
+      } else {
+        lambda = StateMath(rewriter, loc, f32).skipLambda(lambda, keysF32);
+      }
+    }
+  }
+  bool count = static_cast<bool>(op.getSkipCounts());
+  Value live, skipped;
+
   float scale = *op.getScaleOrDefault();
   SmallVector<AttentionOp> parts;
   Value m, l, acc;
@@ -159,17 +197,35 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
                      : Value();
     Value partOut = tensor::EmptyOp::create(rewriter, loc, outSizes, f32);
     Value partLse = tensor::EmptyOp::create(rewriter, loc, stateSizes, f32);
+    Value partCounts;
+    SmallVector<Type> types = {partOut.getType(), partLse.getType()};
+    if (count) {
+      partCounts = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{2},
+                                           rewriter.getI64Type());
+      types.push_back(partCounts.getType());
+    }
     bool last = s == splits - 1;
     auto part = AttentionOp::create(
-        rewriter, loc, TypeRange{partOut.getType(), partLse.getType()},
-        op.getQuery(), key, value, mask, /*threshold=*/Value(), partOut,
-        partLse, /*skip_counts=*/Value(), MaskedRows::Zero,
-        rewriter.getF32FloatAttr(scale), last && op.getCausal(),
-        /*window=*/IntegerAttr(), SkipThresholdKindAttr(), DenseI64ArrayAttr());
+        rewriter, loc, types, op.getQuery(), key, value, mask, lambda, partOut,
+        partLse, partCounts, MaskedRows::Zero, rewriter.getF32FloatAttr(scale),
+        last && op.getCausal(), /*window=*/IntegerAttr(), lambdaKind, skipTile);
     // The attributes a target reads (strategy requests) travel with it.
     for (NamedAttribute attr : op->getDiscardableAttrs())
       part->setAttr(attr.getName(), attr.getValue());
     parts.push_back(part);
+    if (count) {
+      // Live and skipped pairs add up over the splits.
+      Value c = part.getResult(2);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value partLive = tensor::ExtractOp::create(rewriter, loc, c, zero);
+      Value partSkipped = tensor::ExtractOp::create(rewriter, loc, c, one);
+      live = live ? arith::AddIOp::create(rewriter, loc, live, partLive)
+                  : partLive;
+      skipped = skipped
+                    ? arith::AddIOp::create(rewriter, loc, skipped, partSkipped)
+                    : partSkipped;
+    }
     auto [partM, partL] = stateOfLse(part.getResult(1));
     Value partAcc = part.getResult(0);
     if (s == 0) {
@@ -186,7 +242,12 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     acc = merge.getAcc();
   }
   AttentionDecomposer pieces(rewriter, op);
-  rewriter.replaceOp(op, pieces.finish(m, l, acc));
+  SmallVector<Value> results = pieces.finish(m, l, acc);
+  if (count)
+    results.push_back(tensor::FromElementsOp::create(
+        rewriter, loc, op.getSkipCounts().getType(),
+        ValueRange{live, skipped}));
+  rewriter.replaceOp(op, results);
   return parts;
 }
 

@@ -364,12 +364,16 @@ Value StateMath::lse(StateKind state, MaskedRows masked, Value m, Value l) {
 
 Value StateMath::logSkipThreshold(Value t, Value keys) {
   using P = arith::CmpFPredicate;
-  Value lambda = keys ? div(t, keys) : t;
+  Value lambda = skipLambda(t, keys);
   // Ordered compares: NaN is off too.
   Value on = arith::AndIOp::create(
       b, loc, arith::CmpFOp::create(b, loc, P::OGT, lambda, cst(0.0)),
       arith::CmpFOp::create(b, loc, P::OLT, lambda, cst(1.0)));
   return select(on, log(lambda), negInf());
+}
+
+Value StateMath::skipLambda(Value t, Value keys) {
+  return keys ? div(t, keys) : t;
 }
 
 Value StateMath::rowSeesTile(Value tileMax) {

@@ -110,8 +110,8 @@ def SoftmaxSplitAttentionKeysOp : TransformDialectOp<
     of 1) is returned itself.
 
     `target` is consumed. A payload op that is not a `softmax.attention` is
-    a silenceable error; an attention the split refuses (a window, a skip
-    threshold, memrefs) a definite one, with the reason on the op.
+    a silenceable error; an attention the split refuses (a window, memrefs) a
+    definite one, with the reason on the op.
 
     Example:
 

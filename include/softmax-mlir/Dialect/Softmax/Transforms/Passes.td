@@ -229,9 +229,15 @@ def SoftmaxSplitAttentionKeys : Pass<"softmax-split-attention-keys"> {
     once they fill 4/5 of the units, otherwise the fewest splits whose last
     wave is within 85% of the best efficiency, keeping
     `min-keys-per-split` keys per split. Dynamic shapes are not split by
-    the model. An attention with a window or a skip threshold, on
-    memrefs, or with a dynamic `H / Hkv` fails the pass with the reason;
-    with a count of 1 it is left as it is.
+    the model. An attention with a window, on memrefs, or with a dynamic
+    `H / Hkv` fails the pass with the reason; with a count of 1 it is left
+    as it is.
+
+    A skip threshold (BLASST) goes to every partial, with its tile, as
+    `lambda` (the `scale_factor` form's `a / Nk` taken over all the op's
+    keys): each split folds its key tiles from its own first key, so the
+    first tile of every split is never skipped, as the deployed split
+    kernels do. `skip_counts` is the sum of the partials' counts.
 
     Example (`splits=2`):
 

@@ -91,7 +91,7 @@ int64_t chooseAttentionKeySplits(AttentionOp op,
 /// diagonal), counted back from the last key; the first may be shorter or
 /// empty. `splits` is capped at a static Nk. Returns the partial attentions
 /// in key order (the op itself when nothing was split), or failure with a
-/// diagnostic: memrefs, a window or a skip threshold, a dynamic H / Hkv, a
+/// diagnostic: memrefs, a window, a dynamic H / Hkv, a
 /// count below 1.
 FailureOr<SmallVector<AttentionOp>>
 splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op, int64_t splits);

@@ -313,6 +313,9 @@ public:
   /// `scale_factor` a and lambda = a / keys (0 keys gives inf or NaN, which
   /// turn skipping off); without, `t` is lambda.
   Value logSkipThreshold(Value t, Value keys = Value());
+  /// lambda itself: `t` / `keys` for the `scale_factor` form (`keys` set),
+  /// `t` for the `lambda` form.
+  Value skipLambda(Value t, Value keys = Value());
   /// Whether a row lets its query tile skip a key tile, from the tile's
   /// max score `tileMax` and the running max `m` of the earlier tiles (a max
   /// state): the row sees no key of the tile (`tileMax` at most the identity
