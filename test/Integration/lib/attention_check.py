@@ -437,16 +437,15 @@ def main() -> int:
                          "the linalg")
     ap.add_argument("--tile", action="store_true",
                     help="tile every op over (B, H, Nq) with upstream "
-                         "tile_using_for first (needs --decompose: the CPU "
-                         "kernel takes whole buffers only)")
+                         "tile_using_for first (the CPU kernel then reads "
+                         "strided tiles of the buffers; with --decompose, "
+                         "the tiles are decomposed)")
     ap.add_argument("--split-keys", type=int, default=None, metavar="N",
                     help="split every attention along its keys into N "
                          "partial attentions merged by softmax.merge "
                          "(softmax-split-attention-keys) first; windowed "
                          "cases, which it refuses, are left out")
     args = ap.parse_args()
-    if args.tile and args.decompose is None:
-        ap.error("--tile needs --decompose")
     seed = resolve_seed(args.seed)
     print(f"seed {seed}")
     rng = np.random.default_rng(seed)
