@@ -162,8 +162,11 @@ mlir::softmax::loadSkipThreshold(OpBuilder &b, Location loc, AttentionOp op,
     t = memref::LoadOp::create(b, loc, t, ValueRange{bIdx});
   if (*op.getThresholdKind() != SkipThresholdKind::ScaleFactor)
     return {t, Value()};
-  Value count = arith::SIToFPOp::create(
+  return {t, keyCountAsF32(b, loc, keys)};
+}
+
+Value mlir::softmax::keyCountAsF32(OpBuilder &b, Location loc, Value keys) {
+  return arith::SIToFPOp::create(
       b, loc, b.getF32Type(),
       arith::IndexCastOp::create(b, loc, b.getI64Type(), keys));
-  return {t, count};
 }

@@ -18,7 +18,6 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -146,38 +145,16 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
   // scale_factor form's lambda = a / Nk counts all the op's keys, not a
   // split's. Each split folds its key tiles from its own first key, and its
   // first tile is never skipped.
+  AttentionDecomposer pieces(rewriter, op);
   Value lambda;
   SkipThresholdKindAttr lambdaKind;
   DenseI64ArrayAttr skipTile;
   if (op.hasSkipThreshold()) {
-    lambda = op.getThreshold();
+    lambda = *op.getThresholdKind() == SkipThresholdKind::ScaleFactor
+                 ? pieces.lambdas()
+                 : op.getThreshold();
     lambdaKind = SkipThresholdKindAttr::get(ctx, SkipThresholdKind::Lambda);
     skipTile = op.getSkipTileAttr();
-    if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor) {
-      Value keysF32 = arith::SIToFPOp::create(
-          rewriter, loc, f32,
-          arith::IndexCastOp::create(
-              rewriter, loc, rewriter.getI64Type(),
-              getValueOrCreateConstantIndexOp(rewriter, loc, keys)));
-      if (auto type = dyn_cast<RankedTensorType>(lambda.getType())) {
-        Value init = tensor::EmptyOp::create(
-            rewriter, loc, tensor::getMixedSizes(rewriter, loc, lambda), f32);
-        AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-        lambda =
-            linalg::GenericOp::create(
-                rewriter, loc, type, lambda, init, ArrayRef<AffineMap>{id, id},
-                SmallVector<utils::IteratorType>(1,
-                                                 utils::IteratorType::parallel),
-                [&](OpBuilder &nb, Location l, ValueRange args) {
-                  StateMath sm(nb, l, f32);
-                  linalg::YieldOp::create(nb, l,
-                                          sm.skipLambda(args[0], keysF32));
-                })
-                .getResult(0);
-      } else {
-        lambda = StateMath(rewriter, loc, f32).skipLambda(lambda, keysF32);
-      }
-    }
   }
   bool count = static_cast<bool>(op.getSkipCounts());
   Value live, skipped;
@@ -241,7 +218,6 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     l = merge.getSum();
     acc = merge.getAcc();
   }
-  AttentionDecomposer pieces(rewriter, op);
   SmallVector<Value> results = pieces.finish(m, l, acc);
   if (count)
     results.push_back(tensor::FromElementsOp::create(

@@ -26,16 +26,17 @@ static SmallVector<utils::IteratorType> parallelLoops(int64_t n) {
   return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
 }
 
-Value AttentionDecomposer::logThreshold() {
+Value AttentionDecomposer::logThreshold() { return perBatchThreshold(true); }
+
+Value AttentionDecomposer::lambdas() { return perBatchThreshold(false); }
+
+Value AttentionDecomposer::perBatchThreshold(bool log) {
   MLIRContext *ctx = op.getContext();
   Value threshold = op.getThreshold();
   bool perBatch = isa<ShapedType>(threshold.getType());
-  bool scaled = *op.getThresholdKind() == SkipThresholdKind::ScaleFactor;
   Value keysF32;
-  if (scaled)
-    keysF32 = arith::SIToFPOp::create(
-        b, loc, f32,
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), index(keys)));
+  if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
+    keysF32 = keyCountAsF32(b, loc, index(keys));
   Value empty = tensor::EmptyOp::create(b, loc, {batch}, f32);
   AffineMap id1 = AffineMap::getMultiDimIdentityMap(1, ctx);
   SmallVector<Value> ins;
@@ -50,7 +51,9 @@ Value AttentionDecomposer::logThreshold() {
              [&](OpBuilder &nb, Location l, ValueRange args) {
                StateMath sm(nb, l, f32);
                Value t = perBatch ? args[0] : threshold;
-               linalg::YieldOp::create(nb, l, sm.logSkipThreshold(t, keysF32));
+               linalg::YieldOp::create(nb, l,
+                                       log ? sm.logSkipThreshold(t, keysF32)
+                                           : sm.skipLambda(t, keysF32));
              })
       .getResult(0);
 }

@@ -43,6 +43,10 @@ std::optional<int64_t> getStaticHeadGroup(AttentionOp op);
 /// window(INT64_MAX) overflowed and masked every row).
 std::optional<int64_t> getIndexableWindow(AttentionOp op);
 
+/// A key count (an index) as the f32 that `scale_factor`'s lambda = a / Nk
+/// divides by.
+Value keyCountAsF32(OpBuilder &b, Location loc, Value keys);
+
 /// The skip threshold of a buffer op for batch entry `bIdx`, as
 /// StateMath::logSkipThreshold takes it: the threshold (loaded from its [B]
 /// buffer, or the scalar) and, for the `scale_factor` form, the key count

@@ -92,6 +92,10 @@ public:
   /// the threshold operand (a / Nk for `scale_factor`).
   Value logThreshold();
 
+  /// lambda itself per batch entry, f32 [B]: StateMath::skipLambda of the
+  /// threshold operand (a / Nk for `scale_factor`).
+  Value lambdas();
+
   /// One key tile's skip decision at the op's skip tile.
   struct TileSkip {
     /// [B, H, Nq] i1: whether the row's query tile skips the key tile.
@@ -110,6 +114,8 @@ public:
   Value keepSkipped(Value skip, Value kept, Value updated);
 
 private:
+  /// [B] f32 of the threshold operand: ln(lambda) when `log`, else lambda.
+  Value perBatchThreshold(bool log);
   /// [B, H, Nq] i1 -> [B, H, ceil(Nq / Qt)]: the and (`all`) or the or of
   /// each query tile's rows; rows past Nq count as `all`'s identity.
   Value reduceQueryTiles(Value rows, bool all);
