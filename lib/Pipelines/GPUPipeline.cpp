@@ -133,6 +133,12 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
     os << "attention-f32-precision=tf32 needs NVIDIA tf32 tensor cores; the "
           "ROCDL end has no f32 attention";
   if (message.empty())
+    if (std::optional<std::string> why =
+            OptionRange{"attention-key-splits", 1, 1024, false,
+                        "the cost model's"}
+                .check(options.attentionKeySplits))
+      os << *why;
+  if (message.empty())
     return std::nullopt;
   return pipelineName(end, afterMapping) + ": " + message;
 }
@@ -243,6 +249,7 @@ buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
   SoftmaxMapToGPUOptions map;
   map.chip = chipOf(options, end);
   map.attentionF32Precision = options.attentionF32Precision;
+  map.attentionKeySplits = options.attentionKeySplits;
   pm.addPass(createSoftmaxMapToGPU(map));
   addAfterGPUMapping(pm, options, end, pipelineName(end));
   return success();
@@ -256,12 +263,15 @@ buildGPUAfterMappingPipeline(OpPassManager &pm,
   std::optional<std::string> error =
       checkGPUOptions(options, end, /*afterMapping=*/true);
   // Read by the mapping only: a silent no-op here.
-  if (!error && options.attentionF32Precision.hasValue())
-    error = pipeline +
-            ": attention-f32-precision is an option of the mapping (" +
-            pipelineName(end) +
-            ", softmax-map-to-gpu, transform.softmax.map_to_gpu), not of "
-            "the passes after it";
+  if (!error && (options.attentionF32Precision.hasValue() ||
+                 options.attentionKeySplits.hasValue()))
+    error =
+        pipeline + ": " +
+        (options.attentionF32Precision.hasValue() ? "attention-f32-precision"
+                                                  : "attention-key-splits") +
+        " is an option of the mapping (" + pipelineName(end) +
+        ", softmax-map-to-gpu, transform.softmax.map_to_gpu), not of "
+        "the passes after it";
   if (error) {
     pipelines::report(emitError, *error);
     return failure();

@@ -172,6 +172,14 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     Option<"attentionBuffers", "attention-buffers", "int64_t", "0",
            "softmax.attention: shared-memory buffers per K/V tile, 1 or 2 "
            "(2 on NVIDIA only; 0: the measured default)">,
+    Option<"attentionKeySplits", "attention-key-splits", "int64_t", "0",
+           "softmax.attention: blocks that share a query tile's keys "
+           "(split-KV, merged by a second kernel), 1 to 1024 (0: the cost "
+           "model's; 1: no split)">,
+    Option<"attentionPackedHeads", "attention-packed-heads", "int64_t", "0",
+           "softmax.attention: query heads of one KV head run as one query "
+           "tile (GQA packing), 1 to 1024, dividing heads / kv heads (0: "
+           "packed when the query rows fill less than a block; 1: not)">,
     Option<"attentionF32Precision", "attention-f32-precision", "std::string",
            /*default=*/"\"exact\"",
            "softmax.attention on f32 inputs (NVIDIA): exact (3xTF32, within "

@@ -155,6 +155,12 @@ struct SoftmaxToGPUPipelineOptions
                      "exact (3xTF32, within 1e-5 of float64) or tf32 (one "
                      "tf32 product, about 1e-3; NVVM only)"),
       llvm::cl::init("exact")};
+  PassOptions::Option<int64_t> attentionKeySplits{
+      *this, "attention-key-splits",
+      llvm::cl::desc("softmax.attention (softmax-map-to-gpu): blocks that "
+                     "share a query tile's keys (split-KV), 1 to 1024; 0: "
+                     "the cost model's, 1: no split"),
+      llvm::cl::init(0)};
 };
 using SoftmaxToNVVMPipelineOptions = SoftmaxToGPUPipelineOptions;
 using SoftmaxToROCDLPipelineOptions = SoftmaxToGPUPipelineOptions;
@@ -185,7 +191,8 @@ buildSoftmaxToROCDLPipeline(OpPassManager &pm,
 /// (buffer staging, softmax-check-no-host-fallback, kernel outlining, the
 /// device and host ends), for a module whose ops a transform script mapped
 /// (transform.softmax.map_to_gpu). Reads every option but
-/// attention-f32-precision (the mapping's), which is an error when set.
+/// attention-f32-precision and attention-key-splits (the mapping's), which
+/// are errors when set.
 LogicalResult buildSoftmaxToNVVMAfterMappingPipeline(
     OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
     PipelineErrorHandler emitError = {});

@@ -45,10 +45,15 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
       {kGPUVectorWidthRange, options.vectorWidth},
       {kGPUCachedVectorsRange, options.cachedVectors},
       {kGPUSplitsRange, options.splits},
-      {{"attention-rows-per-warp", 16, 32, /*powerOfTwo=*/true, "the measured default"},
+      {{"attention-rows-per-warp", 16, 32, /*powerOfTwo=*/true,
+        "the measured default"},
        options.attentionRowsPerWarp},
       {{"attention-buffers", 1, 2, false, "the measured default"},
-       options.attentionBuffers}};
+       options.attentionBuffers},
+      {{"attention-key-splits", 1, 1024, false, "the cost model's"},
+       options.attentionKeySplits},
+      {{"attention-packed-heads", 1, 1024, false, "the mapping's choice"},
+       options.attentionPackedHeads}};
   for (const auto &[range, value] : ranges)
     if (std::optional<std::string> why = range.check(value))
       return emitError() << *why;
@@ -62,6 +67,8 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   mapping.softmax.splits = options.splits;
   mapping.attention.rowsPerWarp = options.attentionRowsPerWarp;
   mapping.attention.buffers = options.attentionBuffers;
+  mapping.attention.keySplits = options.attentionKeySplits;
+  mapping.attention.packedHeads = options.attentionPackedHeads;
   std::optional<AttentionF32Precision> precision =
       parseAttentionF32Precision(options.attentionF32Precision);
   if (!precision)
@@ -113,6 +120,8 @@ struct SoftmaxMapToGPUPass
     options.splits = splits;
     options.attentionRowsPerWarp = attentionRowsPerWarp;
     options.attentionBuffers = attentionBuffers;
+    options.attentionKeySplits = attentionKeySplits;
+    options.attentionPackedHeads = attentionPackedHeads;
     options.attentionF32Precision = attentionF32Precision;
     FailureOr<GPUMapping> mapping =
         getGPUMappingFromOptions(options, [&]() -> InFlightDiagnostic {

@@ -37,7 +37,7 @@
 // CHECK:           arith.addf %{{.*}}, %{{.*}} : vector<2x2xf32>
 // CHECK:           scf.yield
 // CHECK:         vector.store {{.*}} : memref<2x16x2048x64xf32>, vector<2xf32>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32x3, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32x3, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 
 // attention-f32-precision=tf32: hi only, rounded to the nearest tf32 (add
 // 0x1000, then clear the low 13 bits), one mma per product (128 for S and
@@ -54,7 +54,7 @@
 // TF32-NOT:       nvvm.mma.sync
 // TF32-NOT:       arith.addf %{{.*}}, %{{.*}} : vector<2x2xf32>
 // TF32:           scf.yield
-// TF32:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// TF32:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 func.func @exact(%q: memref<2x16x2048x64xf32>, %k: memref<2x16x2048x64xf32>, %v: memref<2x16x2048x64xf32>, %o: memref<2x16x2048x64xf32>) {
   softmax.attention ins(%q, %k, %v : memref<2x16x2048x64xf32>, memref<2x16x2048x64xf32>, memref<2x16x2048x64xf32>) outs(%o : memref<2x16x2048x64xf32>) masked(zero)
   return
@@ -70,10 +70,10 @@ func.func @exact(%q: memref<2x16x2048x64xf32>, %k: memref<2x16x2048x64xf32>, %v:
 // CHECK:       gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c135168_i32
 // CHECK:         memref.view {{.*}} to memref<1x64x132xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.view {{.*}} to memref<128x132xf32, #gpu.address_space<workgroup>>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32x3, rows_per_warp = 16, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32x3, rows_per_warp = 16, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 // TF32-LABEL: func.func @causal_d128
 // TF32:       gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) dynamic_shared_memory_size %c135168_i32
-// TF32:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// TF32:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 func.func @causal_d128(%q: memref<1x32x4096x128xf32>, %k: memref<1x32x4096x128xf32>, %v: memref<1x32x4096x128xf32>, %o: memref<1x32x4096x128xf32>) {
   softmax.attention ins(%q, %k, %v : memref<1x32x4096x128xf32>, memref<1x32x4096x128xf32>, memref<1x32x4096x128xf32>) outs(%o : memref<1x32x4096x128xf32>) masked(zero) causal
   return

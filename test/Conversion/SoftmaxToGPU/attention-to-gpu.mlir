@@ -41,7 +41,7 @@
 // CHECK:           nvgpu.ldmatrix %[[SV]]{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           scf.yield
 // CHECK:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<2xbf16>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 
 // With 16 rows per warp (attention-rows-per-warp=16) the queries stay in
 // registers as A fragments, and causal d 128 takes 8 warps.
@@ -52,7 +52,7 @@
 // ROWS16:         scf.for
 // ROWS16-NOT:       nvgpu.ldmatrix %{{.*}} transpose = false}
 // ROWS16:           nvgpu.ldmatrix %[[SK]]
-// ROWS16:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// ROWS16:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 
 // The same kernel on CDNA: 4 wavefronts of 64 lanes (64 queries), K staged
 // as keys x 128 and V transposed (value columns x keys), both padded by 4;
@@ -80,7 +80,7 @@
 // AMD:           amdgpu.mfma 16x16x16
 // AMD:           scf.yield
 // AMD:         vector.store {{.*}} : memref<2x32x4096x128xbf16>, vector<4xbf16>
-// AMD:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 1>}
+// AMD:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 func.func @causal_gqa(%q: memref<2x32x4096x128xbf16>, %k: memref<2x8x4096x128xbf16>, %v: memref<2x8x4096x128xbf16>, %o: memref<2x32x4096x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<2x32x4096x128xbf16>, memref<2x8x4096x128xbf16>, memref<2x8x4096x128xbf16>) outs(%o : memref<2x32x4096x128xbf16>) masked(zero) causal
   return
@@ -131,7 +131,7 @@ func.func @bool_mask(%q: memref<2x4x100x64xf16>, %k: memref<2x4x300x64xf16>, %v:
 // TWO-NOT:       gpu.barrier
 // TWO:           nvgpu.ldmatrix %[[SV]][%[[BUF]],
 // TWO:           scf.yield
-// TWO:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 2>}
+// TWO:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1>}
 func.func @double_buffered(%q: memref<4x32x4096x128xbf16>, %k: memref<4x32x4096x128xbf16>, %v: memref<4x32x4096x128xbf16>, %o: memref<4x32x4096x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>, memref<4x32x4096x128xbf16>) outs(%o : memref<4x32x4096x128xbf16>) masked(zero)
   return

@@ -35,7 +35,7 @@ func.func @option(%x: memref<4x4096xf32>, %y: memref<4x4096xf32>) {
 // CHECK-LABEL: func @attention
 // CHECK:       gpu.launch
 // CHECK-SAME:    workgroup(%{{.*}} : memref<2x64x{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 2>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1>}
 func.func @attention(%q: memref<1x2x128x64xbf16>, %k: memref<1x2x128x64xbf16>, %v: memref<1x2x128x64xbf16>, %o: memref<1x2x128x64xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<1x2x128x64xbf16>, memref<1x2x128x64xbf16>, memref<1x2x128x64xbf16>) outs(%o : memref<1x2x128x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<rows_per_warp = 16, buffers = 2>}
   return
@@ -46,7 +46,7 @@ func.func @attention(%q: memref<1x2x128x64xbf16>, %k: memref<1x2x128x64xbf16>, %
 // f32 attention: the request's mma chooses the precision (one tf32
 // product) over the option's default (exact, 3xTF32).
 // CHECK-LABEL: func @attention_tf32
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
 func.func @attention_tf32(%q: memref<1x2x128x64xf32>, %k: memref<1x2x128x64xf32>, %v: memref<1x2x128x64xf32>, %o: memref<1x2x128x64xf32>) {
   softmax.attention ins(%q, %k, %v : memref<1x2x128x64xf32>, memref<1x2x128x64xf32>, memref<1x2x128x64xf32>) outs(%o : memref<1x2x128x64xf32>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k8.tf32>}
   return

@@ -41,6 +41,10 @@ public:
     elt = q.getElementType();
     d = q.getDimSize(3);
     dv = cast<MemRefType>(op.getValue().getType()).getDimSize(3);
+    query = op.getQuery();
+    key = op.getKey();
+    value = op.getValue();
+    output = op.getOutput();
   }
   virtual ~AttentionMma() = default;
 
@@ -69,6 +73,16 @@ public:
     this->nk = nk;
     beginLanes();
   }
+  /// The buffers the end reads queries from and writes O to, when they are
+  /// not the op's own: views of them with the query heads of a KV head
+  /// packed into the rows ([B, Hkv, g Nq, D]), or a split's f32 partials.
+  void setQueryAndOutput(Value q, Value o) {
+    query = q;
+    output = o;
+  }
+  /// The key of row 0 of the range the kernel folds (a split's first key):
+  /// `stage` reads rows [kv0, kv0 + 64) of [0, nk) from there on.
+  void setKeyOffset(Value offset) { keyOffset = offset; }
   /// The query row of `slot`, relative to the warp's first row.
   virtual Value slotRow(int64_t slot) = 0;
   /// Loads rows [warpRow, warpRow + rowsPerWarp()) of the queries into
@@ -135,6 +149,11 @@ protected:
   int64_t d, dv;
   Value tid, smemK, smemV, nq, nk;
   SmallVector<Value> smem;
+  Value query, key, value, output;
+  /// Null: keys from 0.
+  Value keyOffset;
+  /// Row `r` of the kernel's key range in K and V.
+  Value keyRow(Value r) { return keyOffset ? add(r, keyOffset) : r; }
 };
 
 } // namespace mlir::softmax::detail

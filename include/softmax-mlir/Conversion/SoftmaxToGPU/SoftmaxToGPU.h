@@ -136,6 +136,14 @@ struct AttentionGPUStrategy {
   int64_t buffers = 0;
   /// f32 inputs only: exact (3xTF32) or tf32.
   AttentionF32Precision f32Precision = AttentionF32Precision::Exact;
+  /// Blocks that share one query tile's keys (split-KV): each folds a key
+  /// range into f32 partials, a second kernel merges them
+  /// (chooseAttentionKeySplits over the multiprocessors when 0).
+  int64_t keySplits = 0;
+  /// Query heads of one KV head run as one query tile (GQA packing); 0
+  /// packs all of them when the op has no mask, window or threshold and
+  /// its query rows fill less than a block.
+  int64_t packedHeads = 0;
 };
 
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style

@@ -22,6 +22,10 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 
+#include "AttentionDecode.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -138,11 +142,27 @@ public:
                   Value heads, Value kvHeads)
       : IndexArith(b, loc), math(mma.rowMath()), sm(*math), op(op),
         scale(scale), mma(mma), rowsPerBlock(mma.rowsPerWarp() * warps), nq(nq),
-        nk(nk), heads(heads), kvHeads(kvHeads) {}
+        nk(nk), heads(heads), kvHeads(kvHeads), lseOut(op.getLse()) {}
 
   /// The kernel's body in `launch`, with the buffers of the matrix unit's
   /// `tileBuffers` in `smem`.
   void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
+
+  /// Split-KV: block x of the grid is tile x / splits, split x % splits of
+  /// the keys (getAttentionKeySplitRange); it writes its f32 partial O (set
+  /// on the matrix unit) and lse into row b splits + split of the partials,
+  /// masked(zero).
+  void setKeySplits(int64_t count, Value partialLse) {
+    splits = count;
+    lseOut = partialLse;
+  }
+  /// GQA packing: the kernel's rows are query heads times the op's
+  /// `queryRows` rows (row r is position r mod queryRows), its lse buffer
+  /// `lse` the op's as [B, Hkv', g Nq].
+  void setPackedRows(Value queryRows, Value lse) {
+    packedRows = queryRows;
+    lseOut = lse;
+  }
 
 private:
   /// Adds the mask operand to the scores of tile `kv0`.
@@ -150,7 +170,7 @@ private:
                         Value hIdx, ArrayRef<Value> rows);
   /// Sets scores past Nk or outside the causal/window limits to -inf, on
   /// the tiles that have any.
-  void applyLimits(SmallVector<Value> &sc, Value kv0, ArrayRef<Value> rows,
+  void applyLimits(SmallVector<Value> &sc, Value kv0, ArrayRef<Value> positions,
                    Value blockFirst, Value blockLast, Value offset);
   /// The online update of one tile's scores `sc` from the loop state `st`
   /// (m and l per slot, then O): the new m and l, then O scaled; the
@@ -185,6 +205,10 @@ private:
   /// Thresholded ops without the end's barrier reduction: memref<2xi32> in
   /// workgroup memory.
   Value flags;
+  /// Split-KV and GQA packing (setKeySplits, setPackedRows); the first key
+  /// of the block's split (null: 0).
+  int64_t splits = 1;
+  Value packedRows, lseOut, keyOffset;
   Value tid;
   /// The first key tile of the block, the O accumulators per lane, and
   /// (thresholded) the loop state's flag that V of the tile was requested
@@ -213,6 +237,8 @@ void AttentionKernel::applyMaskOperand(SmallVector<Value> &sc, Value kv0,
   for (size_t i = 0; i < sc.size(); ++i) {
     Value row = minI(rows[mma.slotOf(i)], lastRow);
     Value j = minI(add(kv0, mma.keyOf(i)), lastKey);
+    if (keyOffset)
+      j = add(j, keyOffset);
     Value m = memref::LoadOp::create(b, loc, mask, ValueRange{mb, mh, row, j});
     if (m.getType().isInteger(1)) {
       sc[i] = arith::SelectOp::create(b, loc, m, sc[i], sm.negInf());
@@ -225,7 +251,7 @@ void AttentionKernel::applyMaskOperand(SmallVector<Value> &sc, Value kv0,
 }
 
 void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
-                                  ArrayRef<Value> rows, Value blockFirst,
+                                  ArrayRef<Value> positions, Value blockFirst,
                                   Value blockLast, Value offset) {
   using P = arith::CmpIPredicate;
   std::optional<int64_t> window = getIndexableWindow(op);
@@ -254,7 +280,7 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
   SmallVector<Value> out;
   for (size_t i = 0; i < sc.size(); ++i) {
     // Query i's bottom-right diagonal is key i + Nk - Nq.
-    Value diag = add(rows[mma.slotOf(i)], offset);
+    Value diag = add(positions[mma.slotOf(i)], offset);
     Value j = add(kv0, mma.keyOf(i));
     Value ok = cmp(P::slt, j, nk);
     if (causal)
@@ -448,29 +474,63 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Blocks start in index order: with causal or window limits the last
   // query tiles have the most keys, so they take the first block indices
   // and the short ones fill in at the end.
-  Value qTile =
-      sub(sub(launch.getGridSize().x, idx(1)), launch.getBlockIds().x);
+  Value blockX = launch.getBlockIds().x, split;
+  Value tileCount = launch.getGridSize().x;
+  if (splits > 1) {
+    split = rem(blockX, splits);
+    blockX = div(blockX, splits);
+    tileCount = div(tileCount, splits);
+  }
+  Value qTile = sub(sub(tileCount, idx(1)), blockX);
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   tid = launch.getThreadIds().x;
   Value warp = div(tid, mma.lanes());
-  mma.begin(tid, smem, nq, nk);
   Value kvHead = arith::DivUIOp::create(
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
+  // The op's query rows, which packing puts side by side per head.
+  Value queryRows = packedRows ? packedRows : nq;
+  // A threshold's lambda = a / Nk counts all the op's keys, not a split's.
+  bool skips = op.hasSkipThreshold();
+  Value log2Lambda = skips ? log2Threshold(bIdx) : Value();
+  // A split folds its own keys [start, end) as keys [0, end - start).
+  Value lastSplit;
+  if (splits > 1) {
+    auto [start, end] = getAttentionKeySplitRange(b, loc, nk, queryRows, splits,
+                                                  op.getCausal(), split);
+    keyOffset = getValueOrCreateConstantIndexOp(b, loc, start);
+    nk = sub(getValueOrCreateConstantIndexOp(b, loc, end), keyOffset);
+    mma.setKeyOffset(keyOffset);
+    lastSplit = cmp(arith::CmpIPredicate::eq, split, idx(splits - 1));
+  }
+  mma.begin(tid, smem, nq, nk);
 
   Value blockRow = mul(qTile, idx(rowsPerBlock));
   Value warpRow = add(blockRow, mul(warp, idx(mma.rowsPerWarp())));
-  SmallVector<Value> rows;
-  for (int64_t s = 0; s < mma.slots(); ++s)
+  SmallVector<Value> rows, positions;
+  for (int64_t s = 0; s < mma.slots(); ++s) {
     rows.push_back(add(warpRow, mma.slotRow(s)));
+    positions.push_back(
+        packedRows ? arith::RemUIOp::create(b, loc, rows.back(), packedRows)
+                         .getResult()
+                   : rows.back());
+  }
   mma.loadQuery(bIdx, hIdx, warpRow);
 
   // The keys the block may see: bottom-right diagonal of query i is
-  // i + Nk - Nq.
-  Value offset = sub(nk, nq);
+  // i + Nk - Nq. Only a causal op's last split meets the diagonal; the
+  // others lie left of row 0's (getAttentionKeySplitRange), which an
+  // offset of their own key count says.
+  Value offset = sub(nk, queryRows);
+  if (lastSplit && op.getCausal())
+    offset = arith::SelectOp::create(b, loc, lastSplit, offset, nk);
   Value zero = idx(0);
   Value kvLo = zero, kvHi = nk;
-  Value blockLast = add(add(blockRow, idx(rowsPerBlock - 1)), offset);
-  Value blockFirst = add(blockRow, offset);
+  // Packed rows hold every position of each head they pack: the block's
+  // limits are those of positions 0 and Nq - 1.
+  Value blockLast = packedRows
+                        ? add(sub(queryRows, idx(1)), offset)
+                        : add(add(blockRow, idx(rowsPerBlock - 1)), offset);
+  Value blockFirst = packedRows ? offset : add(blockRow, offset);
   std::optional<int64_t> window = getIndexableWindow(op);
   if (op.getCausal())
     kvHi = maxI(minI(add(blockLast, idx(1)), nk), zero);
@@ -500,9 +560,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   if (twoBuffers)
     mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
   // With a skip threshold: the live and skipped (warp, tile) pairs.
-  bool skips = op.hasSkipThreshold();
   Value counts = op.getSkipCounts();
-  Value log2Lambda = skips ? log2Threshold(bIdx) : Value();
   accs = init.size() - 2 * slots;
   if (counts)
     init.append(2, arith::ConstantIntOp::create(b, loc, 0, 32));
@@ -571,7 +629,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             x = sm.mul(x, c);
         if (op.getMask())
           applyMaskOperand(sc, kv0, bIdx, hIdx, rows);
-        applyLimits(sc, kv0, rows, blockFirst, blockLast, offset);
+        applyLimits(sc, kv0, positions, blockFirst, blockLast, offset);
 
         // Online update per slot, in log2 units, each slot's max taken
         // across the lanes of its row: m' = max(m, rowmax s2),
@@ -627,10 +685,16 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           counts, ValueRange{idx(i)});
   }
 
-  // Final: the row's sums, O / l, the masked value for rows with l = 0.
-  Type outElt = cast<MemRefType>(op.getOutput().getType()).getElementType();
-  Value fillO = sm.maskedValue(op.getMasked(), /*probability=*/true);
-  Value fillL = sm.maskedValue(op.getMasked(), /*probability=*/false);
+  // Final: the row's sums, O / l, the masked value for rows with l = 0. A
+  // split's partials are f32 and masked(zero): the merge applies the op's
+  // rule.
+  MaskedRows masked = splits > 1 ? MaskedRows::Zero : op.getMasked();
+  Type outElt =
+      splits > 1 ? b.getF32Type()
+                 : cast<MemRefType>(op.getOutput().getType()).getElementType();
+  Value fillO = sm.maskedValue(masked, /*probability=*/true);
+  Value fillL = sm.maskedValue(masked, /*probability=*/false);
+  Value outBatch = splits > 1 ? add(mul(bIdx, idx(splits)), split) : bIdx;
   SmallVector<Value> acc(loop.getResults().slice(2 * slots, accs));
   for (int64_t r = 0; r < slots; ++r) {
     Value l = mma.rowReduce(loop.getResult(slots + r),
@@ -642,17 +706,18 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
                                    /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifRow.getThenRegion().front());
-    mma.storeRow(r, acc, bIdx, hIdx, rows[r], [&](Value v) {
+    mma.storeRow(r, acc, outBatch, hIdx, rows[r], [&](Value v) {
       return sm.fromAcc(sm.select(empty, fillO, sm.mul(v, inv)), outElt);
     });
-    if (Value lse = op.getLse()) {
+    if (Value lse = lseOut) {
       // (m + log2 l) ln 2, written by one lane of the row.
       auto ifLeader = scf::IfOp::create(b, loc, mma.isRowLeader(), false);
       b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
       Value v = sm.select(
           empty, fillL,
           sm.lseOf(StateKind::Max, loop.getResult(r), l, ExpUnits::Log2));
-      memref::StoreOp::create(b, loc, v, lse, ValueRange{bIdx, hIdx, rows[r]});
+      memref::StoreOp::create(b, loc, v, lse,
+                              ValueRange{outBatch, hIdx, rows[r]});
     }
   }
 }
@@ -754,8 +819,6 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       hooks.makeAttentionMma(rewriter, loc, op, config);
   Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
   Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
-  Value tiles = arith::CeilDivUIOp::create(rewriter, loc, nq,
-                                           ix.idx(mma->rowsPerWarp() * warps));
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
@@ -780,6 +843,53 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   // Above 48 KiB a kernel's shared memory must be dynamic (the launch opts
   // in); below, static buffers keep the kernel self-contained.
   bool dynamic = bytes > 48 * 1024;
+
+  // Decode shapes: the query heads of a KV head packed into one tile's
+  // rows (views of the query, output and lse), the keys of each tile split
+  // over blocks that write f32 partials for a second kernel to merge.
+  int64_t blockRows = mma->rowsPerWarp() * warps;
+  FailureOr<AttentionDecodePlan> plan =
+      planAttentionDecode(op, target, overrides, blockRows, bytes);
+  if (failed(plan))
+    return failure();
+  int64_t packed = plan->packedHeads, splits = plan->keySplits;
+  Value query = op.getQuery(), output = op.getOutput(), lse = op.getLse();
+  Value queryRows = nq;
+  if (packed > 1) {
+    query = packQueryHeads(rewriter, loc, query, packed);
+    output = packQueryHeads(rewriter, loc, output, packed);
+    if (lse)
+      lse = packQueryHeads(rewriter, loc, lse, packed);
+    heads = dim(query, 1);
+    nq = dim(query, 2);
+  }
+  Value tiles =
+      arith::CeilDivUIOp::create(rewriter, loc, nq, ix.idx(blockRows));
+  Type tokenType;
+  Value token, partO, partLse;
+  if (splits > 1) {
+    // The partials [B splits, H, Nq(, Dv)], f32, allocated in stream order
+    // before the two kernels and freed after them.
+    tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+    token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                .getAsyncToken();
+    Value parts = ix.mul(dim(query, 0), ix.idx(splits));
+    int64_t dvStatic = v.getDimSize(3);
+    int64_t dyn = ShapedType::kDynamic;
+    auto allocO = gpu::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({dyn, dyn, dyn, dvStatic}, rewriter.getF32Type()),
+        tokenType, ValueRange{token}, ValueRange{parts, heads, nq},
+        ValueRange{});
+    auto allocLse = gpu::AllocOp::create(
+        rewriter, loc, MemRefType::get({dyn, dyn, dyn}, rewriter.getF32Type()),
+        tokenType, ValueRange{allocO.getAsyncToken()},
+        ValueRange{parts, heads, nq}, ValueRange{});
+    token = allocLse.getAsyncToken();
+    partO = allocO.getMemref();
+    partLse = allocLse.getMemref();
+  }
+  mma->setQueryAndOutput(query, splits > 1 ? partO : output);
 
   // The kernel copies Q, K and V 16 bytes at a time (cp.async on NVIDIA,
   // 16-byte loads on CDNA) and stores O in aligned runs: a misaligned
@@ -817,17 +927,18 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       memref::StoreOp::create(rewriter, loc, c0, counts, ValueRange{ix.idx(i)});
     gpu::TerminatorOp::create(rewriter, loc);
   }
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, tiles, heads, dim(op.getQuery(), 0),
-                            ix.idx(warps * mma->lanes()), one, one,
-                            dynamicBytes, Type(), ValueRange{}, attributions);
+  Value gridX = splits > 1 ? ix.mul(tiles, ix.idx(splits)) : tiles;
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, gridX, heads, dim(op.getQuery(), 0),
+      ix.idx(warps * mma->lanes()), one, one, dynamicBytes, tokenType,
+      token ? ValueRange{token} : ValueRange{}, attributions);
   launch->setAttr(
       SoftmaxDialect::getStrategyAttrName(),
       AttentionGPUStrategyAttr::get(
           rewriter.getContext(),
           getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
-          mma->rowsPerWarp(), mma->rowsPerWarp() * warps, kKeysPerTile,
-          mma->stages()));
+          mma->rowsPerWarp(), blockRows, kKeysPerTile, mma->stages(), splits,
+          packed));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
@@ -849,8 +960,21 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                            heads, kvHeads);
     if (flagWords)
       kernel.setFlags(smem.back());
+    if (packed > 1)
+      kernel.setPackedRows(queryRows, lse);
+    if (splits > 1)
+      kernel.setKeySplits(splits, partLse);
     kernel.build(launch, smem);
     gpu::TerminatorOp::create(rewriter, loc);
+  }
+  if (splits > 1) {
+    token = buildPartialMerge(rewriter, loc, op, partO, partLse, output, lse,
+                              splits, launch.getAsyncToken());
+    for (Value buffer : {partO, partLse})
+      token = gpu::DeallocOp::create(rewriter, loc, tokenType,
+                                     ValueRange{token}, buffer)
+                  .getAsyncToken();
+    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
   }
   rewriter.eraseOp(op);
   return success();

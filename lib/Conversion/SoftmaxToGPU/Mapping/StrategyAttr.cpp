@@ -65,6 +65,10 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op,
     overrides.rowsPerWarp = *v;
   if (std::optional<int64_t> v = attr.getBuffers())
     overrides.buffers = *v;
+  if (std::optional<int64_t> v = attr.getKeySplits())
+    overrides.keySplits = *v;
+  if (std::optional<int64_t> v = attr.getPackedHeads())
+    overrides.packedHeads = *v;
   if (std::optional<MatrixInstruction> mma = attr.getMma()) {
     Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
     // Only f32 on NVIDIA has a choice: the precision.

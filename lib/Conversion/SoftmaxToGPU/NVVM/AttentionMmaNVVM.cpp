@@ -256,7 +256,7 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
       Value col = mul(rem(linear, perRow), idx(vecElts));
       Value srcRow = minI(add(warpRow, row), last);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, smemQ, ValueRange{add(base, row), col}, op.getQuery(),
+          b, loc, smemQ, ValueRange{add(base, row), col}, query,
           ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(vecElts),
           /*srcElements=*/Value(), b.getUnitAttr()));
     }
@@ -279,7 +279,7 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
       Value cols[4] = {c, c, c1, c1};
       for (int64_t i = 0; i < 4; ++i) {
         Value pair = vector::LoadOp::create(
-            b, loc, vec({2}, elt), op.getQuery(),
+            b, loc, vec({2}, elt), query,
             ValueRange{bIdx, hIdx, rows[i], cols[i]}, /*nontemporal=*/false,
             llvm::Align(2 * elt.getIntOrFloatBitWidth() / 8));
         frag = vector::InsertOp::create(b, loc, pair, frag, i);
@@ -304,7 +304,7 @@ Value NVVMAttentionMma::queryFragment(int64_t m, int64_t k) {
 
 Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
                               Value kv0, Value buf) {
-  Value src = value ? op.getValue() : op.getKey();
+  Value src = value ? this->value : key;
   Value smem = value ? smemV : smemK;
   int64_t perRow = (value ? dv : d) / vecElts;
   int64_t steps = kKeysPerTile * perRow / (warps * 32);
@@ -319,7 +319,7 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value linear = add(tid, idx(s * warps * 32));
     Value row = div(linear, perRow);
     Value col = mul(rem(linear, perRow), idx(vecElts));
-    Value srcRow = maxI(minI(add(kv0, row), last), idx(0));
+    Value srcRow = keyRow(maxI(minI(add(kv0, row), last), idx(0)));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{buf, row, col}, src,
         ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(vecElts),
@@ -410,7 +410,7 @@ SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
 void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
                                 Value hIdx, Value row,
                                 function_ref<Value(Value)> finish) {
-  Value out = op.getOutput();
+  Value out = output;
   Type outElt = cast<MemRefType>(out.getType()).getElementType();
   int64_t m = slot / 2, r = slot % 2;
   for (int64_t n = 0; n < dv / 8; ++n) {

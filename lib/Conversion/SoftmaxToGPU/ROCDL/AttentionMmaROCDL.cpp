@@ -120,13 +120,13 @@ void ROCDLAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
   Value row = minI(add(warpRow, column), sub(nq, idx(1)));
   for (int64_t k = 0; k < d / 16; ++k)
     qFrags.push_back(vector::LoadOp::create(
-        b, loc, vec(4, elt), op.getQuery(),
+        b, loc, vec(4, elt), query,
         ValueRange{bIdx, hIdx, row, add(idx(k * 16), kGroup)}));
 }
 
 Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
                                Value kv0, Value buf) {
-  Value src = value ? op.getValue() : op.getKey();
+  Value src = value ? this->value : key;
   Value smem = value ? smemV : smemK;
   int64_t perRow = (value ? dv : d) / 8;
   int64_t chunks = kKeysPerTile * perRow, threads = warps * 64;
@@ -149,7 +149,7 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     }
     Value row = div(linear, perRow);
     Value col = mul(rem(linear, perRow), idx(8));
-    Value srcRow = minI(add(kv0, row), last);
+    Value srcRow = keyRow(minI(add(kv0, row), last));
     Value chunk = vector::LoadOp::create(b, loc, vec(8, elt), src,
                                          ValueRange{bIdx, kvHead, srcRow, col});
     if (!value) {
@@ -205,7 +205,7 @@ SmallVector<Value> ROCDLAttentionMma::accumulate(ArrayRef<Value> p,
 void ROCDLAttentionMma::storeRow(int64_t, ArrayRef<Value> acc, Value bIdx,
                                  Value hIdx, Value row,
                                  function_ref<Value(Value)> finish) {
-  Value out = op.getOutput();
+  Value out = output;
   Type outElt = cast<MemRefType>(out.getType()).getElementType();
   for (int64_t m = 0; m < dv / 16; ++m) {
     SmallVector<Value> elems;

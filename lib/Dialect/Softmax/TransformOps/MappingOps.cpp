@@ -187,6 +187,10 @@ static SoftmaxMapToGPUOptions getPassOptions(transform::SoftmaxMapToGPUOp op) {
     options.attentionRowsPerWarp = *v;
   if (auto v = op.getAttentionBuffers())
     options.attentionBuffers = *v;
+  if (auto v = op.getAttentionKeySplits())
+    options.attentionKeySplits = *v;
+  if (auto v = op.getAttentionPackedHeads())
+    options.attentionPackedHeads = *v;
   if (auto v = op.getAttentionF32Precision())
     options.attentionF32Precision = v->str();
   return options;

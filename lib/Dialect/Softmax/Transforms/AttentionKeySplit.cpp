@@ -18,6 +18,7 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -29,18 +30,10 @@ namespace mlir::softmax {
 using namespace mlir;
 using namespace mlir::softmax;
 
-int64_t
-mlir::softmax::chooseAttentionKeySplits(AttentionOp op,
-                                        const AttentionKeySplitModel &model) {
-  auto q = cast<ShapedType>(op.getQuery().getType());
-  auto k = cast<ShapedType>(op.getKey().getType());
-  if (!q.hasStaticShape() || k.isDynamicDim(2) || model.parallelUnits < 1 ||
-      model.rowsPerBlock < 1 || model.minKeysPerSplit < 1)
-    return 1;
-  int64_t keys = k.getDimSize(2);
-  int64_t blocks = q.getDimSize(0) * q.getDimSize(1) *
-                   llvm::divideCeil(q.getDimSize(2), model.rowsPerBlock);
-  if (blocks == 0 || 5 * blocks >= 4 * model.parallelUnits)
+int64_t mlir::softmax::chooseKeySplits(int64_t blocks, int64_t keys,
+                                       const AttentionKeySplitModel &model) {
+  if (model.parallelUnits < 1 || model.minKeysPerSplit < 1 || blocks <= 0 ||
+      5 * blocks >= 4 * model.parallelUnits)
     return 1;
   int64_t most =
       std::clamp<int64_t>(keys / model.minKeysPerSplit, 1, model.maxSplits);
@@ -56,6 +49,68 @@ mlir::softmax::chooseAttentionKeySplits(AttentionOp op,
     if (efficiency(s) >= 0.85 * best)
       return s;
   return most;
+}
+
+int64_t
+mlir::softmax::chooseAttentionKeySplits(AttentionOp op,
+                                        const AttentionKeySplitModel &model) {
+  auto q = cast<ShapedType>(op.getQuery().getType());
+  auto k = cast<ShapedType>(op.getKey().getType());
+  if (!q.hasStaticShape() || k.isDynamicDim(2) || model.rowsPerBlock < 1)
+    return 1;
+  int64_t blocks = q.getDimSize(0) * q.getDimSize(1) *
+                   llvm::divideCeil(q.getDimSize(2), model.rowsPerBlock);
+  return chooseKeySplits(blocks, k.getDimSize(2), model);
+}
+
+std::pair<OpFoldResult, OpFoldResult> mlir::softmax::getAttentionKeySplitRange(
+    OpBuilder &b, Location loc, OpFoldResult keys, OpFoldResult queries,
+    int64_t splits, bool causal, OpFoldResult split) {
+  MLIRContext *ctx = b.getContext();
+  // Splits of `size` keys counted back from the last key, the first one
+  // taking the remainder (possibly none). With causal, every split but the
+  // last lies left of row 0's diagonal Nk - Nq when size >= Nq - 1, so
+  // causal hides none of its keys, and the last split, which ends at Nk,
+  // keeps the op's bottom-right alignment as its own.
+  AffineExpr nk, nq;
+  bindSymbols(ctx, nk, nq);
+  SmallVector<AffineExpr> sizeExprs = {nk.ceilDiv(splits)};
+  if (causal)
+    sizeExprs.push_back(nq - 1);
+  OpFoldResult size = affine::makeComposedFoldedAffineMax(
+      b, loc, AffineMap::get(0, 2, sizeExprs, ctx), {keys, queries});
+  AffineExpr n, p;
+  bindSymbols(ctx, n, p);
+  // max(Nk - fromEnd * size, 0) for fromEnd = splits - split (the start)
+  // and splits - 1 - split (the end). The product is affine when size or
+  // split is a constant (the IR split's); in the GPU kernel, where both
+  // are values, it is an index multiply.
+  auto boundary = [&](int64_t fromEndOfLast) {
+    OpFoldResult fromEnd = affine::makeComposedFoldedAffineApply(
+        b, loc,
+        AffineMap::get(0, 1, getAffineConstantExpr(fromEndOfLast, ctx) - n,
+                       ctx),
+        {split});
+    std::optional<int64_t> cs = getConstantIntValue(size),
+                           cf = getConstantIntValue(fromEnd);
+    OpFoldResult product;
+    if (cs && cf)
+      product = b.getIndexAttr(*cs * *cf);
+    else if (cs || cf)
+      product = affine::makeComposedFoldedAffineApply(
+          b, loc, AffineMap::get(0, 1, n * (cs ? *cs : *cf), ctx),
+          {cs ? fromEnd : size});
+    else
+      product = arith::MulIOp::create(
+                    b, loc, getValueOrCreateConstantIndexOp(b, loc, size),
+                    getValueOrCreateConstantIndexOp(b, loc, fromEnd))
+                    .getResult();
+    return affine::makeComposedFoldedAffineMax(
+        b, loc,
+        AffineMap::get(0, 2, {n - p, getAffineConstantExpr(0, ctx)}, ctx),
+        {keys, product});
+  };
+  return {boundary(splits), boundary(splits - 1)};
 }
 
 /// Why `op` cannot be split along its keys, or std::nullopt.
@@ -94,29 +149,6 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
   FloatType f32 = rewriter.getF32Type();
   OpFoldResult keys = tensor::getMixedSize(rewriter, loc, op.getKey(), 2);
   OpFoldResult queries = tensor::getMixedSize(rewriter, loc, op.getQuery(), 2);
-
-  // Splits of `size` keys counted back from the last key, the first one
-  // taking the remainder (possibly none). With causal, every split but the
-  // last lies left of row 0's diagonal Nk - Nq when size >= Nq - 1, so
-  // causal hides none of its keys, and the last split, which ends at Nk,
-  // keeps the op's bottom-right alignment as its own.
-  AffineExpr nk, nq;
-  bindSymbols(ctx, nk, nq);
-  SmallVector<AffineExpr> sizeExprs = {nk.ceilDiv(splits)};
-  if (op.getCausal())
-    sizeExprs.push_back(nq - 1);
-  OpFoldResult size = affine::makeComposedFoldedAffineMax(
-      rewriter, loc, AffineMap::get(0, 2, sizeExprs, ctx), {keys, queries});
-  AffineExpr n, sz;
-  bindSymbols(ctx, n, sz);
-  auto boundary = [&](int64_t fromEnd) {
-    // max(Nk - fromEnd * size, 0)
-    return affine::makeComposedFoldedAffineMax(
-        rewriter, loc,
-        AffineMap::get(0, 2, {n - sz * fromEnd, getAffineConstantExpr(0, ctx)},
-                       ctx),
-        {keys, size});
-  };
 
   SmallVector<OpFoldResult> outSizes =
       tensor::getMixedSizes(rewriter, loc, op.getOutput());
@@ -163,10 +195,13 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
   SmallVector<AttentionOp> parts;
   Value m, l, acc;
   for (int64_t s = 0; s < splits; ++s) {
-    OpFoldResult start = boundary(splits - s);
-    OpFoldResult end = boundary(splits - 1 - s);
+    auto [start, end] =
+        getAttentionKeySplitRange(rewriter, loc, keys, queries, splits,
+                                  op.getCausal(), rewriter.getIndexAttr(s));
+    AffineExpr e, st;
+    bindSymbols(ctx, e, st);
     OpFoldResult length = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, n - sz, {end, start});
+        rewriter, loc, e - st, {end, start});
     Value key = sliceAlong(rewriter, loc, op.getKey(), 2, start, length);
     Value value = sliceAlong(rewriter, loc, op.getValue(), 2, start, length);
     Value mask = op.getMask()

@@ -207,10 +207,12 @@ def Softmax_AttentionGPUStrategyAttr
   let description = [{
     The strategy of `softmax.attention` on the GPU's matrix units
     (docs/Attention.md, "GPU lowering"). As `softmax.strategy` on the op it
-    is a per-op request for `mma`, `rows_per_warp` and `buffers`, which
-    replace the pass options (`attention-f32-precision`,
-    `attention-rows-per-warp`, `attention-buffers`) for that op; the mapping
-    records all five parameters on its `gpu.launch`. `rows_per_block` and
+    is a per-op request for `mma`, `rows_per_warp`, `buffers`, `key_splits`
+    and `packed_heads`, which replace the pass options
+    (`attention-f32-precision`, `attention-rows-per-warp`,
+    `attention-buffers`, `attention-key-splits`, `attention-packed-heads`)
+    for that op; the mapping records all seven parameters on its
+    `gpu.launch`. `rows_per_block` and
     `keys_per_tile` follow from the others (warps per block are measured
     choices, tiles are 64 keys): a request may not give them.
 
@@ -223,6 +225,15 @@ def Softmax_AttentionGPUStrategyAttr
     * `keys_per_tile`: keys per shared-memory tile.
     * `buffers`: shared-memory buffers per K/V tile, 1 or 2 (2 NVIDIA
       only).
+    * `key_splits`: blocks that share one query tile's keys (split-KV,
+      FlashDecoding): each folds a range of the keys into an f32 partial
+      (O_s, lse_s), and a second kernel merges the partials through the
+      state merge. 1 is no split; by default the cost model of
+      `softmax-split-attention-keys` chooses, over the multiprocessors.
+    * `packed_heads`: query heads that share a KV head and run in one
+      query tile (GQA packing: the tile's rows are heads times query rows,
+      so each K/V tile a block stages serves all of them). 1 is no packing;
+      it must divide heads / kv_heads.
 
     Example:
 
@@ -232,7 +243,7 @@ def Softmax_AttentionGPUStrategyAttr
 
     gpu.launch ... {softmax.strategy = #softmax.attention_gpu_strategy<
         mma = m16n8k16, rows_per_warp = 16, rows_per_block = 64,
-        keys_per_tile = 64, buffers = 1>}
+        keys_per_tile = 64, buffers = 1, key_splits = 8, packed_heads = 4>}
     ```
   }];
   let parameters = (ins
@@ -241,7 +252,9 @@ def Softmax_AttentionGPUStrategyAttr
     Softmax_OptionalIntParameter<"query rows per warp">:$rows_per_warp,
     Softmax_OptionalIntParameter<"query rows per block">:$rows_per_block,
     Softmax_OptionalIntParameter<"keys per tile">:$keys_per_tile,
-    Softmax_OptionalIntParameter<"buffers per K/V tile">:$buffers
+    Softmax_OptionalIntParameter<"buffers per K/V tile">:$buffers,
+    Softmax_OptionalIntParameter<"blocks per query tile's keys">:$key_splits,
+    Softmax_OptionalIntParameter<"query heads per query tile">:$packed_heads
   );
 }
 

@@ -82,6 +82,20 @@ struct AttentionKeySplitModel {
 /// dimension it reads (B, H, Nq, Nk) is static.
 int64_t chooseAttentionKeySplits(AttentionOp op,
                                  const AttentionKeySplitModel &model);
+/// The model for a kernel of `blocks` blocks before the split, over `keys`
+/// keys: the GPU mapping's own count of blocks (GQA packing changes it).
+int64_t chooseKeySplits(int64_t blocks, int64_t keys,
+                        const AttentionKeySplitModel &model);
+
+/// The keys [start, end) of split `split` (0-based, a constant or a value)
+/// of `splits` over `keys` keys and `queries` query rows: splits of
+/// max(ceil(Nk / splits), causal ? Nq - 1 : 0) keys counted back from the
+/// last key, the first taking the remainder (possibly none). The one rule
+/// of splitAttentionAlongKeys and of the GPU kernel's split blocks.
+std::pair<OpFoldResult, OpFoldResult>
+getAttentionKeySplitRange(OpBuilder &b, Location loc, OpFoldResult keys,
+                          OpFoldResult queries, int64_t splits, bool causal,
+                          OpFoldResult split);
 
 /// Replaces `op` (on tensors) with `splits` partial softmax.attention ops
 /// over consecutive ranges of its keys, each yielding its f32 output and

@@ -1,0 +1,180 @@
+//===- AttentionDecode.cpp - split-KV and GQA packing of the GPU kernel ---===//
+//
+// A decode step has 1-16 query rows per (batch, head) against thousands of
+// keys: one block per query tile leaves most multiprocessors idle and
+// stages every KV tile once per query head. Packing gives the query heads
+// of a KV head one tile; splitting gives each tile's keys to several
+// blocks, whose partials a second kernel merges. The split follows the one
+// rule of the IR split (getAttentionKeySplitRange, chooseKeySplits), the
+// merge the state algebra (StateMath).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionDecode.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+/// Why `op` cannot have its query heads packed, or std::nullopt.
+static std::optional<std::string> whyNotPackable(AttentionOp op) {
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  auto k = cast<MemRefType>(op.getKey().getType());
+  if (q.isDynamicDim(1) || k.isDynamicDim(1))
+    return "dynamic query or KV head counts";
+  if (op.getMask())
+    return "a mask operand (its rows belong to one head each)";
+  if (op.getWindow())
+    return "a window";
+  if (op.hasSkipThreshold())
+    return "a skip threshold (its query tiles are rows of one head)";
+  return std::nullopt;
+}
+
+FailureOr<AttentionDecodePlan> mlir::softmax::detail::planAttentionDecode(
+    AttentionOp op, const GPUTarget &target,
+    const AttentionGPUStrategy &overrides, int64_t blockRows,
+    int64_t smemBytes) {
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  auto k = cast<MemRefType>(op.getKey().getType());
+  AttentionDecodePlan plan;
+  std::optional<std::string> noPack = whyNotPackable(op);
+  int64_t group =
+      noPack ? 1 : q.getDimSize(1) / std::max<int64_t>(k.getDimSize(1), 1);
+  if (int64_t p = overrides.packedHeads; p > 1) {
+    if (noPack)
+      return op.emitOpError() << "GPU attention mapping packs query heads ("
+                              << p << " asked for) only without " << *noPack;
+    if (group % p)
+      return op.emitOpError() << "packed heads (" << p << ") must divide the "
+                              << group << " query heads of each KV head";
+    plan.packedHeads = p;
+  } else if (p == 0 && group > 1 && !q.isDynamicDim(2) &&
+             q.getDimSize(2) < blockRows) {
+    // Fewer query rows than a block holds: the heads of a KV head fill it,
+    // and each staged K/V tile serves all of them.
+    plan.packedHeads = group;
+  }
+
+  if (int64_t s = overrides.keySplits; s > 1) {
+    if (op.getWindow())
+      return op.emitOpError("GPU attention mapping does not split the keys "
+                            "of a windowed attention: a split's window "
+                            "would depend on its keys' global positions");
+    plan.keySplits = s;
+  } else if (s == 0 && !op.getWindow() && q.hasStaticShape() &&
+             !k.isDynamicDim(2)) {
+    int64_t nq = q.getDimSize(2) * plan.packedHeads;
+    int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / plan.packedHeads) *
+                     llvm::divideCeil(nq, blockRows);
+    AttentionKeySplitModel model;
+    // The units are the blocks resident at once: the multiprocessors times
+    // what one holds of this kernel's shared memory (the per-block opt-in
+    // limit stands for the multiprocessor's 228 KiB on sm_90).
+    model.parallelUnits =
+        target.multiprocessors *
+        std::max<int64_t>(1, target.maxSharedMemoryPerBlock / smemBytes);
+    model.rowsPerBlock = blockRows;
+    plan.keySplits = chooseKeySplits(blocks, k.getDimSize(2), model);
+    // Under causal a split holds at least Nq - 1 keys.
+    if (op.getCausal() && q.getDimSize(2) > 1)
+      plan.keySplits = std::clamp<int64_t>(
+          k.getDimSize(2) / (q.getDimSize(2) - 1), 1, plan.keySplits);
+  }
+  return plan;
+}
+
+Value mlir::softmax::detail::packQueryHeads(OpBuilder &b, Location loc,
+                                            Value buffer, int64_t packed) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> shape = type.getShape();
+  // [B, H, Nq, rest] -> [B, H / p, p, Nq, rest] -> [B, H / p, p Nq, rest].
+  SmallVector<int64_t> expanded = {shape[0], shape[1] / packed, packed};
+  SmallVector<OpFoldResult> sizes = {memref::getMixedSize(b, loc, buffer, 0),
+                                     b.getIndexAttr(shape[1] / packed),
+                                     b.getIndexAttr(packed)};
+  SmallVector<ReassociationIndices> expand = {{0}, {1, 2}};
+  SmallVector<ReassociationIndices> collapse = {{0}, {1}, {2, 3}};
+  for (int64_t i = 2; i < rank; ++i) {
+    expanded.push_back(shape[i]);
+    sizes.push_back(memref::getMixedSize(b, loc, buffer, i));
+    expand.push_back({i + 1});
+    if (i > 2)
+      collapse.push_back({i + 1});
+  }
+  Value view = memref::ExpandShapeOp::create(
+      b, loc, MemRefType::get(expanded, type.getElementType()), buffer, expand,
+      sizes);
+  return memref::CollapseShapeOp::create(b, loc, view, collapse);
+}
+
+Value mlir::softmax::detail::buildPartialMerge(OpBuilder &b, Location loc,
+                                               AttentionOp op, Value partO,
+                                               Value partLse, Value out,
+                                               Value lse, int64_t splits,
+                                               Value token) {
+  IndexArith ix(b, loc);
+  auto dim = [&](Value v, int64_t i) -> Value {
+    return memref::DimOp::create(b, loc, v, i);
+  };
+  int64_t dv = cast<MemRefType>(out.getType()).getDimSize(3);
+  Type tokenType = gpu::AsyncTokenType::get(b.getContext());
+  Value one = ix.idx(1);
+  // A block per row, a thread per value column.
+  auto launch = gpu::LaunchOp::create(
+      b, loc, dim(out, 2), dim(out, 1), dim(out, 0), ix.idx(dv), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, tokenType, ValueRange{token});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value row = launch.getBlockIds().x, head = launch.getBlockIds().y,
+        batch = launch.getBlockIds().z, col = launch.getThreadIds().x;
+  FloatType f32 = b.getF32Type();
+  StateMath sm(b, loc, f32);
+  Value first = ix.mul(batch, ix.idx(splits));
+  SmallVector<Value> init = {sm.identityOffset(), sm.identitySum(),
+                             sm.cst(0.0)};
+  auto loop = scf::ForOp::create(
+      b, loc, ix.idx(0), ix.idx(splits), one, init,
+      [&](OpBuilder &nb, Location l, Value s, ValueRange st) {
+        StateMath lm(nb, l, f32);
+        Value part = arith::AddIOp::create(nb, l, first, s);
+        Value partLseValue =
+            memref::LoadOp::create(nb, l, partLse, ValueRange{part, head, row});
+        Value o = memref::LoadOp::create(nb, l, partO,
+                                         ValueRange{part, head, row, col});
+        auto [m, sum] = lm.stateOfLse(partLseValue);
+        StateMath::MergeScales scales =
+            lm.infSafeMergeScales(StateKind::Max, st[0], m);
+        scf::YieldOp::create(nb, l,
+                             ValueRange{scales.offset,
+                                        lm.mergeSums(scales, st[1], sum),
+                                        lm.mergeSums(scales, st[2], o)});
+      });
+  Value m = loop.getResult(0), l = loop.getResult(1), acc = loop.getResult(2);
+  MaskedRows masked = op.getMasked();
+  Type outElt = cast<MemRefType>(out.getType()).getElementType();
+  Value y = sm.maskRow(masked, /*probability=*/true, l, sm.div(acc, l));
+  memref::StoreOp::create(b, loc, sm.fromAcc(y, outElt), out,
+                          ValueRange{batch, head, row, col});
+  if (lse) {
+    auto leader = scf::IfOp::create(
+        b, loc, ix.cmp(arith::CmpIPredicate::eq, col, ix.idx(0)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&leader.getThenRegion().front());
+    memref::StoreOp::create(b, loc, sm.lse(StateKind::Max, masked, m, l), lse,
+                            ValueRange{batch, head, row});
+  }
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  return launch.getAsyncToken();
+}
