@@ -40,57 +40,81 @@ static std::optional<std::string> whyNotPackable(AttentionOp op) {
   return std::nullopt;
 }
 
-FailureOr<AttentionDecodePlan> mlir::softmax::detail::planAttentionDecode(
-    AttentionOp op, const GPUTarget &target,
-    const AttentionGPUStrategy &overrides, int64_t blockRows,
-    int64_t smemBytes) {
+FailureOr<int64_t> mlir::softmax::detail::planPackedHeads(
+    AttentionOp op, const AttentionGPUStrategy &overrides, int64_t blockRows) {
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto k = cast<MemRefType>(op.getKey().getType());
-  AttentionDecodePlan plan;
   std::optional<std::string> noPack = whyNotPackable(op);
   int64_t group =
       noPack ? 1 : q.getDimSize(1) / std::max<int64_t>(k.getDimSize(1), 1);
-  if (int64_t p = overrides.packedHeads; p > 1) {
+  int64_t p = overrides.packedHeads;
+  if (p > 1) {
     if (noPack)
       return op.emitOpError() << "GPU attention mapping packs query heads ("
                               << p << " asked for) only without " << *noPack;
     if (group % p)
       return op.emitOpError() << "packed heads (" << p << ") must divide the "
                               << group << " query heads of each KV head";
-    plan.packedHeads = p;
-  } else if (p == 0 && group > 1 && !q.isDynamicDim(2) &&
-             q.getDimSize(2) < blockRows) {
-    // Fewer query rows than a block holds: the heads of a KV head fill it,
-    // and each staged K/V tile serves all of them.
-    plan.packedHeads = group;
+    return p;
   }
+  // Fewer query rows than a block holds: the heads of a KV head fill it,
+  // and each staged K/V tile serves all of them.
+  if (p == 0 && group > 1 && !q.isDynamicDim(2) && q.getDimSize(2) < blockRows)
+    return group;
+  return 1;
+}
 
-  if (int64_t s = overrides.keySplits; s > 1) {
-    if (op.getWindow())
-      return op.emitOpError("GPU attention mapping does not split the keys "
-                            "of a windowed attention: a split's window "
-                            "would depend on its keys' global positions");
-    plan.keySplits = s;
-  } else if (s == 0 && !op.getWindow() && q.hasStaticShape() &&
-             !k.isDynamicDim(2)) {
-    int64_t nq = q.getDimSize(2) * plan.packedHeads;
-    int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / plan.packedHeads) *
-                     llvm::divideCeil(nq, blockRows);
-    AttentionKeySplitModel model;
-    // The units are the blocks resident at once: the multiprocessors times
-    // what one holds of this kernel's shared memory (the per-block opt-in
-    // limit stands for the multiprocessor's 228 KiB on sm_90).
-    model.parallelUnits =
-        target.multiprocessors *
-        std::max<int64_t>(1, target.maxSharedMemoryPerBlock / smemBytes);
-    model.rowsPerBlock = blockRows;
-    plan.keySplits = chooseKeySplits(blocks, k.getDimSize(2), model);
-    // Under causal a split holds at least Nq - 1 keys.
-    if (op.getCausal() && q.getDimSize(2) > 1)
-      plan.keySplits = std::clamp<int64_t>(
-          k.getDimSize(2) / (q.getDimSize(2) - 1), 1, plan.keySplits);
-  }
-  return plan;
+int64_t mlir::softmax::detail::decodeWarps(AttentionOp op, int64_t rows,
+                                           int64_t rowsPerWarp, int64_t warps) {
+  if (ShapedType::isDynamic(rows) || rows >= rowsPerWarp * warps)
+    return warps;
+  return std::clamp<int64_t>(
+      llvm::divideCeil(std::max<int64_t>(rows, 1), rowsPerWarp), 1, warps);
+}
+
+FailureOr<int64_t>
+mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
+                                     const AttentionGPUStrategy &overrides,
+                                     int64_t packed, int64_t blockRows,
+                                     int64_t threads, int64_t smemBytes) {
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  auto k = cast<MemRefType>(op.getKey().getType());
+  int64_t s = overrides.keySplits;
+  if (s > 1 && op.getWindow())
+    return op.emitOpError("GPU attention mapping does not split the keys of "
+                          "a windowed attention: a split's window would "
+                          "depend on its keys' global positions");
+  // The kernel's skip counts and first-tile rule are per block; a split
+  // threshold runs only on the CPU so far (softmax-split-attention-keys).
+  if (s > 1 && op.hasSkipThreshold())
+    return op.emitOpError("GPU attention mapping does not split the keys of "
+                          "a thresholded attention yet (the CPU runs it: "
+                          "softmax-split-attention-keys before "
+                          "softmax-to-cpu)");
+  if (s > 0)
+    return s;
+  if (op.getWindow() || op.hasSkipThreshold() || !q.hasStaticShape() ||
+      k.isDynamicDim(2))
+    return 1;
+  int64_t nq = q.getDimSize(2) * packed;
+  int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / packed) *
+                   llvm::divideCeil(nq, blockRows);
+  AttentionKeySplitModel model;
+  // The units are the blocks resident at once: the multiprocessors times
+  // what one holds of this kernel's shared memory (the per-block opt-in
+  // limit stands for the multiprocessor's 228 KiB on sm_90) and of its
+  // registers (64K per multiprocessor; ptxas gives the d 128 kernels all
+  // 255 a thread may have).
+  int64_t bySmem = target.maxSharedMemoryPerBlock / smemBytes;
+  int64_t byRegisters = 65536 / (256 * threads);
+  model.parallelUnits = target.multiprocessors *
+                        std::max<int64_t>(1, std::min(bySmem, byRegisters));
+  model.rowsPerBlock = blockRows;
+  s = chooseKeySplits(blocks, k.getDimSize(2), model);
+  // Under causal a split holds at least Nq - 1 keys.
+  if (op.getCausal() && q.getDimSize(2) > 1)
+    s = std::clamp<int64_t>(k.getDimSize(2) / (q.getDimSize(2) - 1), 1, s);
+  return s;
 }
 
 Value mlir::softmax::detail::packQueryHeads(OpBuilder &b, Location loc,

@@ -16,22 +16,28 @@
 
 namespace mlir::softmax::detail {
 
-/// How a decode-shaped attention is laid over the grid.
-struct AttentionDecodePlan {
-  /// Query heads per query tile (1: not packed).
-  int64_t packedHeads = 1;
-  /// Blocks per query tile's keys (1: not split).
-  int64_t keySplits = 1;
-};
+/// The query heads per query tile (1: not packed) for `op`, from the
+/// request in `overrides` (0: choose) and the `blockRows` query rows a
+/// block of the default shape holds, or a diagnostic on `op` for a request
+/// it cannot honour.
+FailureOr<int64_t> planPackedHeads(AttentionOp op,
+                                   const AttentionGPUStrategy &overrides,
+                                   int64_t blockRows);
 
-/// The plan for `op` from the request in `overrides` (0: choose) for a
-/// kernel of `blockRows` query rows per block that needs `smemBytes` of
-/// shared memory per block, or a diagnostic on `op` for a request it
-/// cannot honour.
-FailureOr<AttentionDecodePlan>
-planAttentionDecode(AttentionOp op, const GPUTarget &target,
-                    const AttentionGPUStrategy &overrides, int64_t blockRows,
-                    int64_t smemBytes);
+/// Warps per block for `rows` query rows per (batch, head) of the kernel
+/// (packed or not) at `rowsPerWarp` rows per warp: the `warps` of the
+/// prefill shape, or fewer where the rows would leave whole warps idle.
+int64_t decodeWarps(AttentionOp op, int64_t rows, int64_t rowsPerWarp,
+                    int64_t warps);
+
+/// The blocks per query tile's keys (1: not split) for `op` with `packed`
+/// query heads per tile, a block of `blockRows` query rows and `threads`
+/// threads that needs `smemBytes` of shared memory, from the request in
+/// `overrides`.
+FailureOr<int64_t> planKeySplits(AttentionOp op, const GPUTarget &target,
+                                 const AttentionGPUStrategy &overrides,
+                                 int64_t packed, int64_t blockRows,
+                                 int64_t threads, int64_t smemBytes);
 
 /// `buffer` [B, H, Nq, ...] (identity layout) viewed as
 /// [B, H / packed, packed Nq, ...]: the query heads of a group side by

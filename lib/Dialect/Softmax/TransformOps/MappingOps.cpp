@@ -103,10 +103,17 @@ mapPayloadOp(transform::TransformOpInterface transformOp, Operation *target,
   for (Diagnostic &diag : diagnostics)
     engine.emit(std::move(diag));
 
+  // An attention may leave helper launches around its kernel (the counts'
+  // zeroing, split-KV's merge): the op's own is the one that records its
+  // strategy.
   SmallVector<ResultOp> produced;
   for (Operation &op : between())
     if (auto result = dyn_cast<ResultOp>(op))
       produced.push_back(result);
+  if (produced.size() > 1)
+    llvm::erase_if(produced, [](ResultOp op) {
+      return !op->hasAttr(SoftmaxDialect::getStrategyAttrName());
+    });
   if (produced.size() != 1)
     return emitDefiniteFailure(transformOp)
            << "the mapping to " << what << " left " << produced.size() << " "

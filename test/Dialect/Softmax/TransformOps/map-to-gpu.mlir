@@ -63,3 +63,28 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The decode attributes, as the pass options: 3 splits of the keys, the two
+// query heads of each KV head packed; the handle holds the launch of the
+// split blocks, not the merge's.
+// CHECK-LABEL: func @decode
+// CHECK: memref.collapse_shape {{.*}} into memref<1x2x2x64xbf16>
+// CHECK: gpu.launch async
+// CHECK: } {decode, softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 3, packed_heads = 2>}
+// CHECK: gpu.launch async
+// CHECK:   scf.for
+func.func @decode(%q: memref<1x4x1x64xbf16>, %k: memref<1x2x500x64xbf16>, %o: memref<1x4x1x64xbf16>) {
+  softmax.attention ins(%q, %k, %k : memref<1x4x1x64xbf16>, memref<1x2x500x64xbf16>, memref<1x2x500x64xbf16>) outs(%o : memref<1x4x1x64xbf16>) masked(zero)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.softmax.map_to_gpu %a {attention_key_splits = 3, attention_packed_heads = 2} : (!transform.any_op) -> !transform.any_op
+    transform.annotate %l "decode" : !transform.any_op
+    transform.yield
+  }
+}

@@ -213,7 +213,9 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
     `softmax.log_softmax`, `softmax.logsumexp` or `softmax.attention` on
     memrefs (after bufferization), onto the `gpu.launch` that
     `softmax-map-to-gpu` builds, and returns a handle to the launches (one
-    per op, in order). The strategy is recorded on each launch as
+    per op, in order: the one that records the op's strategy, where an
+    attention also gets a launch that zeroes its skip counts or one that
+    merges its split-KV partials). The strategy is recorded on each launch as
     `softmax.strategy`.
 
     The attributes are the options of `softmax-map-to-gpu`, and build the

@@ -1,0 +1,57 @@
+// RUN: softmax-opt %s --softmax-map-to-gpu=chip=sm_90 -split-input-file -verify-diagnostics
+
+// Packing needs the query rows of one head per tile where a mask, a window
+// or a threshold is given; a request for it is refused, never dropped.
+func.func @pack_with_mask(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %m: memref<1x8x1x300xf32>, %o: memref<1x8x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping packs query heads (4 asked for) only without a mask operand (its rows belong to one head each)}}
+  softmax.attention ins(%q, %k, %k, %m : memref<1x8x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>, memref<1x8x1x300xf32>) outs(%o : memref<1x8x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<packed_heads = 4>}
+  return
+}
+
+// -----
+
+func.func @pack_with_threshold(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x8x1x64xbf16>, %t: f32) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping packs query heads (2 asked for) only without a skip threshold (its query tiles are rows of one head)}}
+  softmax.attention ins(%q, %k, %k : memref<1x8x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x8x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<packed_heads = 2>}
+  return
+}
+
+// -----
+
+func.func @pack_dynamic_heads(%q: memref<1x?x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x?x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping packs query heads (4 asked for) only without dynamic query or KV head counts}}
+  softmax.attention ins(%q, %k, %k : memref<1x?x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x?x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<packed_heads = 4>}
+  return
+}
+
+// -----
+
+func.func @pack_not_dividing(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x8x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op packed heads (3) must divide the 4 query heads of each KV head}}
+  softmax.attention ins(%q, %k, %k : memref<1x8x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x8x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<packed_heads = 3>}
+  return
+}
+
+// -----
+
+func.func @split_window(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x2x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping does not split the keys of a windowed attention: a split's window would depend on its keys' global positions}}
+  softmax.attention ins(%q, %k, %k : memref<1x2x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x1x64xbf16>) masked(zero) causal window(64) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 2>}
+  return
+}
+
+// -----
+
+func.func @split_threshold(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x2x1x64xbf16>, %t: f32) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping does not split the keys of a thresholded attention yet (the CPU runs it: softmax-split-attention-keys before softmax-to-cpu)}}
+  softmax.attention ins(%q, %k, %k : memref<1x2x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 2>}
+  return
+}
+
+// -----
+
+func.func @bad_request(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x2x1x64xbf16>) {
+  // expected-error @+1 {{key_splits must be in [1, 1024], got 0}}
+  softmax.attention ins(%q, %k, %k : memref<1x2x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 0>}
+  return
+}

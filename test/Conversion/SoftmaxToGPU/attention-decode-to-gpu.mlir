@@ -1,0 +1,100 @@
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-key-splits=1 attention-packed-heads=1" --canonicalize --split-input-file | FileCheck %s --check-prefix=PREFILL
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" --canonicalize --split-input-file | FileCheck %s --check-prefix=AMD
+
+// A decode step (B 8, H 32, Hkv 8, one query row, 32768 keys, d 128), the
+// mapping's plan: the 4 query heads of each KV head packed into one tile's
+// rows (views [8, 8, 4, 128] of the query and the output), 16 rows per
+// warp in one warp and two K/V buffers, and the keys of each tile split 6
+// ways (the cost model over 132 multiprocessors): 6 x 8 x 8 blocks write
+// f32 partials [48, 8, 4, 128] and their lse [48, 8, 4], allocated in
+// stream order; a second kernel, a block per row and a thread per value
+// column, merges the 6 states through stateOfLse and the -inf-safe merge
+// and writes the bf16 output; then both partials are freed.
+// CHECK-LABEL: func.func @decode_gqa
+// CHECK:       %[[QV:.*]] = memref.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [8, 8, 4, 1, 128] : memref<8x32x1x128xbf16> into memref<8x8x4x1x128xbf16>
+// CHECK:       %[[Q:.*]] = memref.collapse_shape %[[QV]] {{\[\[}}0], [1], [2, 3], [4]] : memref<8x8x4x1x128xbf16> into memref<8x8x4x128xbf16>
+// CHECK:       %[[OV:.*]] = memref.expand_shape %arg3
+// CHECK:       %[[O:.*]] = memref.collapse_shape %[[OV]]
+// CHECK:       %[[T0:.*]] = gpu.wait async
+// CHECK:       %[[PO:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%c48, %c8, %c4) : memref<?x?x?x128xf32>
+// CHECK:       %[[PL:.*]], %[[T2:.*]] = gpu.alloc async [%[[T1]]] (%c48, %c8, %c4) : memref<?x?x?xf32>
+// CHECK:       %[[K1:.*]] = gpu.launch async [%[[T2]]] blocks({{.*}}) in (%{{.*}} = %c6, %{{.*}} = %c8, %{{.*}} = %c8) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:         vector.load %[[Q]]
+// CHECK:         scf.for
+// CHECK:         vector.store %{{.*}}, %[[PO]][{{.*}}] {{.*}} : memref<?x?x?x128xf32>, vector<2xf32>
+// CHECK:         memref.store %{{.*}}, %[[PL]][{{.*}}] : memref<?x?x?xf32>
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 6, packed_heads = 4>}
+// CHECK:       %[[K2:.*]] = gpu.launch async [%[[K1]]] blocks(%[[ROW:.*]], %[[HEAD:.*]], %[[BATCH:.*]]) in (%{{.*}} = %c4, %{{.*}} = %c8, %{{.*}} = %c8) threads(%[[COL:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:         %[[FIRST:.*]] = arith.muli %[[BATCH]], %c6
+// CHECK:         scf.for %[[S:.*]] = %c0 to %c6 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
+// CHECK:           %[[P:.*]] = arith.addi %[[FIRST]], %[[S]]
+// CHECK:           memref.load %[[PL]][%[[P]], %[[HEAD]], %[[ROW]]]
+// CHECK:           memref.load %[[PO]][%[[P]], %[[HEAD]], %[[ROW]], %[[COL]]]
+// CHECK:           arith.maximumf
+// CHECK:           math.exp
+// CHECK:         arith.divf
+// CHECK:         arith.truncf {{.*}} : f32 to bf16
+// CHECK:         memref.store %{{.*}}, %[[O]][%[[BATCH]], %[[HEAD]], %[[ROW]], %[[COL]]] : memref<8x8x4x128xbf16>
+// CHECK:       %[[T3:.*]] = gpu.dealloc async [%[[K2]]] %[[PO]]
+// CHECK:       %[[T4:.*]] = gpu.dealloc async [%[[T3]]] %[[PL]]
+// CHECK:       gpu.wait [%[[T4]]]
+
+// Both turned off by the options: one synchronous launch over the
+// unpacked heads, a block of one warp per (head, batch) (the one row needs
+// no more), 16 rows per warp and two buffers (the decode rows' defaults).
+// PREFILL-LABEL: func.func @decode_gqa
+// PREFILL-NOT:   memref.expand_shape
+// PREFILL-NOT:   gpu.alloc
+// PREFILL:       gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c32, %{{.*}} = %c8) threads({{.*}}) in (%{{.*}} = %c32,
+// PREFILL:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1>}
+// PREFILL-NOT:   gpu.launch
+// PREFILL-LABEL: func.func @causal_split
+
+// CDNA: packed and split the same way, one buffer (no asynchronous copies).
+// AMD-LABEL: func.func @decode_gqa
+// AMD:       gpu.alloc async
+// AMD:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 1, key_splits = {{[0-9]+}}, packed_heads = 4>}
+// AMD:       gpu.launch async
+func.func @decode_gqa(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x32768x128xbf16>, %v: memref<8x8x32768x128xbf16>, %o: memref<8x32x1x128xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<8x8x32768x128xbf16>, memref<8x8x32768x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero)
+  return
+}
+
+// -----
+
+// Causal with 3 query rows, split 4 ways by request, not packed, an lse
+// result: the keys [start, end) of split x % 4 follow the IR split's rule
+// (getAttentionKeySplitRange: 250 keys a split, counted back from the
+// last key, here each a multiple of 250 below 1000), the kernel folds them
+// from 0 with K and V read at start + row; only the last split keeps the
+// causal diagonal (its offset Nk - Nq, the others' their key count). The
+// merge writes lse too, from one thread of the row.
+// CHECK-LABEL: func.func @causal_split
+// CHECK-NOT:   memref.expand_shape
+// CHECK:       gpu.launch async {{.*}} in (%{{.*}} = %c4, %{{.*}} = %c4, %{{.*}} = %c1)
+// CHECK:         %[[SPLIT:.*]] = arith.remui %{{.*}}, %c4
+// CHECK:         %[[LAST:.*]] = arith.cmpi eq, %[[SPLIT]], %c3
+// CHECK:         arith.select %[[LAST]]
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 1>}
+// CHECK:       gpu.launch async
+// CHECK:         scf.for {{.*}} to %c4
+// CHECK:         scf.if
+// CHECK:           math.log
+// CHECK:           memref.store %{{.*}}, %arg4
+func.func @causal_split(%q: memref<1x4x3x64xbf16>, %k: memref<1x4x1000x64xbf16>, %v: memref<1x4x1000x64xbf16>, %o: memref<1x4x3x64xbf16>, %l: memref<1x4x3xf32>) {
+  softmax.attention ins(%q, %k, %v : memref<1x4x3x64xbf16>, memref<1x4x1000x64xbf16>, memref<1x4x1000x64xbf16>) outs(%o, %l : memref<1x4x3x64xbf16>, memref<1x4x3xf32>) masked(zero) causal {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 4>}
+  return
+}
+
+// -----
+
+// Dynamic shapes: no packing (the head counts are unknown) and no split
+// (the cost model reads static shapes); a request could ask for a split.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT:   gpu.alloc
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 1, packed_heads = 1>}
+func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: memref<?x?x?x64xbf16>) {
+  softmax.attention ins(%q, %k, %k : memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) outs(%o : memref<?x?x?x64xbf16>) masked(zero)
+  return
+}
