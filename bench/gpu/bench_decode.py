@@ -11,11 +11,11 @@ static shapes, each with its #softmax.attention_gpu_strategy request, lowers
 them with softmax-to-nvvm and links libsoftmax_decode.so (see
 build_attention.py, whose steps it reuses). Variants:
 
-  prefill   key_splits = 1, packed_heads = 1: the prefill kernel as it was
+  prefill   key_splits = 1, packed_heads = 1
   auto      no request: the mapping's plan (packing, the split cost model)
   pack      packed heads, no split
-  b2        two K/V buffers
-  r16...    16 query rows per warp (b2: and two K/V buffers; sN: N splits)
+  r32b1     32 query rows per warp and one K/V buffer (the prefill kernel's)
+  sN        packed heads, N splits
 
 `run` checks every kernel against float64 (fresh N(0,1) inputs, the
 output poisoned with NaN first; small odd shapes with an lse output too),
@@ -56,13 +56,11 @@ VARIANTS = {
     "prefill": {"key_splits": 1, "packed_heads": 1},
     "auto": {},
     "pack": {"key_splits": 1},
-    "b2": {"buffers": 2},
-    "r16": {"rows_per_warp": 16},
-    "r16b2": {"rows_per_warp": 16, "buffers": 2},
-    "r16s16": {"rows_per_warp": 16, "key_splits": 16},
-    "r16s32": {"rows_per_warp": 16, "key_splits": 32},
-    "r16s64": {"rows_per_warp": 16, "key_splits": 64},
-    "r16s128": {"rows_per_warp": 16, "key_splits": 128},
+    "r32b1": {"rows_per_warp": 32, "buffers": 1},
+    "s8": {"key_splits": 8},
+    "s16": {"key_splits": 16},
+    "s32": {"key_splits": 32},
+    "s64": {"key_splits": 64},
 }
 CHECK_VARIANTS = {"auto": {}, "s3": {"key_splits": 3}, "s7": {"key_splits": 7},
                   "nopack_s5": {"key_splits": 5, "packed_heads": 1}}
