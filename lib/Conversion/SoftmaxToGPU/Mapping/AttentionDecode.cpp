@@ -64,8 +64,8 @@ FailureOr<int64_t> mlir::softmax::detail::planPackedHeads(
   return 1;
 }
 
-int64_t mlir::softmax::detail::decodeWarps(AttentionOp op, int64_t rows,
-                                           int64_t rowsPerWarp, int64_t warps) {
+int64_t mlir::softmax::detail::decodeWarps(int64_t rows, int64_t rowsPerWarp,
+                                           int64_t warps) {
   if (ShapedType::isDynamic(rows) || rows >= rowsPerWarp * warps)
     return warps;
   return std::clamp<int64_t>(

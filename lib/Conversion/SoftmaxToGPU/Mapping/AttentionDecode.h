@@ -27,8 +27,7 @@ FailureOr<int64_t> planPackedHeads(AttentionOp op,
 /// Warps per block for `rows` query rows per (batch, head) of the kernel
 /// (packed or not) at `rowsPerWarp` rows per warp: the `warps` of the
 /// prefill shape, or fewer where the rows would leave whole warps idle.
-int64_t decodeWarps(AttentionOp op, int64_t rows, int64_t rowsPerWarp,
-                    int64_t warps);
+int64_t decodeWarps(int64_t rows, int64_t rowsPerWarp, int64_t warps);
 
 /// The blocks per query tile's keys (1: not split) for `op` with `packed`
 /// query heads per tile, a block of `blockRows` query rows and `threads`

@@ -832,7 +832,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       buffers = 2;
     warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
   }
-  warps = decodeWarps(op, kernelRows, rowsPerWarp, warps);
+  warps = decodeWarps(kernelRows, rowsPerWarp, warps);
   AttentionMmaConfig config;
   config.warps = warps;
   config.buffers = buffers;
