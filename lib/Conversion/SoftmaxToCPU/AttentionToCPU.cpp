@@ -10,7 +10,8 @@
 //   m' = max(m, max s);  p = exp(s - m');  a = exp(m - m')
 //   l = l a + sum p;  o = o a + sum_t p_t v_t
 //
-// and at the end o / l and m + log l. With a skip threshold (tile [1,
+// and at the end o / l and m + log l. A ragged op (key_lengths) visits the
+// keys below its entry's own count only. With a skip threshold (tile [1,
 // lanes]: one row, one block of keys), a block whose max score is below
 // the running max by more than -ln(lambda) is not folded: no exp, no value
 // loads (StateMath::rowAllowsSkip); the blocks are then aligned to key 0,
@@ -198,6 +199,8 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
 }
 
 void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
+  // A ragged entry has its own key count, which every limit below reads.
+  nk = loadKeyCount(b, loc, op, bIdx, nk);
   Value kvHead = arith::DivUIOp::create(
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
   // The query row, scaled once.

@@ -53,3 +53,21 @@ func.func @bool_mask(%q: memref<1x2x7x40xf32>, %k: memref<1x2x40x40xf32>, %v: me
                     outs(%o : memref<1x2x7x40xf32>) masked(nan)
   return
 }
+
+// -----
+
+// Ragged (key_lengths): each row loads its entry's key count, clamps it to
+// [0, Nk] and runs its key loop to it; causal with one query row ends at
+// the same key (i + L_b - Nq + 1 = L_b).
+// CHECK-LABEL: func.func @ragged_decode
+// CHECK:       scf.parallel (%[[B:.*]], %[[H:.*]]) = (%c0, %c0) to (%c2, %c4)
+// CHECK:         %[[L:.*]] = memref.load %arg3[%[[B]]] : memref<2xi32>
+// CHECK:         %[[N:.*]] = arith.index_cast %[[L]] : i32 to index
+// CHECK:         %[[MIN:.*]] = arith.minsi %[[N]], %c100 : index
+// CHECK:         %[[LB:.*]] = arith.maxsi %[[MIN]], %c0 : index
+// CHECK:         %[[HI:.*]] = arith.maxsi %[[LB]], %c0 : index
+// CHECK:         scf.for %{{.*}} = %c0 to %[[HI]] step %c16
+func.func @ragged_decode(%q: memref<2x4x1x16xf32>, %k: memref<2x2x100x16xf32>, %v: memref<2x2x100x16xf32>, %len: memref<2xi32>, %o: memref<2x4x1x16xf32>) {
+  softmax.attention ins(%q, %k, %v : memref<2x4x1x16xf32>, memref<2x2x100x16xf32>, memref<2x2x100x16xf32>) outs(%o : memref<2x4x1x16xf32>) masked(zero) causal key_lengths(%len : memref<2xi32>)
+  return
+}

@@ -98,3 +98,34 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
   softmax.attention ins(%q, %k, %k : memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>, memref<?x?x?x64xbf16>) outs(%o : memref<?x?x?x64xbf16>) masked(zero)
   return
 }
+
+// -----
+
+// Ragged (key_lengths): each block loads its batch entry's key count and
+// clamps it to [0, Nk]; the splits cut that count, not Nk (the range of
+// split x % 6 is computed from it), and without splits the causal bound of
+// the key loop is at most that count.
+// CHECK-LABEL: func.func @ragged_decode
+// CHECK: gpu.launch async {{.*}} blocks(%[[BX:.*]], %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c6, %{{.*}} = %c8, %{{.*}} = %c8)
+// CHECK:   %[[SPLIT:.*]] = arith.remui %[[BX]], %c6 : index
+// CHECK:   %[[L:.*]] = memref.load %arg3[%[[BZ]]] : memref<8xi32>
+// CHECK:   %[[N:.*]] = arith.index_cast %[[L]] : i32 to index
+// CHECK:   %[[MIN:.*]] = arith.minsi %[[N]], %c4096 : index
+// CHECK:   %[[LB:.*]] = arith.maxsi %[[MIN]], %c0 : index
+// CHECK:   %[[SIZE:.*]] = affine.max #{{.*}}()[%[[LB]]]
+// CHECK:   affine.apply #{{.*}}()[%[[SPLIT]]]
+// CHECK:   affine.max #{{.*}}()[%[[LB]], %{{.*}}]
+// CHECK: gpu.launch
+// PREFILL-LABEL: func.func @ragged_decode
+// PREFILL: gpu.launch
+// PREFILL:   %[[L:.*]] = memref.load %arg3[%{{.*}}] : memref<8xi32>
+// PREFILL:   %[[N:.*]] = arith.index_cast %[[L]] : i32 to index
+// PREFILL:   %[[MIN:.*]] = arith.minsi %[[N]], %c4096 : index
+// PREFILL:   %[[LB:.*]] = arith.maxsi %[[MIN]], %c0 : index
+// PREFILL:   %[[HI0:.*]] = arith.minsi %{{.*}}, %[[LB]] : index
+// PREFILL:   %[[HI:.*]] = arith.maxsi %[[HI0]], %c0 : index
+// PREFILL:   scf.for %{{.*}} = %c0 to %[[HI]] step %c64
+func.func @ragged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf16>, %v: memref<8x8x4096x128xbf16>, %len: memref<8xi32>, %o: memref<8x32x1x128xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<8x8x4096x128xbf16>, memref<8x8x4096x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>)
+  return
+}

@@ -18,3 +18,11 @@ func.func @buffers(%q: memref<1x1x4x16xf32>, %k: memref<1x1x64x16xf32>, %v: memr
   softmax.attention ins(%q, %k, %v : memref<1x1x4x16xf32>, memref<1x1x64x16xf32>, memref<1x1x64x16xf32>) outs(%o : memref<1x1x4x16xf32>) masked(zero)
   return
 }
+
+// -----
+
+func.func @ragged_causal_rows(%q: tensor<2x1x2x16xf32>, %k: tensor<2x1x64x16xf32>, %v: tensor<2x1x64x16xf32>, %len: tensor<2xi32>, %o: tensor<2x1x2x16xf32>) -> tensor<2x1x2x16xf32> {
+  // expected-error @+1 {{'softmax.attention' op split along the keys of a causal attention with key_lengths needs one query row (got 2): each sequence's diagonal falls in a different split}}
+  %r = softmax.attention ins(%q, %k, %v : tensor<2x1x2x16xf32>, tensor<2x1x64x16xf32>, tensor<2x1x64x16xf32>) outs(%o : tensor<2x1x2x16xf32>) masked(zero) causal key_lengths(%len : tensor<2xi32>)
+  return %r : tensor<2x1x2x16xf32>
+}

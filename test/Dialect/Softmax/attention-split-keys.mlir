@@ -97,3 +97,27 @@ func.func @batch_fills_units(%q: tensor<8x32x1x128xbf16>, %k: tensor<8x8x4096x12
   %r = softmax.attention ins(%q, %k, %v : tensor<8x32x1x128xbf16>, tensor<8x8x4096x128xbf16>, tensor<8x8x4096x128xbf16>) outs(%o : tensor<8x32x1x128xbf16>) masked(zero)
   return %r : tensor<8x32x1x128xbf16>
 }
+
+// -----
+
+// Ragged: each split (keys [0, 32), [32, 66), [66, 100)) gets its own key
+// counts, clamp(L_b) - start clamped to [0, its size], and keeps causal (one query row: the rule is
+// j < L_b in every split).
+// CHECK-LABEL: func.func @ragged_decode
+// CHECK-SAME: %[[LENS:[a-z0-9]+]]: tensor<2xi32>
+// CHECK: %[[L0:.*]] = linalg.generic {{.*}} ins(%[[LENS]] : tensor<2xi32>)
+// CHECK:   %[[N:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:   arith.minsi %[[N]], %c100
+// CHECK:   %[[REST:.*]] = arith.subi %{{.*}}, %c0{{.*}} : index
+// CHECK:   arith.minsi %[[REST]], %c32
+// CHECK:   arith.index_cast %{{.*}} : index to i32
+// CHECK: softmax.attention {{.*}} masked(zero) scale(2.500000e-01) causal key_lengths(%[[L0]] : tensor<2xi32>)
+// CHECK: %[[L1:.*]] = linalg.generic {{.*}} ins(%[[LENS]] : tensor<2xi32>)
+// CHECK:   %[[REST1:.*]] = arith.subi %{{.*}}, %c32{{.*}} : index
+// CHECK:   arith.minsi %[[REST1]], %c34
+// CHECK: softmax.attention {{.*}} causal key_lengths(%[[L1]] : tensor<2xi32>)
+// CHECK: softmax.merge
+func.func @ragged_decode(%q: tensor<2x4x1x16xf32>, %k: tensor<2x2x100x16xf32>, %v: tensor<2x2x100x16xf32>, %len: tensor<2xi32>, %o: tensor<2x4x1x16xf32>) -> tensor<2x4x1x16xf32> {
+  %r = softmax.attention ins(%q, %k, %v : tensor<2x4x1x16xf32>, tensor<2x2x100x16xf32>, tensor<2x2x100x16xf32>) outs(%o : tensor<2x4x1x16xf32>) masked(zero) causal key_lengths(%len : tensor<2xi32>)
+  return %r : tensor<2x4x1x16xf32>
+}

@@ -66,6 +66,7 @@ class Case:
     logit_scale: float = 1.0    # multiplies q: large values give +-1e4 logits
     scale: float | None = None
     bound: float = 2e-5
+    lengths: tuple[int, ...] | None = None  # key_lengths, one per batch entry
 
 
 def cases() -> list[Case]:
@@ -100,6 +101,19 @@ def cases() -> list[Case]:
         Case("decode-4-rows-causal-bf16", 1, 4, 1, 4, 509, 32, 32, dtype=BF16,
              causal=True, bound=1e-2),
         Case("decode-bool-mask", 1, 2, 2, 3, 300, 16, 16, mask="bool"),
+        # Ragged batches (key_lengths): an empty entry, a length of 1, a
+        # full one, lengths past Nk and below 0 (clamped), causal decode
+        # whose diagonal moves with the entry's length.
+        Case("ragged-decode-gqa", 4, 8, 2, 1, 300, 64, 64, causal=True,
+             lengths=(300, 1, 0, 157)),
+        Case("ragged-2-rows-causal-bf16", 3, 4, 1, 2, 259, 32, 32, dtype=BF16,
+             causal=True, masked="nan", lengths=(259, 64, 1), bound=1e-2),
+        Case("ragged-prefill-causal", 2, 2, 2, 9, 40, 16, 16, causal=True,
+             lengths=(40, 17)),
+        Case("ragged-window-mask", 2, 2, 2, 5, 33, 16, 24, window=6,
+             mask="additive", lengths=(20, 41)),
+        Case("ragged-clamped-bool-mask", 2, 2, 1, 3, 70, 16, 16, mask="bool",
+             masked="nan", lengths=(-3, 1000)),
     ]
 
 
@@ -167,6 +181,10 @@ def build(c: Case, rng: np.random.Generator, idx: int, form: str = "dialect"):
         attrs += " causal"
     if c.window is not None:
         attrs += f" window({c.window})"
+    if c.lengths is not None:
+        lt = ttype((c.b,), "i32")
+        args.append(f"%len{idx} = arith.constant dense<[{', '.join(map(str, c.lengths))}]> : {lt}")
+        attrs += f" key_lengths(%len{idx} : {lt})"
     # Names the op for the transform script of --tile (discardable, kept
     # by tiling, dropped by the lowerings).
     attrs += f" {{check_case = {idx} : i64}}"
@@ -266,13 +284,18 @@ def reference(c: Case, q, k, v, mask):
     vv = np.repeat(v.astype(np.float64), group, axis=1)
     scale = c.scale if c.scale is not None else float(np.float32(1.0 / np.sqrt(c.d)))
     s = np.einsum("bhid,bhjd->bhij", q.astype(np.float64), kk) * scale
-    allowed = np.ones((c.nq, c.nk), dtype=bool)
-    i = np.arange(c.nq)[:, None] + (c.nk - c.nq)
-    j = np.arange(c.nk)[None, :]
-    if c.causal:
-        allowed &= j <= i
-    if c.window is not None:
-        allowed &= (i - j < c.window) if c.causal else (np.abs(i - j) < c.window)
+    # Key count per batch entry: Nk, or key_lengths clamped to [0, Nk].
+    counts = [min(max(n, 0), c.nk) for n in c.lengths] if c.lengths else [c.nk] * c.b
+    allowed = np.ones((c.b, 1, c.nq, c.nk), dtype=bool)
+    for bi, n in enumerate(counts):
+        i = np.arange(c.nq)[:, None] + (n - c.nq)
+        j = np.arange(c.nk)[None, :]
+        a = np.broadcast_to(j < n, (c.nq, c.nk)).copy()
+        if c.causal:
+            a &= j <= i
+        if c.window is not None:
+            a &= (i - j < c.window) if c.causal else (np.abs(i - j) < c.window)
+        allowed[bi, 0] = a
     s = np.where(allowed, s, -np.inf)
     if mask is not None:
         if c.mask == "bool":
@@ -457,8 +480,12 @@ def main() -> int:
                   if c.hkv == c.h and not c.causal and c.window is None
                   and c.mask != "bool" and c.out_dtype == "f32"]
     if args.split_keys is not None:
-        kept = [c for c in chosen if c.window is None]
-        print(f"split-keys: {len(chosen) - len(kept)} windowed cases left out")
+        # The split refuses windows, and causal ragged ops of more than one
+        # query row.
+        kept = [c for c in chosen if c.window is None
+                and not (c.lengths and c.causal and c.nq > 1)]
+        print(f"split-keys: {len(chosen) - len(kept)} windowed or causal ragged "
+              "multi-row cases left out")
         chosen = kept
     bodies, inputs = [], []
     for idx, c in enumerate(chosen):

@@ -489,6 +489,9 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
   // The op's query rows, which packing puts side by side per head.
   Value queryRows = packedRows ? packedRows : nq;
+  // A ragged entry has its own key count: every limit, the split ranges
+  // and a scale_factor's lambda = a / L_b read it.
+  nk = loadKeyCount(b, loc, op, bIdx, nk);
   // A threshold's lambda = a / Nk counts all the op's keys, not a split's.
   bool skips = op.hasSkipThreshold();
   Value log2Lambda = skips ? log2Threshold(bIdx) : Value();

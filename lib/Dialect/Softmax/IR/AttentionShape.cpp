@@ -36,7 +36,7 @@ static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
   };
   switch (dim) {
   case AttentionDim::B:
-    for (Value x : {q, k, v, o, lse})
+    for (Value x : {q, k, v, o, lse, op.getKeyLengths()})
       add(x, 0);
     add(mask, 0, /*broadcasts=*/true);
     break;
@@ -169,4 +169,21 @@ Value mlir::softmax::keyCountAsF32(OpBuilder &b, Location loc, Value keys) {
   return arith::SIToFPOp::create(
       b, loc, b.getF32Type(),
       arith::IndexCastOp::create(b, loc, b.getI64Type(), keys));
+}
+
+Value mlir::softmax::clampKeyLength(OpBuilder &b, Location loc, Value length,
+                                    Value keys) {
+  Value n = arith::IndexCastOp::create(b, loc, b.getIndexType(), length);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, n, keys),
+                                zero);
+}
+
+Value mlir::softmax::loadKeyCount(OpBuilder &b, Location loc, AttentionOp op,
+                                  Value bIdx, Value keys) {
+  Value lengths = op.getKeyLengths();
+  if (!lengths)
+    return keys;
+  Value length = memref::LoadOp::create(b, loc, lengths, ValueRange{bIdx});
+  return clampKeyLength(b, loc, length, keys);
 }

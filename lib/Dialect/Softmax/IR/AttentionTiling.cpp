@@ -178,6 +178,9 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
                            ? detail::unitSlice(b, loc, threshold, {b0}, {nb})
                            : threshold);
   }
+  // Key counts are per batch entry.
+  if (Value lengths = getKeyLengths())
+    operands.push_back(detail::unitSlice(b, loc, lengths, {b0}, {nb}));
   Value output = detail::unitSlice(b, loc, getOutput(), {b0, h0, i0, zero},
                                    {nb, nh, ni, size(getOutput(), 3)});
   operands.push_back(output);

@@ -435,6 +435,12 @@ LogicalResult AttentionOp::verify() {
               failed(check(lse, "lse", 1, D::H)) ||
               failed(check(lse, "lse", 2, D::Nq))))
     return failure();
+  if (Value lengths = getKeyLengths()) {
+    auto type = cast<ShapedType>(lengths.getType());
+    if (failed(verifyAttnRank(*this, type, "key_lengths", 1, "[B]")) ||
+        failed(check(type, "key_lengths", 0, D::B)))
+      return failure();
+  }
   if (mask && (failed(check(mask, "mask", 0, D::B, /*broadcasts=*/true)) ||
                failed(check(mask, "mask", 1, D::H, /*broadcasts=*/true)) ||
                failed(check(mask, "mask", 2, D::Nq)) ||

@@ -106,14 +106,20 @@ Value AttentionDecomposer::scores(Value key, Value mask,
     ins.push_back(mask);
     maps.push_back(AffineMap::get(4, 0, {mb, mh, i4, j4}, ctx));
   }
+  // A ragged entry's key count L_b (key_lengths) takes Nk's place.
+  Value lengths = op.getKeyLengths();
+  if (lengths) {
+    ins.push_back(lengths);
+    maps.push_back(AffineMap::get(4, 0, {b4}, ctx));
+  }
   maps.push_back(id4);
   // Key j of this slice is key j + keyOffset of the op; query i's
   // bottom-right-aligned diagonal is i + (Nk - Nq), over all Nk keys.
-  Value diagShift, firstKey;
-  if (causal || window) {
-    diagShift = arith::SubIOp::create(b, loc, index(keys), index(queries));
+  Value nk = index(keys), nq = index(queries), firstKey, denseShift;
+  if (causal || window || lengths)
     firstKey = index(keyOffset);
-  }
+  if ((causal || window) && !lengths)
+    denseShift = arith::SubIOp::create(b, loc, nk, nq);
   return linalg::GenericOp::create(
              b, loc, dot.getType(), ins, dot, maps,
              parallelThenReduction(4, false),
@@ -123,10 +129,26 @@ Value AttentionDecomposer::scores(Value key, Value mask,
                if (mask)
                  s = boolMask ? sm.select(args[0], s, sm.negInf())
                               : sm.add(s, sm.toAcc(args[0]));
+               if (!causal && !window && !lengths) {
+                 linalg::YieldOp::create(nb, l, s);
+                 return;
+               }
+               Value row = causal || window
+                               ? linalg::IndexOp::create(nb, l, 2).getResult()
+                               : Value();
+               Value col = arith::AddIOp::create(
+                   nb, l, linalg::IndexOp::create(nb, l, 3), firstKey);
+               Value keyCount = nk, visible;
+               if (lengths) {
+                 keyCount = clampKeyLength(nb, l, args[mask ? 1 : 0], nk);
+                 visible = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::slt, col, keyCount);
+               }
                if (causal || window) {
-                 Value row = linalg::IndexOp::create(nb, l, 2);
-                 Value col = arith::AddIOp::create(
-                     nb, l, linalg::IndexOp::create(nb, l, 3), firstKey);
+                 Value diagShift =
+                     lengths ? arith::SubIOp::create(nb, l, keyCount, nq)
+                                   .getResult()
+                             : denseShift;
                  // dist = (i + Nk - Nq) - j, the distance from the diagonal.
                  Value dist = arith::SubIOp::create(
                      nb, l, arith::AddIOp::create(nb, l, row, diagShift), col);
@@ -135,21 +157,22 @@ Value AttentionDecomposer::scores(Value key, Value mask,
                    return arith::CmpIOp::create(nb, l, p, dist, cst);
                  };
                  using P = arith::CmpIPredicate;
-                 Value visible;
+                 auto both = [&](Value x, Value y) -> Value {
+                   return x ? arith::AndIOp::create(nb, l, x, y).getResult()
+                            : y;
+                 };
                  if (causal)
-                   visible = cmp(P::sge, 0);
+                   visible = both(visible, cmp(P::sge, 0));
                  if (window) {
                    int64_t w = static_cast<int64_t>(*window);
                    Value near = cmp(P::slt, w);
                    if (!causal)
                      near = arith::AndIOp::create(nb, l, near, cmp(P::sgt, -w));
-                   visible = visible ? arith::AndIOp::create(nb, l, visible, near)
-                                           .getResult()
-                                     : near;
+                   visible = both(visible, near);
                  }
-                 s = sm.select(visible, s, sm.negInf());
                }
-               linalg::YieldOp::create(nb, l, s);
+               linalg::YieldOp::create(nb, l,
+                                       sm.select(visible, s, sm.negInf()));
              })
       .getResult(0);
 }

@@ -122,7 +122,50 @@ static std::optional<std::string> whyNotSplittable(AttentionOp op) {
            "a split's window would depend on its keys' global positions";
   if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
     return why;
+  // A ragged entry's diagonal sits at i + L_b - Nq, wherever L_b falls. A
+  // partial keeps the causal rule through its own length L_b - start; for
+  // one query row that rule is j < L_b, exact in every split. With more
+  // rows, a split that ends before L_b would hide its last keys from the
+  // first rows, and where the diagonal crosses depends on each L_b.
+  if (op.hasKeyLengths() && op.getCausal()) {
+    std::optional<int64_t> nq = getStaticAttentionSize(op, AttentionDim::Nq);
+    if (nq != 1)
+      return "split along the keys of a causal attention with key_lengths "
+             "needs one query row (got " +
+             (nq ? std::to_string(*nq) : std::string("a dynamic count")) +
+             "): each sequence's diagonal falls in a different split";
+  }
   return std::nullopt;
+}
+
+/// The key counts of the split [start, start + length) of a ragged op:
+/// clamp(L_b) - start, clamped to [0, length], as i32 [B].
+static Value splitKeyLengths(OpBuilder &b, Location loc, AttentionOp op,
+                             OpFoldResult keys, OpFoldResult start,
+                             OpFoldResult length) {
+  Value lengths = op.getKeyLengths();
+  auto type = cast<RankedTensorType>(lengths.getType());
+  Value nk = getValueOrCreateConstantIndexOp(b, loc, keys);
+  Value first = getValueOrCreateConstantIndexOp(b, loc, start);
+  Value size = getValueOrCreateConstantIndexOp(b, loc, length);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, lengths), type.getElementType());
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, type, lengths, init, ArrayRef<AffineMap>{id, id},
+             utils::IteratorType::parallel,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value rest = arith::SubIOp::create(
+                   nb, l, clampKeyLength(nb, l, args[0], nk), first);
+               Value own = arith::MaxSIOp::create(
+                   nb, l, arith::MinSIOp::create(nb, l, rest, size),
+                   arith::ConstantIndexOp::create(nb, l, 0));
+               linalg::YieldOp::create(
+                   nb, l,
+                   arith::IndexCastOp::create(nb, l, type.getElementType(), own)
+                       .getResult());
+             })
+      .getResult(0);
 }
 
 FailureOr<SmallVector<AttentionOp>>
@@ -207,6 +250,9 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     Value mask = op.getMask()
                      ? sliceAlong(rewriter, loc, op.getMask(), 3, start, length)
                      : Value();
+    Value lengths = op.hasKeyLengths() ? splitKeyLengths(rewriter, loc, op,
+                                                         keys, start, length)
+                                       : Value();
     Value partOut = tensor::EmptyOp::create(rewriter, loc, outSizes, f32);
     Value partLse = tensor::EmptyOp::create(rewriter, loc, stateSizes, f32);
     Value partCounts;
@@ -216,11 +262,14 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
                                            rewriter.getI64Type());
       types.push_back(partCounts.getType());
     }
-    bool last = s == splits - 1;
+    // Only the last split meets a dense op's diagonal; each ragged one
+    // keeps it for its own length (whyNotSplittable).
+    bool causal = op.getCausal() && (s == splits - 1 || lengths);
     auto part = AttentionOp::create(
-        rewriter, loc, types, op.getQuery(), key, value, mask, lambda, partOut,
-        partLse, partCounts, MaskedRows::Zero, rewriter.getF32FloatAttr(scale),
-        last && op.getCausal(), /*window=*/IntegerAttr(), lambdaKind, skipTile);
+        rewriter, loc, types, op.getQuery(), key, value, mask, lambda, lengths,
+        partOut, partLse, partCounts, MaskedRows::Zero,
+        rewriter.getF32FloatAttr(scale), causal, /*window=*/IntegerAttr(),
+        lambdaKind, skipTile);
     // The attributes a target reads (strategy requests) travel with it.
     for (NamedAttribute attr : op->getDiscardableAttrs())
       part->setAttr(attr.getName(), attr.getValue());

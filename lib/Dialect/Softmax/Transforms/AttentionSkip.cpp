@@ -34,9 +34,13 @@ Value AttentionDecomposer::perBatchThreshold(bool log) {
   MLIRContext *ctx = op.getContext();
   Value threshold = op.getThreshold();
   bool perBatch = isa<ShapedType>(threshold.getType());
-  Value keysF32;
-  if (*op.getThresholdKind() == SkipThresholdKind::ScaleFactor)
-    keysF32 = keyCountAsF32(b, loc, index(keys));
+  // lambda = a / L divides by the entry's own key count when the op is
+  // ragged.
+  bool scaleFactor = *op.getThresholdKind() == SkipThresholdKind::ScaleFactor;
+  Value lengths = scaleFactor ? op.getKeyLengths() : Value();
+  Value nk = index(keys), keysF32;
+  if (scaleFactor && !lengths)
+    keysF32 = keyCountAsF32(b, loc, nk);
   Value empty = tensor::EmptyOp::create(b, loc, {batch}, f32);
   AffineMap id1 = AffineMap::getMultiDimIdentityMap(1, ctx);
   SmallVector<Value> ins;
@@ -45,12 +49,19 @@ Value AttentionDecomposer::perBatchThreshold(bool log) {
     ins.push_back(threshold);
     maps.push_back(id1);
   }
+  if (lengths) {
+    ins.push_back(lengths);
+    maps.push_back(id1);
+  }
   maps.push_back(id1);
   return linalg::GenericOp::create(
              b, loc, empty.getType(), ins, empty, maps, parallelLoops(1),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                StateMath sm(nb, l, f32);
                Value t = perBatch ? args[0] : threshold;
+               if (lengths)
+                 keysF32 = keyCountAsF32(
+                     nb, l, clampKeyLength(nb, l, args[perBatch ? 1 : 0], nk));
                linalg::YieldOp::create(nb, l,
                                        log ? sm.logSkipThreshold(t, keysF32)
                                            : sm.skipLambda(t, keysF32));

@@ -74,30 +74,18 @@ struct AttentionOpInterface
         return failure();
       buffers.push_back(*buffer);
     }
-    // Operands come in ODS order: query, key, value, [mask], [threshold],
-    // output, [lse], [skip_counts].
-    unsigned next = 0;
-    auto take = [&](bool present) {
-      return present ? buffers[next++] : Value();
-    };
-    Value query = take(true), key = take(true), value = take(true);
-    Value mask = take(static_cast<bool>(attn.getMask()));
-    Value threshold = take(attn.hasSkipThreshold());
-    Value output = take(true);
-    Value lse = take(static_cast<bool>(attn.getLse()));
-    Value counts = take(static_cast<bool>(attn.getSkipCounts()));
+    // The same operands in the same order, as buffers: the same segment
+    // sizes and attributes.
     rewriter.setInsertionPoint(op);
-    auto bufferized = AttentionOp::create(
-        rewriter, op->getLoc(), /*result_tensors=*/TypeRange(), query, key,
-        value, mask, threshold, output, lse, counts, attn.getMaskedAttr(),
-        attn.getScaleAttr(), attn.getCausalAttr(), attn.getWindowAttr(),
-        attn.getThresholdKindAttr(), attn.getSkipTileAttr());
-    bufferized->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-    SmallVector<Value> replacements{output};
-    if (lse)
-      replacements.push_back(lse);
-    if (counts)
-      replacements.push_back(counts);
+    AttentionOp::create(rewriter, op->getLoc(), /*result_tensors=*/TypeRange(),
+                        buffers, attn.getProperties(),
+                        llvm::to_vector(op->getDiscardableAttrs()));
+    SmallVector<Value> replacements{
+        buffers[attn.getOutputMutable().getOperandNumber()]};
+    for (OpOperand &lse : attn.getLseMutable())
+      replacements.push_back(buffers[lse.getOperandNumber()]);
+    for (OpOperand &counts : attn.getSkipCountsMutable())
+      replacements.push_back(buffers[counts.getOperandNumber()]);
     replaceOpWithBufferizedValues(rewriter, op, replacements);
     return success();
   }

@@ -977,8 +977,9 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
     auto attention = AttentionOp::create(
         rewriter, loc, TypeRange{dest4.getType()}, q4, k4, v4, mask,
-        /*threshold=*/Value(), dest4, /*lse=*/Value(), /*skip_counts=*/Value(),
-        masked, rewriter.getF32FloatAttr(scaleF32), /*causal=*/false,
+        /*threshold=*/Value(), /*key_lengths=*/Value(), dest4, /*lse=*/Value(),
+        /*skip_counts=*/Value(), masked, rewriter.getF32FloatAttr(scaleF32),
+        /*causal=*/false,
         /*window=*/nullptr, /*threshold_kind=*/nullptr, /*skip_tile=*/nullptr);
     Value result = attention.getOutputResult();
     if (rank != 4) {

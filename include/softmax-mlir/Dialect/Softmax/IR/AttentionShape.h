@@ -47,6 +47,16 @@ std::optional<int64_t> getIndexableWindow(AttentionOp op);
 /// divides by.
 Value keyCountAsF32(OpBuilder &b, Location loc, Value keys);
 
+/// A batch entry's key count L_b from its `key_lengths` element (i32):
+/// clamped to [0, `keys`] (Nk, an index), as an index. The one place the
+/// clamp is written: every lowering reads a ragged entry's keys through it.
+Value clampKeyLength(OpBuilder &b, Location loc, Value length, Value keys);
+
+/// The key count of batch entry `bIdx` of a buffer op: `keys` (Nk), or, with
+/// `key_lengths`, that entry's length loaded and clamped (clampKeyLength).
+Value loadKeyCount(OpBuilder &b, Location loc, AttentionOp op, Value bIdx,
+                   Value keys);
+
 /// The skip threshold of a buffer op for batch entry `bIdx`, as
 /// StateMath::logSkipThreshold takes it: the threshold (loaded from its [B]
 /// buffer, or the scalar) and, for the `scale_factor` form, the key count

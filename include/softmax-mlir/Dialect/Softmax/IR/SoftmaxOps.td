@@ -147,13 +147,15 @@ def Softmax_AttentionLse : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
     "ranked tensor or memref of 32-bit float values">;
 def Softmax_SkipThreshold : AnyTypeOf<[F32, RankedTensorOf<[F32]>, MemRefOf<[F32]>],
     "32-bit float, or ranked tensor or memref of 32-bit float values">;
+def Softmax_KeyLengths : AnyTypeOf<[RankedTensorOf<[I32]>, MemRefOf<[I32]>],
+    "key count per batch entry (i32 [B])">;
 def Softmax_SkipCounts : AnyTypeOf<[RankedTensorOf<[I64]>, MemRefOf<[I64]>],
     "ranked tensor or memref of 64-bit signless integer values">;
 
 def Softmax_AttentionOp : Softmax_Op<"attention", [
     AttrSizedOperandSegments,
     // query, key, value, output.
-    Softmax_RequiredOperandSegments<"0, 1, 2, 5">,
+    Softmax_RequiredOperandSegments<"0, 1, 2, 6">,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<TilingInterface,
@@ -208,6 +210,25 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
       `-inf`, e.g. causal rows above the diagonal when `Nq > Nk`, or an
       all-false mask): `zero` writes `0` to its output row and `-inf` to its
       `lse`, `nan` writes NaN to both.
+
+    Ragged batches (a KV cache whose sequences have different lengths):
+    `key_lengths(%len : tensor<Bxi32>)` gives each batch entry its own key
+    count `L_b`, clamped to `[0, Nk]` (so no key past `Nk` is ever read).
+    Keys `j >= L_b` are hidden, and `L_b` takes the place of `Nk` in every
+    rule above and below: `causal` keeps key `j` only if `j <= i + (L_b -
+    Nq)` (the last query row of each sequence sees its last key), `window`
+    measures from that diagonal, and a skip `scale_factor` gives `lambda =
+    a / L_b`. Rows of an entry with `L_b = 0` see no key and get the
+    `masked` value. The key and value rows past `L_b` are never read by the
+    fused kernels, so they may hold anything (padding, another sequence).
+
+    ```mlir
+    %o = softmax.attention
+        ins(%q, %k, %v : tensor<8x32x1x128xbf16>, tensor<8x8x16384x128xbf16>,
+                         tensor<8x8x16384x128xbf16>)
+        outs(%init : tensor<8x32x1x128xbf16>) masked(zero) causal
+        key_lengths(%len : tensor<8xi32>)
+    ```
 
     The optional `mask` is `[B or 1, H or 1, Nq, Nk]`; a static 1 in either
     of its leading dimensions broadcasts. An `i1` mask hides key `j` where it
@@ -355,6 +376,7 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                        Softmax_AttentionShaped:$value,
                        Optional<Softmax_AttentionMask>:$mask,
                        Optional<Softmax_SkipThreshold>:$threshold,
+                       Optional<Softmax_KeyLengths>:$key_lengths,
                        Softmax_AttentionShaped:$output,
                        Optional<Softmax_AttentionLse>:$lse,
                        Optional<Softmax_SkipCounts>:$skip_counts,
@@ -375,6 +397,7 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     (`scale` `(` $scale^ `)`)?
     (`causal` $causal^)?
     (`window` `(` $window^ `)`)?
+    (`key_lengths` `(` $key_lengths^ `:` type($key_lengths) `)`)?
     (`skip` `(` $threshold_kind^ $threshold `:` type($threshold) `,` `tile`
         $skip_tile `)`)?
     (`skip_counts` `(` $skip_counts^ `:` type($skip_counts) `)`)?
@@ -405,6 +428,8 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                  ? getResultTensors().back()
                  : ::mlir::Value();
     }
+    /// Whether each batch entry has its own key count (`key_lengths`).
+    bool hasKeyLengths() { return static_cast<bool>(getKeyLengths()); }
     /// The skip threshold's part of the verifier (`batch`: B, or dynamic).
     ::llvm::LogicalResult verifySkip(int64_t batch);
     /// Whether the op skips KV tiles (a threshold is given).
