@@ -11,7 +11,8 @@
 //   l = l a + sum p;  o = o a + sum_t p_t v_t
 //
 // and at the end o / l and m + log l. A ragged op (key_lengths) visits the
-// keys below its entry's own count only. With a skip threshold (tile [1,
+// keys below its entry's own count only; a paged one reads each key and
+// value row from its page (page_table). With a skip threshold (tile [1,
 // lanes]: one row, one block of keys), a block whose max score is below
 // the running max by more than -ln(lambda) is not folded: no exp, no value
 // loads (StateMath::rowAllowsSkip); the blocks are then aligned to key 0,
@@ -23,6 +24,7 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToCPU/SoftmaxToCPU.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -84,6 +86,21 @@ private:
     }
     return isa<IntegerType>(elt) ? v : vm.toAcc(v);
   }
+  /// The leading indices of key (or value) row `j` of kv head `kvHead` of
+  /// batch entry `bIdx`: (b, kv head, j), or for paged keys (page, row in
+  /// the page, kv head) through the page table (pageOfKey).
+  SmallVector<Value> kvRow(Value bIdx, Value kvHead, Value j) {
+    Value table = op.getPageTable();
+    if (!table)
+      return {bIdx, kvHead, j};
+    Value pageSize = memref::DimOp::create(b, loc, op.getKey(), 1);
+    Value numPages = memref::DimOp::create(b, loc, op.getKey(), 0);
+    Value entry = memref::LoadOp::create(
+        b, loc, table,
+        ValueRange{bIdx, arith::DivUIOp::create(b, loc, j, pageSize)});
+    return {pageOfKey(b, loc, entry, numPages),
+            arith::RemUIOp::create(b, loc, j, pageSize), kvHead};
+  }
   /// [lo, hi): the keys query `qIdx` may see.
   std::pair<Value, Value> keyRange(Value qIdx);
   /// The scores of keys [j0, j0 + lanes), -inf for those at or past `hi`
@@ -141,9 +158,11 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
         b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
     keys.push_back(j);
     Value dot;
+    SmallVector<Value> at = kvRow(bIdx, kvHead, j);
+    at.push_back(Value());
     for (int64_t c = 0; c < chunks(headDim); ++c) {
-      Value k =
-          load(key, {bIdx, kvHead, j, idx(c * lanes)}, chunkMask(headDim, c));
+      at.back() = idx(c * lanes);
+      Value k = load(key, at, chunkMask(headDim, c));
       dot = dot ? vm.fma(q[c], k, dot) : vm.mul(q[c], k);
     }
     // The order of the lanes' sum does not matter for a dot product:
@@ -252,12 +271,13 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
             Value j = arith::MinSIOp::create(
                 b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
             Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
-            for (int64_t c = 0; c < chunks(valueDim); ++c)
-              o[c] =
-                  vm.fma(pt,
-                         load(op.getValue(), {bIdx, kvHead, j, idx(c * lanes)},
-                              chunkMask(valueDim, c)),
-                         o[c]);
+            SmallVector<Value> at = kvRow(bIdx, kvHead, j);
+            at.push_back(Value());
+            for (int64_t c = 0; c < chunks(valueDim); ++c) {
+              at.back() = idx(c * lanes);
+              o[c] = vm.fma(pt, load(op.getValue(), at, chunkMask(valueDim, c)),
+                            o[c]);
+            }
           }
           next.append(o);
           return next;
@@ -386,9 +406,14 @@ LogicalResult mlir::softmax::mapAttentionOpToCPU(
   auto dim = [&](Value v, int64_t d) -> Value {
     return memref::DimOp::create(rewriter, loc, v, d);
   };
+  // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.
+  auto size = [&](AttentionDim d) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc,
+                                           getAttentionSize(rewriter, op, d));
+  };
   SmallVector<Value> dims = {dim(op.getQuery(), 0), dim(op.getQuery(), 1),
-                             dim(op.getQuery(), 2), dim(op.getKey(), 2),
-                             dim(op.getKey(), 1)};
+                             dim(op.getQuery(), 2), size(AttentionDim::Nk),
+                             size(AttentionDim::Hkv)};
   IndexArith ix(rewriter, loc);
   Value zero = ix.idx(0), one = ix.idx(1);
   // The rows add their counts atomically (they may run on threads).

@@ -71,3 +71,23 @@ func.func @ragged_decode(%q: memref<2x4x1x16xf32>, %k: memref<2x2x100x16xf32>, %
   softmax.attention ins(%q, %k, %v : memref<2x4x1x16xf32>, memref<2x2x100x16xf32>, memref<2x2x100x16xf32>) outs(%o : memref<2x4x1x16xf32>) masked(zero) causal key_lengths(%len : memref<2xi32>)
   return
 }
+
+// -----
+
+// Paged: each key and value row is read from its page, table[b, j / 8]
+// clamped to [0, 49], at row j mod 8 and the kv head.
+// CHECK-LABEL: func.func @paged_decode
+// CHECK:       scf.parallel (%[[B:.*]], %[[H:.*]]) = (%c0, %c0) to (%c2, %c4)
+// CHECK:         %[[KVH:.*]] = arith.divui %[[H]], %c2 : index
+// CHECK:         scf.for
+// CHECK:           %[[SLOT:.*]] = arith.divui %{{.*}}, %c8 : index
+// CHECK:           %[[E:.*]] = memref.load %arg3[%[[B]], %[[SLOT]]] : memref<2x4xi32>
+// CHECK:           %[[P:.*]] = arith.index_cast %[[E]] : i32 to index
+// CHECK:           %[[P1:.*]] = arith.minsi %[[P]], %c49 : index
+// CHECK:           %[[P2:.*]] = arith.maxsi %[[P1]], %c0 : index
+// CHECK:           %[[ROW:.*]] = arith.remui %{{.*}}, %c8 : index
+// CHECK:           vector.load %arg1[%[[P2]], %[[ROW]], %[[KVH]], %c0] : memref<50x8x2x16xf32>, vector<16xf32>
+func.func @paged_decode(%q: memref<2x4x1x16xf32>, %k: memref<50x8x2x16xf32>, %v: memref<50x8x2x16xf32>, %pt: memref<2x4xi32>, %o: memref<2x4x1x16xf32>) {
+  softmax.attention ins(%q, %k, %v : memref<2x4x1x16xf32>, memref<50x8x2x16xf32>, memref<50x8x2x16xf32>) outs(%o : memref<2x4x1x16xf32>) masked(zero) page_table(%pt : memref<2x4xi32>)
+  return
+}

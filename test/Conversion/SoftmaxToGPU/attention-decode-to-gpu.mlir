@@ -129,3 +129,26 @@ func.func @ragged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf
   softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<8x8x4096x128xbf16>, memref<8x8x4096x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>)
   return
 }
+
+// -----
+
+// Paged: every thread's K and V copies address row r of the split's range
+// through the page table, page table[b, r / 64] clamped to [0, 599], at row
+// r mod 64 and the kv head.
+// CHECK-LABEL: func.func @paged_decode
+// CHECK: gpu.launch async {{.*}} blocks(%{{[a-z0-9]+}}, %[[BY:[a-z0-9]+]], %[[BZ:[a-z0-9]+]]) in
+// CHECK:   %[[SLOT:.*]] = arith.divui %[[R:.*]], %c64 : index
+// CHECK:   %[[E:.*]] = memref.load %arg4[%[[BZ]], %[[SLOT]]] : memref<8x64xi32>
+// CHECK:   %[[P:.*]] = arith.index_cast %[[E]] : i32 to index
+// CHECK:   %[[P1:.*]] = arith.minsi %[[P]], %c599 : index
+// CHECK:   %[[P2:.*]] = arith.maxsi %[[P1]], %c0 : index
+// CHECK:   %[[ROW:.*]] = arith.remui %[[R]], %c64 : index
+// CHECK:   nvgpu.device_async_copy %arg1[%[[P2]], %[[ROW]], %[[BY]], %{{.*}}], %{{.*}} : memref<600x64x8x128xbf16> to
+// AMD-LABEL: func.func @paged_decode
+// AMD: gpu.launch
+// AMD:   memref.load %arg4[%{{.*}}, %{{.*}}] : memref<8x64xi32>
+// AMD:   vector.load %arg1[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<600x64x8x128xbf16>, vector<8xbf16>
+func.func @paged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<600x64x8x128xbf16>, %v: memref<600x64x8x128xbf16>, %len: memref<8xi32>, %pt: memref<8x64xi32>, %o: memref<8x32x1x128xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<600x64x8x128xbf16>, memref<600x64x8x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>) page_table(%pt : memref<8x64xi32>)
+  return
+}

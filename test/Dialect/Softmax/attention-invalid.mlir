@@ -18,7 +18,7 @@ func.func @mixed_lse(%q: tensor<1x2x8x16xf32>, %o: tensor<1x2x8x16xf32>, %l: mem
 
 func.func @tensor_results(%q: tensor<1x2x8x16xf32>, %o: tensor<1x2x8x16xf32>, %l: tensor<1x2x8xf32>) -> tensor<1x2x8x16xf32> {
   // expected-error @+1 {{'softmax.attention' op expected the number of tensor results (1) to be equal to the number of output tensors (2)}}
-  %0 = "softmax.attention"(%q, %q, %q, %o, %l) <{masked = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 1, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) -> tensor<1x2x8x16xf32>
+  %0 = "softmax.attention"(%q, %q, %q, %o, %l) <{masked = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 1, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) -> tensor<1x2x8x16xf32>
   return %0 : tensor<1x2x8x16xf32>
 }
 

@@ -50,3 +50,32 @@ func.func @ragged_mask_scale_factor(%q: tensor<2x1x3x16xf32>, %k: tensor<2x1x50x
   %r = softmax.attention ins(%q, %k, %v, %m : tensor<2x1x3x16xf32>, tensor<2x1x50x16xf32>, tensor<2x1x50x16xf32>, tensor<2x1x3x50xi1>) outs(%o : tensor<2x1x3x16xf32>) masked(zero) key_lengths(%len : tensor<2xi32>) skip(scale_factor %a : f32, tile [1, 32])
   return %r : tensor<2x1x3x16xf32>
 }
+
+// -----
+
+// Paged: the reference gathers each sequence's pages into dense
+// [B, Hkv, Nk, D] keys and values first: key j of entry b is row j mod 16
+// of page table[b, j / 16], clamped to [0, 99].
+// CHECK-LABEL: func.func @paged
+// CHECK-SAME: %[[K:[a-z0-9]+]]: tensor<100x16x2x16xf32>
+// CHECK-SAME: %[[PT:[a-z0-9]+]]: tensor<2x8xi32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2x128x16xf32>)
+// CHECK:   %[[B:.*]] = linalg.index 0 : index
+// CHECK:   %[[G:.*]] = linalg.index 1 : index
+// CHECK:   %[[J:.*]] = linalg.index 2 : index
+// CHECK:   %[[SLOT:.*]] = arith.divui %[[J]], %c16 : index
+// CHECK:   %[[ROW:.*]] = arith.remui %[[J]], %c16 : index
+// CHECK:   %[[E:.*]] = tensor.extract %[[PT]][%[[B]], %[[SLOT]]] : tensor<2x8xi32>
+// CHECK:   %[[P:.*]] = arith.index_cast %[[E]] : i32 to index
+// CHECK:   %[[P1:.*]] = arith.minsi %[[P]], %c99 : index
+// CHECK:   %[[P2:.*]] = arith.maxsi %[[P1]], %c0 : index
+// CHECK:   %[[D:.*]] = linalg.index 3 : index
+// CHECK:   tensor.extract %[[K]][%[[P2]], %[[ROW]], %[[G]], %[[D]]] : tensor<100x16x2x16xf32>
+// TILED-LABEL: func.func @paged
+// TILED: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2x128x16xf32>)
+// TILED:   tensor.extract
+// TILED: scf.for
+func.func @paged(%q: tensor<2x4x1x16xf32>, %k: tensor<100x16x2x16xf32>, %v: tensor<100x16x2x16xf32>, %pt: tensor<2x8xi32>, %o: tensor<2x4x1x16xf32>) -> tensor<2x4x1x16xf32> {
+  %r = softmax.attention ins(%q, %k, %v : tensor<2x4x1x16xf32>, tensor<100x16x2x16xf32>, tensor<100x16x2x16xf32>) outs(%o : tensor<2x4x1x16xf32>) masked(zero) page_table(%pt : tensor<2x8xi32>)
+  return %r : tensor<2x4x1x16xf32>
+}

@@ -30,3 +30,33 @@ func.func @ragged_everything(%q: memref<?x4x3x32xf32>, %k: memref<?x1x?x32xf32>,
       skip(scale_factor %a : f32, tile [1, 16])
   return
 }
+
+// Paged keys and values ([num_pages, page_size, Hkv, D]) through a page
+// table, with ragged lengths; printed after key_lengths.
+// CHECK-LABEL: func @paged_decode
+// CHECK: softmax.attention ins({{.*}} : tensor<4x8x1x64xbf16>, tensor<100x16x2x64xbf16>, tensor<100x16x2x64xbf16>) outs(%{{.*}} : tensor<4x8x1x64xbf16>) masked(zero) causal key_lengths(%{{.*}} : tensor<4xi32>) page_table(%{{.*}} : tensor<4x8xi32>){{$}}
+func.func @paged_decode(%q: tensor<4x8x1x64xbf16>, %k: tensor<100x16x2x64xbf16>,
+                        %v: tensor<100x16x2x64xbf16>, %len: tensor<4xi32>,
+                        %pt: tensor<4x8xi32>, %o: tensor<4x8x1x64xbf16>)
+    -> tensor<4x8x1x64xbf16> {
+  %0 = softmax.attention
+      ins(%q, %k, %v : tensor<4x8x1x64xbf16>, tensor<100x16x2x64xbf16>,
+                       tensor<100x16x2x64xbf16>)
+      outs(%o : tensor<4x8x1x64xbf16>) masked(zero) causal
+      key_lengths(%len : tensor<4xi32>) page_table(%pt : tensor<4x8xi32>)
+  return %0 : tensor<4x8x1x64xbf16>
+}
+
+// A mask's Nk is the table's pages times the page size (8 x 16).
+// CHECK-LABEL: func @paged_mask
+// CHECK: page_table(%{{.*}} : memref<?x8xi32>){{$}}
+func.func @paged_mask(%q: memref<?x4x3x32xf32>, %k: memref<?x16x1x32xf32>,
+                      %v: memref<?x16x1x32xf32>, %m: memref<?x1x3x128xf32>,
+                      %pt: memref<?x8xi32>, %o: memref<?x4x3x32xf32>) {
+  softmax.attention
+      ins(%q, %k, %v, %m : memref<?x4x3x32xf32>, memref<?x16x1x32xf32>,
+                           memref<?x16x1x32xf32>, memref<?x1x3x128xf32>)
+      outs(%o : memref<?x4x3x32xf32>) masked(nan)
+      page_table(%pt : memref<?x8xi32>)
+  return
+}

@@ -75,7 +75,7 @@ func.func @counts_memref_on_tensors(%q: tensor<1x2x8x16xf32>, %t: f32, %n: memre
 // The generic form can leave out the tile; the verifier wants all three.
 func.func @generic_without_tile(%q: tensor<1x2x8x16xf32>, %t: f32) -> tensor<1x2x8x16xf32> {
   // expected-error @+1 {{'softmax.attention' op expects the skip threshold operand, 'threshold_kind' and 'skip_tile' together}}
-  %0 = "softmax.attention"(%q, %q, %q, %t, %q) <{masked = 0 : i32, threshold_kind = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 1, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, f32, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %0 = "softmax.attention"(%q, %q, %q, %t, %q) <{masked = 0 : i32, threshold_kind = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 1, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, f32, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return %0 : tensor<1x2x8x16xf32>
 }
 
@@ -83,6 +83,6 @@ func.func @generic_without_tile(%q: tensor<1x2x8x16xf32>, %t: f32) -> tensor<1x2
 
 func.func @generic_kind_without_threshold(%q: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
   // expected-error @+1 {{'softmax.attention' op expects the skip threshold operand, 'threshold_kind' and 'skip_tile' together}}
-  %0 = "softmax.attention"(%q, %q, %q, %q) <{masked = 0 : i32, threshold_kind = 1 : i32, skip_tile = array<i64: 1, 8>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %0 = "softmax.attention"(%q, %q, %q, %q) <{masked = 0 : i32, threshold_kind = 1 : i32, skip_tile = array<i64: 1, 8>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 0, 0>}> : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
   return %0 : tensor<1x2x8x16xf32>
 }

@@ -20,7 +20,7 @@ func.func @merge_two_in_optional(%m: tensor<4xf32>, %l: tensor<4xf32>) -> (tenso
 // -----
 
 func.func @attention_no_output(%q: tensor<1x1x4x16xf16>, %k: tensor<1x1x8x16xf16>, %v: tensor<1x1x8x16xf16>, %o: tensor<1x1x4x16xf16>) -> tensor<1x1x4x16xf16> {
-  // expected-error @+1 {{'softmax.attention' op operand group 6 needs exactly one value, not 0 (operandSegmentSizes)}}
-  %r = "softmax.attention"(%q, %k, %v, %o) <{masked = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0>}> : (tensor<1x1x4x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x4x16xf16>) -> tensor<1x1x4x16xf16>
+  // expected-error @+1 {{'softmax.attention' op operand group 7 needs exactly one value, not 0 (operandSegmentSizes)}}
+  %r = "softmax.attention"(%q, %k, %v, %o) <{masked = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (tensor<1x1x4x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x4x16xf16>) -> tensor<1x1x4x16xf16>
   return %r : tensor<1x1x4x16xf16>
 }

@@ -67,6 +67,7 @@ class Case:
     scale: float | None = None
     bound: float = 2e-5
     lengths: tuple[int, ...] | None = None  # key_lengths, one per batch entry
+    page_size: int | None = None  # paged keys and values (nk a multiple)
 
 
 def cases() -> list[Case]:
@@ -114,6 +115,14 @@ def cases() -> list[Case]:
              mask="additive", lengths=(20, 41)),
         Case("ragged-clamped-bool-mask", 2, 2, 1, 3, 70, 16, 16, mask="bool",
              masked="nan", lengths=(-3, 1000)),
+        # Paged caches (page_table): shuffled pages shared by the batch,
+        # spare pages of garbage, -1 entries past a sequence's length.
+        Case("paged-decode-gqa-ragged", 3, 8, 2, 1, 80, 64, 64, causal=True,
+             lengths=(80, 33, 0), page_size=16),
+        Case("paged-prefill-causal-bf16", 2, 2, 2, 7, 32, 32, 32, dtype=BF16,
+             causal=True, lengths=(32, 13), page_size=8, bound=1e-2),
+        Case("paged-additive-mask", 2, 2, 1, 3, 24, 16, 16, mask="additive",
+             page_size=4),
     ]
 
 
@@ -157,9 +166,13 @@ def build(c: Case, rng: np.random.Generator, idx: int, form: str = "dialect"):
         mask[0, 0, 2, :] = False
     e = elt(c.dtype)
     oe = elt(c.out_dtype)
+    kin, vin, table = k, v, None
+    if c.page_size:
+        kin, vin, table = page(c, k, v, rng)
+        ks, vs = kin.shape, vin.shape
     args = [f"%q{idx} = arith.constant dense<{hex_dense(q, c.dtype)}> : {ttype(qs, e)}",
-            f"%k{idx} = arith.constant dense<{hex_dense(k, c.dtype)}> : {ttype(ks, e)}",
-            f"%v{idx} = arith.constant dense<{hex_dense(v, c.dtype)}> : {ttype(vs, e)}"]
+            f"%k{idx} = arith.constant dense<{hex_dense(kin, c.dtype)}> : {ttype(ks, e)}",
+            f"%v{idx} = arith.constant dense<{hex_dense(vin, c.dtype)}> : {ttype(vs, e)}"]
     ins = [f"%q{idx}", f"%k{idx}", f"%v{idx}"]
     types = [ttype(qs, e), ttype(ks, e), ttype(vs, e)]
     if mask is not None:
@@ -185,6 +198,11 @@ def build(c: Case, rng: np.random.Generator, idx: int, form: str = "dialect"):
         lt = ttype((c.b,), "i32")
         args.append(f"%len{idx} = arith.constant dense<[{', '.join(map(str, c.lengths))}]> : {lt}")
         attrs += f" key_lengths(%len{idx} : {lt})"
+    if table is not None:
+        tt = ttype(table.shape, "i32")
+        rows = ", ".join("[" + ", ".join(map(str, r)) + "]" for r in table)
+        args.append(f"%pt{idx} = arith.constant dense<[{rows}]> : {tt}")
+        attrs += f" page_table(%pt{idx} : {tt})"
     # Names the op for the transform script of --tile (discardable, kept
     # by tiling, dropped by the lowerings).
     attrs += f" {{check_case = {idx} : i64}}"
@@ -199,6 +217,34 @@ def build(c: Case, rng: np.random.Generator, idx: int, form: str = "dialect"):
         prints.append(print_bits(f"%l{idx}", os_[:3], "f32", f"l{idx}"))
     body = "\n  ".join(args + [op] + prints)
     return body, (q, k, v, mask)
+
+
+def page(c: Case, k, v, rng):
+    """The dense keys and values of case `c` ([B, Hkv, Nk, D]) as a paged
+    cache [num_pages, page_size, Hkv, D] and its page table [B, P]: every
+    sequence's pages at shuffled places among 3 spare pages of random
+    values, and -1 in the table where a page lies wholly past the
+    sequence's key_lengths (the kernels must not read it, and the clamp
+    keeps the address in bounds if they did)."""
+    ps = c.page_size
+    assert c.nk % ps == 0
+    pages = c.nk // ps
+    total = c.b * pages + 3
+    perm = rng.permutation(total)
+    table = perm[: c.b * pages].reshape(c.b, pages).astype(np.int64)
+    def cache(x):
+        out = rng.standard_normal((total, ps, c.hkv, x.shape[-1])).astype(np.float32) * 50
+        out = rounded(out, c.dtype)
+        for bi in range(c.b):
+            for p in range(pages):
+                out[table[bi, p]] = x[bi, :, p * ps:(p + 1) * ps, :].transpose(1, 0, 2)
+        return out
+    kc, vc = cache(k), cache(v)
+    if c.lengths:
+        for bi, n in enumerate(c.lengths):
+            first_unused = -(-max(n, 0) // ps)
+            table[bi, first_unused:] = -1
+    return kc, vc, table
 
 
 def linalg_attention(c: Case, idx: int, ins: list[str], types: list[str]) -> str:
@@ -480,12 +526,12 @@ def main() -> int:
                   if c.hkv == c.h and not c.causal and c.window is None
                   and c.mask != "bool" and c.out_dtype == "f32"]
     if args.split_keys is not None:
-        # The split refuses windows, and causal ragged ops of more than one
-        # query row.
-        kept = [c for c in chosen if c.window is None
+        # The split refuses windows, paged ops, and causal ragged ops of
+        # more than one query row.
+        kept = [c for c in chosen if c.window is None and not c.page_size
                 and not (c.lengths and c.causal and c.nq > 1)]
-        print(f"split-keys: {len(chosen) - len(kept)} windowed or causal ragged "
-              "multi-row cases left out")
+        print(f"split-keys: {len(chosen) - len(kept)} windowed, paged or causal "
+              "ragged multi-row cases left out")
         chosen = kept
     bodies, inputs = [], []
     for idx, c in enumerate(chosen):

@@ -15,11 +15,13 @@
 #define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include <memory>
 
@@ -154,6 +156,23 @@ protected:
   Value keyOffset;
   /// Row `r` of the kernel's key range in K and V.
   Value keyRow(Value r) { return keyOffset ? add(r, keyOffset) : r; }
+  /// The indices of column `col` of key (or value) row `row` (a keyRow) of
+  /// kv head `kvHead` of batch entry `bIdx` in `src`: (b, kv head, row,
+  /// col), or for paged keys (page, row in the page, kv head, col) through
+  /// the page table (pageOfKey).
+  SmallVector<Value> kvIndices(Value src, Value bIdx, Value kvHead, Value row,
+                               Value col) {
+    Value table = op.getPageTable();
+    if (!table)
+      return {bIdx, kvHead, row, col};
+    Value pageSize = memref::DimOp::create(b, loc, src, 1);
+    Value numPages = memref::DimOp::create(b, loc, src, 0);
+    Value entry = memref::LoadOp::create(
+        b, loc, table,
+        ValueRange{bIdx, arith::DivUIOp::create(b, loc, row, pageSize)});
+    return {pageOfKey(b, loc, entry, numPages),
+            arith::RemUIOp::create(b, loc, row, pageSize), kvHead, col};
+  }
 };
 
 } // namespace mlir::softmax::detail

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionDecode.h"
+#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,8 +29,7 @@ using namespace mlir::softmax::detail;
 /// Why `op` cannot have its query heads packed, or std::nullopt.
 static std::optional<std::string> whyNotPackable(AttentionOp op) {
   auto q = cast<MemRefType>(op.getQuery().getType());
-  auto k = cast<MemRefType>(op.getKey().getType());
-  if (q.isDynamicDim(1) || k.isDynamicDim(1))
+  if (q.isDynamicDim(1) || !getStaticAttentionSize(op, AttentionDim::Hkv))
     return "dynamic query or KV head counts";
   if (op.getMask())
     return "a mask operand (its rows belong to one head each)";
@@ -43,10 +43,12 @@ static std::optional<std::string> whyNotPackable(AttentionOp op) {
 FailureOr<int64_t> mlir::softmax::detail::planPackedHeads(
     AttentionOp op, const AttentionGPUStrategy &overrides, int64_t blockRows) {
   auto q = cast<MemRefType>(op.getQuery().getType());
-  auto k = cast<MemRefType>(op.getKey().getType());
   std::optional<std::string> noPack = whyNotPackable(op);
   int64_t group =
-      noPack ? 1 : q.getDimSize(1) / std::max<int64_t>(k.getDimSize(1), 1);
+      noPack ? 1
+             : q.getDimSize(1) /
+                   std::max<int64_t>(
+                       *getStaticAttentionSize(op, AttentionDim::Hkv), 1);
   int64_t p = overrides.packedHeads;
   if (p > 1) {
     if (noPack)
@@ -78,7 +80,7 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
                                      int64_t packed, int64_t blockRows,
                                      int64_t threads, int64_t smemBytes) {
   auto q = cast<MemRefType>(op.getQuery().getType());
-  auto k = cast<MemRefType>(op.getKey().getType());
+  std::optional<int64_t> keys = getStaticAttentionSize(op, AttentionDim::Nk);
   int64_t s = overrides.keySplits;
   if (s > 1 && op.getWindow())
     return op.emitOpError("GPU attention mapping does not split the keys of "
@@ -93,8 +95,7 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
                           "softmax-to-cpu)");
   if (s > 0)
     return s;
-  if (op.getWindow() || op.hasSkipThreshold() || !q.hasStaticShape() ||
-      k.isDynamicDim(2))
+  if (op.getWindow() || op.hasSkipThreshold() || !q.hasStaticShape() || !keys)
     return 1;
   int64_t nq = q.getDimSize(2) * packed;
   int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / packed) *
@@ -110,10 +111,10 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
   model.parallelUnits = target.multiprocessors *
                         std::max<int64_t>(1, std::min(bySmem, byRegisters));
   model.rowsPerBlock = blockRows;
-  s = chooseKeySplits(blocks, k.getDimSize(2), model);
+  s = chooseKeySplits(blocks, *keys, model);
   // Under causal a split holds at least Nq - 1 keys.
   if (op.getCausal() && q.getDimSize(2) > 1)
-    s = std::clamp<int64_t>(k.getDimSize(2) / (q.getDimSize(2) - 1), 1, s);
+    s = std::clamp<int64_t>(*keys / (q.getDimSize(2) - 1), 1, s);
   return s;
 }
 

@@ -843,8 +843,13 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   config.f32Precision = strategy->f32Precision;
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);
-  Value nq = dim(op.getQuery(), 2), nk = dim(op.getKey(), 2);
-  Value heads = dim(op.getQuery(), 1), kvHeads = dim(op.getKey(), 1);
+  // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.
+  auto size = [&](AttentionDim d) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc,
+                                           getAttentionSize(rewriter, op, d));
+  };
+  Value nq = dim(op.getQuery(), 2), nk = size(AttentionDim::Nk);
+  Value heads = dim(op.getQuery(), 1), kvHeads = size(AttentionDim::Hkv);
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);

@@ -322,9 +322,8 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value srcRow = keyRow(maxI(minI(add(kv0, row), last), idx(0)));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{buf, row, col}, src,
-        ValueRange{bIdx, kvHead, srcRow, col}, b.getIndexAttr(vecElts),
-        srcElements,
-        b.getUnitAttr()));
+        kvIndices(src, bIdx, kvHead, srcRow, col), b.getIndexAttr(vecElts),
+        srcElements, b.getUnitAttr()));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);

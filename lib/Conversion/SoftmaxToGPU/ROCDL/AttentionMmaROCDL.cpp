@@ -150,8 +150,8 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value row = div(linear, perRow);
     Value col = mul(rem(linear, perRow), idx(8));
     Value srcRow = keyRow(minI(add(kv0, row), last));
-    Value chunk = vector::LoadOp::create(b, loc, vec(8, elt), src,
-                                         ValueRange{bIdx, kvHead, srcRow, col});
+    Value chunk = vector::LoadOp::create(
+        b, loc, vec(8, elt), src, kvIndices(src, bIdx, kvHead, srcRow, col));
     if (!value) {
       vector::StoreOp::create(b, loc, chunk, smem, ValueRange{buf, row, col});
       continue;

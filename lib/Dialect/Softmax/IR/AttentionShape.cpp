@@ -34,10 +34,18 @@ static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
     if (x)
       sources.push_back({x, index, broadcasts});
   };
+  // Paged keys and values ([num_pages, page_size, Hkv, D]) have no batch
+  // dimension and no Nk: the page table has B, and Nk is its pages times
+  // the page size (pagedKeyCount).
+  bool paged = op.isPaged();
   switch (dim) {
   case AttentionDim::B:
-    for (Value x : {q, k, v, o, lse, op.getKeyLengths()})
+    for (Value x : {q, o, lse, op.getKeyLengths(), op.getPageTable()})
       add(x, 0);
+    if (!paged) {
+      add(k, 0);
+      add(v, 0);
+    }
     add(mask, 0, /*broadcasts=*/true);
     break;
   case AttentionDim::H:
@@ -46,16 +54,18 @@ static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
     add(mask, 1, /*broadcasts=*/true);
     break;
   case AttentionDim::Hkv:
-    add(k, 1);
-    add(v, 1);
+    add(k, paged ? 2 : 1);
+    add(v, paged ? 2 : 1);
     break;
   case AttentionDim::Nq:
     for (Value x : {q, o, lse, mask})
       add(x, 2);
     break;
   case AttentionDim::Nk:
-    add(k, 2);
-    add(v, 2);
+    if (!paged) {
+      add(k, 2);
+      add(v, 2);
+    }
     add(mask, 3);
     break;
   case AttentionDim::D:
@@ -72,6 +82,12 @@ static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
 
 std::optional<int64_t> mlir::softmax::getStaticAttentionSize(AttentionOp op,
                                                              AttentionDim dim) {
+  if (dim == AttentionDim::Nk && op.isPaged()) {
+    int64_t pages = cast<ShapedType>(op.getPageTable().getType()).getDimSize(1);
+    int64_t pageSize = cast<ShapedType>(op.getKey().getType()).getDimSize(1);
+    if (!ShapedType::isDynamic(pages) && !ShapedType::isDynamic(pageSize))
+      return pages * pageSize;
+  }
   for (const DimSource &s : sourcesOf(op, dim)) {
     int64_t size = cast<ShapedType>(s.operand.getType()).getDimSize(s.index);
     if (!ShapedType::isDynamic(size) && !(s.broadcasts && size == 1))
@@ -84,7 +100,23 @@ OpFoldResult mlir::softmax::getAttentionSize(OpBuilder &b, AttentionOp op,
                                              AttentionDim dim) {
   if (std::optional<int64_t> size = getStaticAttentionSize(op, dim))
     return b.getIndexAttr(*size);
-  // Query, key and value come first in every list, and they always exist.
+  auto mixedSize = [&](Value v, int64_t d) -> OpFoldResult {
+    if (isa<RankedTensorType>(v.getType()))
+      return tensor::getMixedSize(b, op.getLoc(), v, d);
+    return memref::getMixedSize(b, op.getLoc(), v, d);
+  };
+  if (dim == AttentionDim::Nk && op.isPaged()) {
+    // Not static (getStaticAttentionSize): a product of two values.
+    Location loc = op.getLoc();
+    return arith::MulIOp::create(b, loc,
+                                 getValueOrCreateConstantIndexOp(
+                                     b, loc, mixedSize(op.getPageTable(), 1)),
+                                 getValueOrCreateConstantIndexOp(
+                                     b, loc, mixedSize(op.getKey(), 1)))
+        .getResult();
+  }
+  // Query comes first in every list but Nk's and Hkv's, where key does,
+  // and they always exist.
   DimSource first = sourcesOf(op, dim).front();
   if (isa<RankedTensorType>(first.operand.getType()))
     return tensor::getMixedSize(b, op.getLoc(), first.operand, first.index);
@@ -186,4 +218,14 @@ Value mlir::softmax::loadKeyCount(OpBuilder &b, Location loc, AttentionOp op,
     return keys;
   Value length = memref::LoadOp::create(b, loc, lengths, ValueRange{bIdx});
   return clampKeyLength(b, loc, length, keys);
+}
+
+Value mlir::softmax::pageOfKey(OpBuilder &b, Location loc, Value entry,
+                               Value numPages) {
+  Value page = arith::IndexCastOp::create(b, loc, b.getIndexType(), entry);
+  Value last = arith::SubIOp::create(b, loc, numPages,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, page, last), zero);
 }

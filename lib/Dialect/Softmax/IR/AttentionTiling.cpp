@@ -57,8 +57,9 @@ kvHeadsOf(OpBuilder &b, AttentionOp op, OpFoldResult offset,
           OpFoldResult size) {
   Location loc = op.getLoc();
   if (coversAttentionDim(op, AttentionDim::H, offset, size))
-    return std::make_pair(OpFoldResult(b.getIndexAttr(0)),
-                          tensor::getMixedSize(b, loc, op.getKey(), 1));
+    return std::make_pair(
+        OpFoldResult(b.getIndexAttr(0)),
+        tensor::getMixedSize(b, loc, op.getKey(), op.isPaged() ? 2 : 1));
   if (getStaticAttentionSize(op, AttentionDim::Hkv) == 1)
     return std::make_pair(OpFoldResult(b.getIndexAttr(0)),
                           OpFoldResult(b.getIndexAttr(1)));
@@ -155,14 +156,21 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
   OpFoldResult b0 = offsets[kBatch], h0 = offsets[kHead],
                i0 = offsets[kQuery];
   OpFoldResult nb = sizes[kBatch], nh = sizes[kHead], ni = sizes[kQuery];
+  // Keys and values of the tile's batch entries and key/value heads; paged
+  // ones ([num_pages, page_size, Hkv, D]) serve every batch entry, through
+  // the page table's rows of the tile.
+  auto kvTile = [&](Value src) {
+    if (isPaged())
+      return detail::unitSlice(
+          b, loc, src, {zero, zero, kv->first, zero},
+          {size(src, 0), size(src, 1), kv->second, size(src, 3)});
+    return detail::unitSlice(b, loc, src, {b0, kv->first, zero, zero},
+                             {nb, kv->second, size(src, 2), size(src, 3)});
+  };
   SmallVector<Value> operands = {
       detail::unitSlice(b, loc, getQuery(), {b0, h0, i0, zero},
                         {nb, nh, ni, size(getQuery(), 3)}),
-      detail::unitSlice(b, loc, getKey(), {b0, kv->first, zero, zero},
-                        {nb, kv->second, size(getKey(), 2), size(getKey(), 3)}),
-      detail::unitSlice(
-          b, loc, getValue(), {b0, kv->first, zero, zero},
-          {nb, kv->second, size(getValue(), 2), size(getValue(), 3)})};
+      kvTile(getKey()), kvTile(getValue())};
   if (Value mask = getMask()) {
     // A static 1 in the mask's batch or head dimension broadcasts: its one
     // row serves every tile.
@@ -181,6 +189,9 @@ AttentionOp::getTiledImplementation(OpBuilder &b,
   // Key counts are per batch entry.
   if (Value lengths = getKeyLengths())
     operands.push_back(detail::unitSlice(b, loc, lengths, {b0}, {nb}));
+  if (Value table = getPageTable())
+    operands.push_back(
+        detail::unitSlice(b, loc, table, {b0, zero}, {nb, size(table, 1)}));
   Value output = detail::unitSlice(b, loc, getOutput(), {b0, h0, i0, zero},
                                    {nb, nh, ni, size(getOutput(), 3)});
   operands.push_back(output);

@@ -365,6 +365,28 @@ LogicalResult AttentionOp::verifySkip(int64_t batch) {
   return success();
 }
 
+/// The paged layout's part of the verifier: key and value agree on the
+/// page count, the page size and Hkv, and a page holds at least one key.
+static LogicalResult verifyPagedKeys(AttentionOp op, ShapedType key,
+                                     ShapedType value) {
+  for (int64_t i : {0, 1, 2}) {
+    int64_t k = key.getDimSize(i), v = value.getDimSize(i);
+    if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(v) && k != v)
+      return op.emitOpError()
+             << "value dimension " << i << " ("
+             << (i == 0   ? "num_pages"
+                 : i == 1 ? "page_size"
+                          : "Hkv")
+             << ") must be " << k << " to match the key, got " << v;
+  }
+  if (key.getDimSize(1) == 0)
+    return op.emitOpError("page_size (key dimension 1) must be at least 1");
+  if (key.getDimSize(0) == 0)
+    return op.emitOpError("a paged cache needs at least one page (key "
+                          "dimension 0, num_pages)");
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   auto query = cast<ShapedType>(getQuery().getType());
   auto key = cast<ShapedType>(getKey().getType());
@@ -382,9 +404,14 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("expects all operands to be tensors or all to be "
                          "memrefs");
 
+  bool paged = isPaged();
   if (failed(verifyAttnRank(*this, query, "query", 4, "[B, H, Nq, D]")) ||
-      failed(verifyAttnRank(*this, key, "key", 4, "[B, Hkv, Nk, D]")) ||
-      failed(verifyAttnRank(*this, value, "value", 4, "[B, Hkv, Nk, Dv]")) ||
+      failed(verifyAttnRank(*this, key, "key", 4,
+                            paged ? "[num_pages, page_size, Hkv, D]"
+                                  : "[B, Hkv, Nk, D]")) ||
+      failed(verifyAttnRank(*this, value, "value", 4,
+                            paged ? "[num_pages, page_size, Hkv, Dv]"
+                                  : "[B, Hkv, Nk, Dv]")) ||
       failed(verifyAttnRank(*this, output, "output", 4, "[B, H, Nq, Dv]")) ||
       (lse && failed(verifyAttnRank(*this, lse, "lse", 3, "[B, H, Nq]"))) ||
       (mask && failed(verifyAttnRank(*this, mask, "mask", 4,
@@ -417,14 +444,28 @@ LogicalResult AttentionOp::verify() {
   if (failed(check(query, "query", 0, D::B)) ||
       failed(check(query, "query", 1, D::H)) ||
       failed(check(query, "query", 2, D::Nq)) ||
-      failed(check(query, "query", 3, D::D)) ||
-      failed(check(key, "key", 0, D::B)) ||
-      failed(check(key, "key", 1, D::Hkv)) ||
-      failed(check(key, "key", 2, D::Nk)) ||
-      failed(check(key, "key", 3, D::D)) ||
-      failed(check(value, "value", 0, D::B)) ||
-      failed(check(value, "value", 1, D::Hkv)) ||
-      failed(check(value, "value", 2, D::Nk)) ||
+      failed(check(query, "query", 3, D::D)))
+    return failure();
+  if (paged) {
+    auto table = cast<ShapedType>(getPageTable().getType());
+    if (failed(verifyAttnRank(*this, table, "page_table", 2,
+                              "[B, pages per sequence]")) ||
+        failed(check(table, "page_table", 0, D::B)) ||
+        failed(verifyPagedKeys(*this, key, value)) ||
+        failed(check(key, "key", 2, D::Hkv)))
+      return failure();
+    // Nk is the pages per sequence times the page size.
+    int64_t pages = table.getDimSize(1), pageSize = key.getDimSize(1);
+    if (!ShapedType::isDynamic(pages) && !ShapedType::isDynamic(pageSize))
+      known[static_cast<unsigned>(D::Nk)] = {pages * pageSize, "page table"};
+  } else if (failed(check(key, "key", 0, D::B)) ||
+             failed(check(key, "key", 1, D::Hkv)) ||
+             failed(check(key, "key", 2, D::Nk)) ||
+             failed(check(value, "value", 0, D::B)) ||
+             failed(check(value, "value", 1, D::Hkv)) ||
+             failed(check(value, "value", 2, D::Nk)))
+    return failure();
+  if (failed(check(key, "key", 3, D::D)) ||
       failed(check(value, "value", 3, D::Dv)) ||
       failed(check(output, "output", 0, D::B)) ||
       failed(check(output, "output", 1, D::H)) ||

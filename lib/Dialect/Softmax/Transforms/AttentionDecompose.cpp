@@ -12,6 +12,7 @@
 
 #include "softmax-mlir/Dialect/Softmax/Transforms/AttentionDecompose.h"
 
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -283,6 +284,14 @@ FailureOr<SmallVector<Value>> mlir::softmax::decomposeAttention(OpBuilder &b,
         "has a skip threshold, which the decomposition over all keys cannot "
         "honour; decompose it tiled along its keys (softmax-decompose, "
         "tileAttentionAlongKeys)");
+  if (op.isPaged()) {
+    // The reference of paging: gather, then decompose the dense op, which
+    // only this function sees.
+    AttentionOp dense = buildGatheredAttention(b, op);
+    FailureOr<SmallVector<Value>> results = decomposeAttention(b, dense);
+    dense.erase();
+    return results;
+  }
   AttentionDecomposer parts(b, op);
   Value scores = parts.scores(op.getKey(), op.getMask(), b.getIndexAttr(0));
   auto [max, sum] = parts.state(scores);

@@ -120,6 +120,11 @@ static std::optional<std::string> whyNotSplittable(AttentionOp op) {
   if (op.getWindow())
     return "split along the keys of a windowed attention is not supported: "
            "a split's window would depend on its keys' global positions";
+  if (op.isPaged())
+    return std::string(
+        "split along the keys of a paged attention is not supported: a "
+        "split would need its own page table (the GPU mapping splits a "
+        "paged op inside its kernel: attention-key-splits)");
   if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
     return why;
   // A ragged entry's diagonal sits at i + L_b - Nq, wherever L_b falls. A
@@ -267,7 +272,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     bool causal = op.getCausal() && (s == splits - 1 || lengths);
     auto part = AttentionOp::create(
         rewriter, loc, types, op.getQuery(), key, value, mask, lambda, lengths,
-        partOut, partLse, partCounts, MaskedRows::Zero,
+        /*page_table=*/Value(), partOut, partLse, partCounts, MaskedRows::Zero,
         rewriter.getF32FloatAttr(scale), causal, /*window=*/IntegerAttr(),
         lambdaKind, skipTile);
     // The attributes a target reads (strategy requests) travel with it.

@@ -46,6 +46,12 @@ FailureOr<scf::ForOp> mlir::softmax::tileAttentionAlongKeys(
     return op.emitOpError()
            << "key tile size " << keyTileSize
            << " differs from the skip tile's " << op.getSkipKeys() << " keys";
+  if (op.isPaged()) {
+    FailureOr<AttentionOp> dense = gatherAttentionPages(rewriter, op);
+    if (failed(dense))
+      return failure();
+    op = *dense;
+  }
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
@@ -144,6 +150,10 @@ struct DecomposeAttention : public OpRewritePattern<AttentionOp> {
       return rewriter.notifyMatchFailure(op, *why);
     if (filter && !filter(op))
       return rewriter.notifyMatchFailure(op, "rejected by the filter");
+    // Paged keys and values are gathered first; the dense op that replaces
+    // the paged one is decomposed on the next match.
+    if (op.isPaged())
+      return gatherAttentionPages(rewriter, op);
     // A thresholded op is folded by its own key tiles.
     if (keyTileSize > 0 || op.hasSkipThreshold())
       return tileAttentionAlongKeys(

@@ -977,7 +977,8 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 
     auto attention = AttentionOp::create(
         rewriter, loc, TypeRange{dest4.getType()}, q4, k4, v4, mask,
-        /*threshold=*/Value(), /*key_lengths=*/Value(), dest4, /*lse=*/Value(),
+        /*threshold=*/Value(), /*key_lengths=*/Value(),
+        /*page_table=*/Value(), dest4, /*lse=*/Value(),
         /*skip_counts=*/Value(), masked, rewriter.getF32FloatAttr(scaleF32),
         /*causal=*/false,
         /*window=*/nullptr, /*threshold_kind=*/nullptr, /*skip_tile=*/nullptr);

@@ -52,6 +52,11 @@ Value keyCountAsF32(OpBuilder &b, Location loc, Value keys);
 /// clamp is written: every lowering reads a ragged entry's keys through it.
 Value clampKeyLength(OpBuilder &b, Location loc, Value length, Value keys);
 
+/// The page that a page table entry (i32) names, clamped to [0, numPages)
+/// (an index): a table padded with -1 or garbage past a sequence's pages
+/// still reads in bounds. The one place the clamp is written.
+Value pageOfKey(OpBuilder &b, Location loc, Value entry, Value numPages);
+
 /// The key count of batch entry `bIdx` of a buffer op: `keys` (Nk), or, with
 /// `key_lengths`, that entry's length loaded and clamped (clampKeyLength).
 Value loadKeyCount(OpBuilder &b, Location loc, AttentionOp op, Value bIdx,

@@ -149,13 +149,15 @@ def Softmax_SkipThreshold : AnyTypeOf<[F32, RankedTensorOf<[F32]>, MemRefOf<[F32
     "32-bit float, or ranked tensor or memref of 32-bit float values">;
 def Softmax_KeyLengths : AnyTypeOf<[RankedTensorOf<[I32]>, MemRefOf<[I32]>],
     "key count per batch entry (i32 [B])">;
+def Softmax_PageTable : AnyTypeOf<[RankedTensorOf<[I32]>, MemRefOf<[I32]>],
+    "page table (i32 [B, pages per sequence])">;
 def Softmax_SkipCounts : AnyTypeOf<[RankedTensorOf<[I64]>, MemRefOf<[I64]>],
     "ranked tensor or memref of 64-bit signless integer values">;
 
 def Softmax_AttentionOp : Softmax_Op<"attention", [
     AttrSizedOperandSegments,
     // query, key, value, output.
-    Softmax_RequiredOperandSegments<"0, 1, 2, 6">,
+    Softmax_RequiredOperandSegments<"0, 1, 2, 7">,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<TilingInterface,
@@ -228,6 +230,25 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                          tensor<8x8x16384x128xbf16>)
         outs(%init : tensor<8x32x1x128xbf16>) masked(zero) causal
         key_lengths(%len : tensor<8xi32>)
+    ```
+
+    Paged KV caches (vLLM's and FlashInfer's layout):
+    `page_table(%pt : tensor<BxPxi32>)` reads `key` as `[num_pages,
+    page_size, Hkv, D]` and `value` as `[num_pages, page_size, Hkv, Dv]`,
+    shared by the whole batch; sequence `b` is the `P` pages `pt[b, 0..P)`,
+    so `Nk = P * page_size` and its key `j` is row `j mod page_size` of page
+    `pt[b, j / page_size]`, clamped to `[0, num_pages)` (a table padded with
+    -1 or garbage past a sequence's pages reads in bounds). Everything else
+    sees that `[B, Hkv, Nk, D]` view; with `key_lengths` the pages past
+    `L_b` are never read by the fused kernels.
+
+    ```mlir
+    %o = softmax.attention
+        ins(%q, %k, %v : tensor<64x32x1x128xbf16>, tensor<4096x64x8x128xbf16>,
+                         tensor<4096x64x8x128xbf16>)
+        outs(%init : tensor<64x32x1x128xbf16>) masked(zero) causal
+        key_lengths(%len : tensor<64xi32>)
+        page_table(%pt : tensor<64x256xi32>)
     ```
 
     The optional `mask` is `[B or 1, H or 1, Nq, Nk]`; a static 1 in either
@@ -377,6 +398,7 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                        Optional<Softmax_AttentionMask>:$mask,
                        Optional<Softmax_SkipThreshold>:$threshold,
                        Optional<Softmax_KeyLengths>:$key_lengths,
+                       Optional<Softmax_PageTable>:$page_table,
                        Softmax_AttentionShaped:$output,
                        Optional<Softmax_AttentionLse>:$lse,
                        Optional<Softmax_SkipCounts>:$skip_counts,
@@ -398,6 +420,7 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     (`causal` $causal^)?
     (`window` `(` $window^ `)`)?
     (`key_lengths` `(` $key_lengths^ `:` type($key_lengths) `)`)?
+    (`page_table` `(` $page_table^ `:` type($page_table) `)`)?
     (`skip` `(` $threshold_kind^ $threshold `:` type($threshold) `,` `tile`
         $skip_tile `)`)?
     (`skip_counts` `(` $skip_counts^ `:` type($skip_counts) `)`)?
@@ -428,6 +451,9 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                  ? getResultTensors().back()
                  : ::mlir::Value();
     }
+    /// Whether key and value are pages ([num_pages, page_size, Hkv, D])
+    /// read through `page_table`.
+    bool isPaged() { return static_cast<bool>(getPageTable()); }
     /// Whether each batch entry has its own key count (`key_lengths`).
     bool hasKeyLengths() { return static_cast<bool>(getKeyLengths()); }
     /// The skip threshold's part of the verifier (`batch`: B, or dynamic).

@@ -51,6 +51,17 @@ void populateSoftmaxAttentionDecomposePatterns(
     RewritePatternSet &patterns, int64_t keyTileSize = 0,
     std::function<bool(Operation *)> filter = nullptr);
 
+/// Replaces a paged softmax.attention (page_table, on tensors) by the same
+/// op over dense [B, Hkv, Nk, D] keys and values gathered through its page
+/// table (a linalg.generic of tensor.extract): the reference form of
+/// paging, which the decompositions start from. Returns the dense op.
+FailureOr<AttentionOp> gatherAttentionPages(RewriterBase &rewriter,
+                                            AttentionOp op);
+
+/// The dense op of gatherAttentionPages at the builder's insertion point,
+/// without replacing the paged `op` (on tensors).
+AttentionOp buildGatheredAttention(OpBuilder &b, AttentionOp op);
+
 /// Replaces `op` (on tensors) with an scf.for over tiles of `keyTileSize`
 /// keys (the last one may be shorter) that carries the state (m, l)
 /// [B, H, Nq] and the unnormalized output O [B, H, Nq, Dv] (f32) from the
