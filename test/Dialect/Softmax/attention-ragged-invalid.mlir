@@ -77,3 +77,11 @@ func.func @no_pages(%q: tensor<2x2x4x16xf32>, %k: tensor<0x8x2x16xf32>, %pt: ten
   %0 = softmax.attention ins(%q, %k, %k : tensor<2x2x4x16xf32>, tensor<0x8x2x16xf32>, tensor<0x8x2x16xf32>) outs(%q : tensor<2x2x4x16xf32>) masked(zero) page_table(%pt : tensor<2x4xi32>)
   return %0 : tensor<2x2x4x16xf32>
 }
+
+// -----
+
+func.func @no_table_pages(%q: tensor<2x2x4x16xf32>, %k: tensor<9x8x2x16xf32>, %pt: tensor<2x0xi32>) -> tensor<2x2x4x16xf32> {
+  // expected-error @+1 {{'softmax.attention' op page_table needs at least one page per sequence (dimension 1); an empty sequence is a key length of 0}}
+  %0 = softmax.attention ins(%q, %k, %k : tensor<2x2x4x16xf32>, tensor<9x8x2x16xf32>, tensor<9x8x2x16xf32>) outs(%q : tensor<2x2x4x16xf32>) masked(zero) page_table(%pt : tensor<2x0xi32>)
+  return %0 : tensor<2x2x4x16xf32>
+}

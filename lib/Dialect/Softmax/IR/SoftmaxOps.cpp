@@ -456,6 +456,10 @@ LogicalResult AttentionOp::verify() {
       return failure();
     // Nk is the pages per sequence times the page size.
     int64_t pages = table.getDimSize(1), pageSize = key.getDimSize(1);
+    if (pages == 0)
+      return emitOpError("page_table needs at least one page per sequence "
+                         "(dimension 1); an empty sequence is a key length "
+                         "of 0");
     if (!ShapedType::isDynamic(pages) && !ShapedType::isDynamic(pageSize))
       known[static_cast<unsigned>(D::Nk)] = {pages * pageSize, "page table"};
   } else if (failed(check(key, "key", 0, D::B)) ||

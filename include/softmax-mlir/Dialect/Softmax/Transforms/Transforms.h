@@ -77,9 +77,9 @@ FailureOr<scf::ForOp> tileAttentionAlongKeys(RewriterBase &rewriter,
 
 /// The cost model of the key split (docs/Attention.md, "Split-KV"): an
 /// attention kernel runs one block per `rowsPerBlock` query rows of each
-/// (batch, query head); when those blocks fill less than 4/5 of the
-/// `parallelUnits` (SMs, or CPU threads), the keys are split so that the
-/// last wave of blocks keeps its units busy: the fewest splits whose
+/// (batch, query head) on `parallelUnits` (resident blocks, or CPU
+/// threads), and the keys are split so that the last wave of blocks keeps
+/// its units busy: the fewest splits (1 included) whose
 /// wave efficiency (blocks / units over its ceiling) is within 85% of the
 /// best, at most `maxSplits` and keeping `minKeysPerSplit` keys per split.
 struct AttentionKeySplitModel {
