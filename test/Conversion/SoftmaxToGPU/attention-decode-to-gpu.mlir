@@ -132,28 +132,18 @@ func.func @ragged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf
 
 // -----
 
-// Paged: the pages a staged tile of 64 keys can touch (2 with pages of
-// 64) are looked up once per tile, page table[b, r0 / 64] and the next
-// (the slot clamped to 63, the page to [0, 599]); each K and V copy picks
-// its page by a select and reads row r mod 64 of it, at the kv head.
+// Paged: every thread's K and V copies address row r of the split's range
+// through the page table, page table[b, r / 64] clamped to [0, 599], at row
+// r mod 64 and the kv head.
 // CHECK-LABEL: func.func @paged_decode
 // CHECK: gpu.launch async {{.*}} blocks(%{{[a-z0-9]+}}, %[[BY:[a-z0-9]+]], %[[BZ:[a-z0-9]+]]) in
-// CHECK:   %[[SLOT:.*]] = arith.divui %{{.*}}, %c64 : index
-// CHECK:   %[[S0:.*]] = arith.minsi %[[SLOT]], %c63 : index
-// CHECK:   %[[E0:.*]] = memref.load %arg4[%[[BZ]], %[[S0]]] : memref<8x64xi32>
-// CHECK:   %[[P:.*]] = arith.index_cast %[[E0]] : i32 to index
+// CHECK:   %[[SLOT:.*]] = arith.divui %[[R:.*]], %c64 : index
+// CHECK:   %[[E:.*]] = memref.load %arg4[%[[BZ]], %[[SLOT]]] : memref<8x64xi32>
+// CHECK:   %[[P:.*]] = arith.index_cast %[[E]] : i32 to index
 // CHECK:   %[[P1:.*]] = arith.minsi %[[P]], %c599 : index
-// CHECK:   %[[PAGE0:.*]] = arith.maxsi %[[P1]], %c0 : index
-// CHECK:   %[[NEXT:.*]] = arith.addi %[[SLOT]], %c1 : index
-// CHECK:   %[[S1:.*]] = arith.minsi %[[NEXT]], %c63 : index
-// CHECK:   memref.load %arg4[%[[BZ]], %[[S1]]] : memref<8x64xi32>
-// CHECK:   %[[PAGE1:.*]] = arith.maxsi %{{.*}}, %c0 : index
-// CHECK-NOT: memref.load %arg4
-// CHECK:   %[[WHICH:.*]] = arith.subi %{{.*}}, %[[SLOT]] : index
-// CHECK:   %[[IS1:.*]] = arith.cmpi eq, %[[WHICH]], %c1 : index
-// CHECK:   %[[PAGE:.*]] = arith.select %[[IS1]], %[[PAGE1]], %[[PAGE0]] : index
-// CHECK:   %[[ROW:.*]] = arith.remui %{{.*}}, %c64 : index
-// CHECK:   nvgpu.device_async_copy %arg1[%[[PAGE]], %[[ROW]], %[[BY]], %{{.*}}], %{{.*}} : memref<600x64x8x128xbf16> to
+// CHECK:   %[[P2:.*]] = arith.maxsi %[[P1]], %c0 : index
+// CHECK:   %[[ROW:.*]] = arith.remui %[[R]], %c64 : index
+// CHECK:   nvgpu.device_async_copy %arg1[%[[P2]], %[[ROW]], %[[BY]], %{{.*}}], %{{.*}} : memref<600x64x8x128xbf16> to
 // AMD-LABEL: func.func @paged_decode
 // AMD: gpu.launch
 // AMD:   memref.load %arg4[%{{.*}}, %{{.*}}] : memref<8x64xi32>

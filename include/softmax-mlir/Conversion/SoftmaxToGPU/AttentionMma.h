@@ -156,24 +156,12 @@ protected:
   Value keyOffset;
   /// Row `r` of the kernel's key range in K and V.
   Value keyRow(Value r) { return keyOffset ? add(r, keyOffset) : r; }
-  /// The pages of `src` that rows [first, first + 64) of the kernel's keys
-  /// (keyRow indices, one staged tile) may lie in, loaded once per tile
-  /// rather than once per copy: with a static page size P, the ceil(64 / P)
-  /// + 1 page table entries from first / P on (clamped to the table's
-  /// last). Empty for dense keys and a dynamic page size.
-  struct TilePages {
-    Value firstSlot;
-    int64_t pageSize = 0;
-    SmallVector<Value> pages;
-  };
-  TilePages loadTilePages(Value src, Value bIdx, Value first);
   /// The indices of column `col` of key (or value) row `row` (a keyRow) of
   /// kv head `kvHead` of batch entry `bIdx` in `src`: (b, kv head, row,
-  /// col), or for paged keys (page, row in the page, kv head, col), the
-  /// page picked from `tile` (loadTilePages of the tile that holds `row`)
-  /// or, without one, loaded from the page table (pageOfKey).
-  SmallVector<Value> kvIndices(const TilePages &tile, Value src, Value bIdx,
-                               Value kvHead, Value row, Value col);
+  /// col), or for paged keys (page, row in the page, kv head, col) through
+  /// the page table (pageOfKey).
+  SmallVector<Value> kvIndices(Value src, Value bIdx, Value kvHead, Value row,
+                               Value col);
 };
 
 } // namespace mlir::softmax::detail

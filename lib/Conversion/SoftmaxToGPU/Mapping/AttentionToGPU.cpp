@@ -66,50 +66,21 @@ Value AttentionMma::warpOr(Value bits) {
   return bits;
 }
 
-AttentionMma::TilePages AttentionMma::loadTilePages(Value src, Value bIdx,
-                                                    Value first) {
-  TilePages tile;
-  Value table = op.getPageTable();
-  int64_t pageSize = cast<MemRefType>(src.getType()).getDimSize(1);
-  if (!table || ShapedType::isDynamic(pageSize))
-    return tile;
-  tile.pageSize = pageSize;
-  tile.firstSlot = div(first, pageSize);
-  Value lastSlot = sub(memref::DimOp::create(b, loc, table, 1), idx(1));
-  Value numPages = memref::DimOp::create(b, loc, src, 0);
-  for (int64_t i = 0; i < (kKeysPerTile + pageSize - 1) / pageSize + 1; ++i) {
-    Value slot = minI(add(tile.firstSlot, idx(i)), lastSlot);
-    Value entry = memref::LoadOp::create(b, loc, table, ValueRange{bIdx, slot});
-    tile.pages.push_back(pageOfKey(b, loc, entry, numPages));
-  }
-  return tile;
-}
-
-SmallVector<Value> AttentionMma::kvIndices(const TilePages &tile, Value src,
-                                           Value bIdx, Value kvHead, Value row,
-                                           Value col) {
+SmallVector<Value> AttentionMma::kvIndices(Value src, Value bIdx, Value kvHead,
+                                           Value row, Value col) {
   Value table = op.getPageTable();
   if (!table)
     return {bIdx, kvHead, row, col};
-  if (tile.pages.empty()) {
-    Value pageSize = memref::DimOp::create(b, loc, src, 1);
-    Value entry = memref::LoadOp::create(
-        b, loc, table,
-        ValueRange{bIdx, arith::DivUIOp::create(b, loc, row, pageSize)});
-    return {pageOfKey(b, loc, entry, memref::DimOp::create(b, loc, src, 0)),
-            arith::RemUIOp::create(b, loc, row, pageSize), kvHead, col};
-  }
-  // The copy's page among the tile's: a select per page past the first
-  // instead of a dependent load of the page table before each copy.
-  // Measured on the H200 (B 64, page 64, 4 splits): 3366 GB/s with a load
-  // per copy, against 3660 for the same cache unpaged.
-  Value which = sub(div(row, tile.pageSize), tile.firstSlot);
-  Value page = tile.pages.front();
-  for (size_t i = 1; i < tile.pages.size(); ++i)
-    page = arith::SelectOp::create(b, loc,
-                                   cmp(arith::CmpIPredicate::eq, which, idx(i)),
-                                   tile.pages[i], page);
-  return {page, rem(row, tile.pageSize), kvHead, col};
+  // One page table load per copy. Looking up a tile's pages once and
+  // picking each copy's by a select was measured slower on the H200 (B 64,
+  // pages of 64, 4 splits: 3130 GB/s against 3366 with a load per copy;
+  // bench/results/decode/history-run2-tile-pages-gpu_ragged.md).
+  Value pageSize = memref::DimOp::create(b, loc, src, 1);
+  Value entry = memref::LoadOp::create(
+      b, loc, table,
+      ValueRange{bIdx, arith::DivUIOp::create(b, loc, row, pageSize)});
+  return {pageOfKey(b, loc, entry, memref::DimOp::create(b, loc, src, 0)),
+          arith::RemUIOp::create(b, loc, row, pageSize), kvHead, col};
 }
 
 namespace {

@@ -315,8 +315,6 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
       b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(vecElts),
       idx(0));
   SmallVector<Value> tokens;
-  TilePages pages =
-      loadTilePages(src, bIdx, keyRow(maxI(minI(kv0, last), idx(0))));
   for (int64_t s = 0; s < steps; ++s) {
     Value linear = add(tid, idx(s * warps * 32));
     Value row = div(linear, perRow);
@@ -324,8 +322,8 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value srcRow = keyRow(maxI(minI(add(kv0, row), last), idx(0)));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{buf, row, col}, src,
-        kvIndices(pages, src, bIdx, kvHead, srcRow, col),
-        b.getIndexAttr(vecElts), srcElements, b.getUnitAttr()));
+        kvIndices(src, bIdx, kvHead, srcRow, col), b.getIndexAttr(vecElts),
+        srcElements, b.getUnitAttr()));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);

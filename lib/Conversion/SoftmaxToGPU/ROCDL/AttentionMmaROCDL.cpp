@@ -136,7 +136,6 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&any.getThenRegion().front());
   Value last = sub(nk, idx(1));
-  TilePages pages = loadTilePages(src, bIdx, keyRow(minI(kv0, last)));
   for (int64_t s = 0; s * threads < chunks; ++s) {
     Value linear = add(tid, idx(s * threads));
     // Small head dimensions leave threads without a chunk.
@@ -152,8 +151,7 @@ Value ROCDLAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     Value col = mul(rem(linear, perRow), idx(8));
     Value srcRow = keyRow(minI(add(kv0, row), last));
     Value chunk = vector::LoadOp::create(
-        b, loc, vec(8, elt), src,
-        kvIndices(pages, src, bIdx, kvHead, srcRow, col));
+        b, loc, vec(8, elt), src, kvIndices(src, bIdx, kvHead, srcRow, col));
     if (!value) {
       vector::StoreOp::create(b, loc, chunk, smem, ValueRange{buf, row, col});
       continue;
