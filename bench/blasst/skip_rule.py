@@ -10,12 +10,24 @@ import math
 import torch
 
 
-def emulate(q, k, v, causal: bool, lam: float, qt: int, kt: int, start: int = 0):
+def split_ranges(nk: int, nq: int, splits: int, causal: bool):
+    """The key ranges [start, end) of the splits of a split-KV kernel:
+    getAttentionKeySplitRange (Transforms.h), splits of max(ceil(Nk / S),
+    Nq - 1 under causal) keys counted back from the last key."""
+    size = max(-(-nk // splits), nq - 1 if causal else 0)
+    return [(max(nk - (splits - s) * size, 0), max(nk - (splits - 1 - s) * size, 0))
+            for s in range(splits)]
+
+
+def emulate(q, k, v, causal: bool, lam: float, qt: int, kt: int, start: int = 0,
+            splits: int = 1):
     """Query rows [start, Nq) of q [Nq, d] against k [Nk, d], v [Nk, dv]
     (start a multiple of qt, so the query tiles are the op's), key tiles of
-    kt from key 0, causal bottom-right. Returns (dense output, skip output,
-    live pairs, skipped pairs, the most tiles skipped for one row that sees
-    them); fully masked rows are 0."""
+    kt from key 0, causal bottom-right. With `splits`, each split of the
+    keys (split_ranges) folds its own tiles from its first key from the
+    identity state, and the splits' states merge. Returns (dense output,
+    skip output, live pairs, skipped pairs, the most tiles skipped for one
+    row that sees them); fully masked rows are 0."""
     nq, nk, d = q.shape[0], k.shape[0], q.shape[1]
     s = (q[start:].double() @ k.double().T) / math.sqrt(d)
     rows = nq - start
@@ -26,32 +38,43 @@ def emulate(q, k, v, causal: bool, lam: float, qt: int, kt: int, start: int = 0)
     vv = v.double()
     dense = torch.softmax(s, -1).nan_to_num(0.0) @ vv
     loglam = math.log(lam) if 0 < lam < 1 else float("-inf")
-    m = torch.full((rows,), float("-inf"), device=s.device, dtype=torch.float64)
-    l = torch.zeros(rows, device=s.device, dtype=torch.float64)
-    o = torch.zeros(rows, vv.shape[1], device=s.device, dtype=torch.float64)
+
+    def identity():
+        return (torch.full((rows,), float("-inf"), device=s.device, dtype=torch.float64),
+                torch.zeros(rows, device=s.device, dtype=torch.float64),
+                torch.zeros(rows, vv.shape[1], device=s.device, dtype=torch.float64))
     nt = -(-rows // qt)
     pad = nt * qt - rows
     skips = torch.zeros(rows, device=s.device, dtype=torch.float64)
     live = skipped = 0
-    for k0 in range(0, nk, kt):
-        st = s[:, k0:k0 + kt]
-        tm = st.max(-1).values
-        allow = torch.isneginf(tm) | ((tm - m) < loglam)
-        sees = ~torch.isneginf(tm)
-        ta = torch.cat([allow, allow.new_ones(pad)]).view(nt, qt).all(-1)
-        ts = torch.cat([sees, sees.new_zeros(pad)]).view(nt, qt).any(-1)
-        live += int(ts.sum())
-        skipped += int((ta & ts).sum())
-        skip = ta.repeat_interleave(qt)[:rows]
-        skips += (skip & sees).double()
-        mn = torch.maximum(m, tm)
+    M, L, O = identity()
+    for lo, hi in split_ranges(nk, nq, splits, causal):
+        m, l, o = identity()
+        for k0 in range(lo, hi, kt):
+            st = s[:, k0:min(k0 + kt, hi)]
+            tm = st.max(-1).values
+            allow = torch.isneginf(tm) | ((tm - m) < loglam)
+            sees = ~torch.isneginf(tm)
+            ta = torch.cat([allow, allow.new_ones(pad)]).view(nt, qt).all(-1)
+            ts = torch.cat([sees, sees.new_zeros(pad)]).view(nt, qt).any(-1)
+            live += int(ts.sum())
+            skipped += int((ta & ts).sum())
+            skip = ta.repeat_interleave(qt)[:rows]
+            skips += (skip & sees).double()
+            mn = torch.maximum(m, tm)
+            ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
+            a = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
+            p = torch.exp(st - ms[:, None])
+            ln, on = l * a + p.sum(-1), o * a[:, None] + p @ vv[k0:min(k0 + kt, hi)]
+            m = torch.where(skip, m, mn)
+            l = torch.where(skip, l, ln)
+            o = torch.where(skip[:, None], o, on)
+        # The split's state joins the others': the merge of two states.
+        mn = torch.maximum(M, m)
         ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
-        a = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
-        p = torch.exp(st - ms[:, None])
-        ln, on = l * a + p.sum(-1), o * a[:, None] + p @ vv[k0:k0 + kt]
-        m = torch.where(skip, m, mn)
-        l = torch.where(skip, l, ln)
-        o = torch.where(skip[:, None], o, on)
-    out = (o / l[:, None]).nan_to_num(0.0)
+        a1 = torch.where(torch.isneginf(M), torch.zeros_like(M), torch.exp(M - ms))
+        a2 = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
+        M, L, O = mn, L * a1 + l * a2, O * a1[:, None] + o * a2[:, None]
+    out = (O / L[:, None]).nan_to_num(0.0)
     most = int(skips.max()) if rows else 0
     return dense, out, live, skipped, most

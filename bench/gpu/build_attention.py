@@ -13,7 +13,8 @@ runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
     void _mlir_ciface_attention_d64_causal_boolmask(q, k, v, MemRef4D *i1 mask, o);
 
 With --skip, also thresholded kernels (skip tile [32, 64], one lambda per
-batch entry, the live and skipped pair counts):
+batch entry, the live and skipped pair counts; _s4 and _s16: the keys
+split 4 and 16 ways, d 128 only):
 
     void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
                                                    o, MemRef1D *i64 counts);
@@ -61,15 +62,18 @@ def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
             f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
 
 
-def skip_function(d: int, causal: bool) -> str:
+def skip_function(d: int, causal: bool, splits: int = 1) -> str:
     t = f"memref<?x?x?x{d}xbf16>"
-    name = f"attention_skip_d{d}" + ("_causal" if causal else "")
+    name = (f"attention_skip_d{d}" + (f"_s{splits}" if splits > 1 else "")
+            + ("_causal" if causal else ""))
+    request = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<key_splits = {splits}>}}"
+               if splits > 1 else "")
     return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %t: memref<?xf32>, %o: {t}, "
             f"%n: memref<2xi64>) attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
             f"masked(zero){' causal' if causal else ''} "
             f"skip(lambda %t : memref<?xf32>, tile [32, 64]) "
-            f"skip_counts(%n : memref<2xi64>)\n  return\n}}\n")
+            f"skip_counts(%n : memref<2xi64>){request}\n  return\n}}\n")
 
 
 def f32_module(precision: str) -> str:
@@ -117,8 +121,11 @@ def main() -> int:
               + function(64, False, "add") + function(64, True, "bool")
               + "".join(function(d, False, "headbcast_add") for d in HEAD_DIMS), "")]
     if args.skip:
+        # Split-KV decode kernels (d 128): 4 and 16 splits.
         units.append(("attention_skip", "".join(skip_function(d, c) for d in HEAD_DIMS
-                                                for c in (False, True)), ""))
+                                                for c in (False, True))
+                      + "".join(skip_function(128, c, s) for s in (4, 16)
+                                for c in (False, True)), ""))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
                   ("attention_tf32", f32_module("tf32"), " attention-f32-precision=tf32")]

@@ -42,14 +42,6 @@ func.func @split_window(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, 
 
 // -----
 
-func.func @split_threshold(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x2x1x64xbf16>, %t: f32) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping does not split the keys of a thresholded attention yet (the CPU runs it: softmax-split-attention-keys before softmax-to-cpu)}}
-  softmax.attention ins(%q, %k, %k : memref<1x2x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 2>}
-  return
-}
-
-// -----
-
 func.func @bad_request(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x2x1x64xbf16>) {
   // expected-error @+1 {{key_splits must be in [1, 1024], got 0}}
   softmax.attention ins(%q, %k, %k : memref<1x2x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 0>}

@@ -152,3 +152,29 @@ func.func @paged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<600x64x8x128xbf1
   softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<600x64x8x128xbf16>, memref<600x64x8x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>) page_table(%pt : memref<8x64xi32>)
   return
 }
+
+
+// -----
+
+// A thresholded decode step splits like softmax-split-attention-keys: the
+// counts are zeroed by a one-thread kernel, lambda = a / Nk is taken over
+// all 65536 keys before the split's range narrows Nk, each split's block
+// folds its tiles from the split's first key, adds its pairs to the counts
+// atomically, and the partials are merged by the second kernel.
+// CHECK-LABEL: func.func @split_skip
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads
+// CHECK: gpu.launch async {{.*}} blocks(%[[BX:[a-z0-9]+]], %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) in (%{{.*}} = %c4, %{{.*}} = %c4, %{{.*}} = %c1)
+// CHECK:   arith.remui %[[BX]], %c4 : index
+// CHECK:   %[[A:.*]] = memref.load %arg3[%c0] : memref<1xf32>
+// CHECK:   arith.divf %[[A]], %cst{{.*}} : f32
+// CHECK:   affine.max
+// CHECK-COUNT-2: memref.atomic_rmw addi
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 1, key_splits = 4, packed_heads = 1>}
+// CHECK: gpu.launch async
+// AMD-LABEL: func.func @split_skip
+// AMD: gpu.launch async {{.*}} blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c4, %{{.*}} = %c1)
+// AMD: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 1, key_splits = 4, packed_heads = 1>}
+func.func @split_skip(%q: memref<1x4x1x128xbf16>, %k: memref<1x4x65536x128xbf16>, %o: memref<1x4x1x128xbf16>, %t: memref<1xf32>, %n: memref<2xi64>) {
+  softmax.attention ins(%q, %k, %k : memref<1x4x1x128xbf16>, memref<1x4x65536x128xbf16>, memref<1x4x65536x128xbf16>) outs(%o : memref<1x4x1x128xbf16>) masked(zero) causal skip(scale_factor %t : memref<1xf32>, tile [16, 64]) skip_counts(%n : memref<2xi64>) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 4>}
+  return
+}

@@ -86,16 +86,13 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
     return op.emitOpError("GPU attention mapping does not split the keys of "
                           "a windowed attention: a split's window would "
                           "depend on its keys' global positions");
-  // The kernel's skip counts and first-tile rule are per block; a split
-  // threshold runs only on the CPU so far (softmax-split-attention-keys).
-  if (s > 1 && op.hasSkipThreshold())
-    return op.emitOpError("GPU attention mapping does not split the keys of "
-                          "a thresholded attention yet (the CPU runs it: "
-                          "softmax-split-attention-keys before "
-                          "softmax-to-cpu)");
+  // A thresholded op splits as softmax-split-attention-keys splits it: each
+  // split's block folds its key tiles from the split's first key (so that
+  // tile is never skipped), lambda counts all the op's keys, and the
+  // blocks add their pairs to the counts.
   if (s > 0)
     return s;
-  if (op.getWindow() || op.hasSkipThreshold() || !q.hasStaticShape() || !keys)
+  if (op.getWindow() || !q.hasStaticShape() || !keys)
     return 1;
   int64_t nq = q.getDimSize(2) * packed;
   int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / packed) *
