@@ -99,37 +99,77 @@ def kernels():
             yield f"{shape_name}__{var}", shape, req, True
 
 
-def build(args) -> int:
+def build_library(args, text: str, stem: str) -> int:
+    """Lowers the module `text` with softmax-to-nvvm, records each
+    function's plan (plans.json) and links libsoftmax_<stem>.so against the
+    CUDA runtime in args.out_dir (build_attention.py's steps)."""
     import build_attention as ba
+    import re
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     opt = Path(args.build_dir) / "bin" / "softmax-opt"
     runtime = Path(args.build_dir) / "lib" / "libsoftmax_cuda_runtime.so"
-    module = out / "decode.mlir"
-    module.write_text("".join(function(n, s, r, l) for n, s, r, l in kernels()))
+    module = out / f"{stem}.mlir"
+    module.write_text(text)
     pipeline = f"--softmax-to-nvvm=chip=sm_90 toolkit={args.toolkit} format=bin"
-    lowered = out / "decode.llvm.mlir"
+    lowered = out / f"{stem}.llvm.mlir"
     ba.run([str(opt), str(module), pipeline, "-o", str(lowered)])
     # The plan each launch recorded, for the report.
     plans = {}
     mapped = ba.run([str(opt), str(module), "--softmax-map-to-gpu=chip=sm_90"]).stdout
-    import re
     for fn in re.split(r"func\.func @", mapped)[1:]:
         name = fn.split("(")[0]
         m = re.search(r"#softmax\.attention_gpu_strategy<([^>]*)>", fn)
         plans[name] = m[1] if m else None
-    ir = out / "decode.ll"
+    ir = out / f"{stem}.ll"
     ba.run([str(ba.LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
-    obj = out / "decode.o"
+    obj = out / f"{stem}.o"
     ba.run([str(ba.LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
             "-o", str(obj)])
     ba.run(["cp", str(runtime), str(out / runtime.name)])
-    ba.run([str(ba.LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj),
-            "-o", str(out / "libsoftmax_decode.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
-            "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
+    lib = out / f"libsoftmax_{stem}.so"
+    ba.run([str(ba.LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj), "-o", str(lib),
+            f"-L{out}", "-lsoftmax_cuda_runtime", "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
     (out / "plans.json").write_text(json.dumps(plans, indent=1))
-    print(f"wrote {out / 'libsoftmax_decode.so'} ({len(plans)} kernels)")
+    print(f"wrote {lib} ({len(plans)} kernels)")
     return 0
+
+
+def build(args) -> int:
+    return build_library(args, "".join(function(n, s, r, l) for n, s, r, l in kernels()),
+                         "decode")
+
+
+def load_library(lib_dir: Path, stem: str):
+    """(the CUDA runtime, libsoftmax_<stem>.so, the plans), with the
+    runtime set to PyTorch's current stream."""
+    import torch
+    rt = ctypes.CDLL(str(lib_dir / "libsoftmax_cuda_runtime.so"), mode=ctypes.RTLD_GLOBAL)
+    rt.softmaxRuntimeSetStream.argtypes = [ctypes.c_void_p]
+    rt.softmaxRuntimeGetLastError.restype = ctypes.c_int
+    rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
+    lib = ctypes.CDLL(str(lib_dir / f"libsoftmax_{stem}.so"))
+    plans = json.loads((lib_dir / "plans.json").read_text())
+    rt.softmaxRuntimeSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
+    return rt, lib, plans
+
+
+def cli(doc: str, stem: str, build, run) -> int:
+    """The `build` / `run` command line of a decode benchmark."""
+    ap = argparse.ArgumentParser(description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--out-dir", default=str(ROOT / "build-gpu" / stem))
+    b.add_argument("--build-dir", default=str(ROOT / "build"))
+    b.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    r = sub.add_parser("run")
+    r.add_argument("--lib-dir", default=str(ROOT / "build-gpu" / stem))
+    r.add_argument("--out")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--rep", type=int, default=100)
+    args = ap.parse_args()
+    return build(args) if args.cmd == "build" else run(args)
 
 
 def run(args) -> int:
@@ -151,18 +191,11 @@ def run(args) -> int:
             m.sizes[i], m.strides[i] = t.shape[i], t.stride(i)
         return m
 
-    lib_dir = Path(args.lib_dir)
-    rt = ctypes.CDLL(str(lib_dir / "libsoftmax_cuda_runtime.so"), mode=ctypes.RTLD_GLOBAL)
-    rt.softmaxRuntimeSetStream.argtypes = [ctypes.c_void_p]
-    rt.softmaxRuntimeGetLastError.restype = ctypes.c_int
-    rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
-    lib = ctypes.CDLL(str(lib_dir / "libsoftmax_decode.so"))
-    plans = json.loads((lib_dir / "plans.json").read_text())
+    rt, lib, plans = load_library(Path(args.lib_dir), "decode")
     out_dir = Path(args.out or os.environ.get("OUT", "."))
     out_dir.mkdir(parents=True, exist_ok=True)
     dev = "cuda"
     torch.manual_seed(args.seed)
-    rt.softmaxRuntimeSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
 
     def check_error():
         if rt.softmaxRuntimeGetLastError():
@@ -297,20 +330,7 @@ def run(args) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("--out-dir", default=str(ROOT / "build-gpu" / "decode"))
-    b.add_argument("--build-dir", default=str(ROOT / "build"))
-    b.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
-    r = sub.add_parser("run")
-    r.add_argument("--lib-dir", default=str(ROOT / "build-gpu" / "decode"))
-    r.add_argument("--out")
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--rep", type=int, default=100)
-    args = ap.parse_args()
-    return build(args) if args.cmd == "build" else run(args)
+    return cli(__doc__, "decode", build, run)
 
 
 if __name__ == "__main__":

@@ -26,17 +26,15 @@ the KV bytes actually read (sum of L_b, times Hkv (d + dv) 2 bytes).
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import json
 import math
 import os
-import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_decode import build_library, cli, load_library  # noqa: E402
 
 B, H, HKV, D, NK, PAGE = 64, 32, 8, 128, 16384, 64
 LO, HI, SEED = 1024, 16384, 7
@@ -92,33 +90,8 @@ def kernels():
 
 
 def build(args) -> int:
-    import build_attention as ba
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    opt = Path(args.build_dir) / "bin" / "softmax-opt"
-    runtime = Path(args.build_dir) / "lib" / "libsoftmax_cuda_runtime.so"
-    module = out / "ragged.mlir"
-    module.write_text("".join(function(n, k, r) for n, k, r in kernels()))
-    lowered = out / "ragged.llvm.mlir"
-    ba.run([str(opt), str(module),
-            f"--softmax-to-nvvm=chip=sm_90 toolkit={args.toolkit} format=bin",
-            "-o", str(lowered)])
-    plans = {}
-    mapped = ba.run([str(opt), str(module), "--softmax-map-to-gpu=chip=sm_90"]).stdout
-    for fn in re.split(r"func\.func @", mapped)[1:]:
-        m = re.search(r"#softmax\.attention_gpu_strategy<([^>]*)>", fn)
-        plans[fn.split("(")[0]] = m[1] if m else None
-    ir, obj = out / "ragged.ll", out / "ragged.o"
-    ba.run([str(ba.LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
-    ba.run([str(ba.LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
-            "-o", str(obj)])
-    ba.run(["cp", str(runtime), str(out / runtime.name)])
-    ba.run([str(ba.LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj),
-            "-o", str(out / "libsoftmax_ragged.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
-            "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
-    (out / "plans.json").write_text(json.dumps(plans, indent=1))
-    print(f"wrote {out / 'libsoftmax_ragged.so'} ({len(plans)} kernels)")
-    return 0
+    return build_library(args, "".join(function(n, k, r) for n, k, r in kernels()),
+                         "ragged")
 
 
 def descriptor(t):
@@ -143,18 +116,11 @@ def run(args) -> int:
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import triton.testing
 
-    lib_dir = Path(args.lib_dir)
-    rt = ctypes.CDLL(str(lib_dir / "libsoftmax_cuda_runtime.so"), mode=ctypes.RTLD_GLOBAL)
-    rt.softmaxRuntimeSetStream.argtypes = [ctypes.c_void_p]
-    rt.softmaxRuntimeGetLastError.restype = ctypes.c_int
-    rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
-    lib = ctypes.CDLL(str(lib_dir / "libsoftmax_ragged.so"))
-    plans = json.loads((lib_dir / "plans.json").read_text())
+    rt, lib, plans = load_library(Path(args.lib_dir), "ragged")
     out_dir = Path(args.out or os.environ.get("OUT", "."))
     out_dir.mkdir(parents=True, exist_ok=True)
     dev = "cuda"
     torch.manual_seed(args.seed)
-    rt.softmaxRuntimeSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
 
     def call(name, *tensors):
         f = getattr(lib, f"_mlir_ciface_{name}")
@@ -273,20 +239,7 @@ def run(args) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("--out-dir", default=str(ROOT / "build-gpu" / "ragged"))
-    b.add_argument("--build-dir", default=str(ROOT / "build"))
-    b.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
-    r = sub.add_parser("run")
-    r.add_argument("--lib-dir", default=str(ROOT / "build-gpu" / "ragged"))
-    r.add_argument("--out")
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--rep", type=int, default=100)
-    args = ap.parse_args()
-    return build(args) if args.cmd == "build" else run(args)
+    return cli(__doc__, "ragged", build, run)
 
 
 if __name__ == "__main__":
