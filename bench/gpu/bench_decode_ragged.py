@@ -53,7 +53,7 @@ def mean_length() -> int:
 
 KINDS = ("dense", "ragged", "paged", "paged16")
 VARIANTS = {"auto": {}, "s1": {"key_splits": 1}, "s2": {"key_splits": 2},
-            "s4": {"key_splits": 4}}
+            "s3": {"key_splits": 3}, "s4": {"key_splits": 4}, "s8": {"key_splits": 8}}
 
 
 def function(name: str, kind: str, request: dict) -> str:

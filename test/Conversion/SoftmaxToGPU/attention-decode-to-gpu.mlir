@@ -103,11 +103,13 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 
 // Ragged (key_lengths): each block loads its batch entry's key count and
 // clamps it to [0, Nk]; the splits cut that count, not Nk (the range of
-// split x % 6 is computed from it), and without splits the causal bound of
-// the key loop is at most that count.
+// split x % 16 is computed from it), and without splits the causal bound of
+// the key loop is at most that count. The plan splits a ragged op into at
+// least 8 waves of blocks (64 packed blocks on 396 resident: 50), here
+// capped at 4096 / 256 = 16 splits.
 // CHECK-LABEL: func.func @ragged_decode
-// CHECK: gpu.launch async {{.*}} blocks(%[[BX:.*]], %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c6, %{{.*}} = %c8, %{{.*}} = %c8)
-// CHECK:   %[[SPLIT:.*]] = arith.remui %[[BX]], %c6 : index
+// CHECK: gpu.launch async {{.*}} blocks(%[[BX:.*]], %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c16, %{{.*}} = %c8, %{{.*}} = %c8)
+// CHECK:   %[[SPLIT:.*]] = arith.remui %[[BX]], %c16 : index
 // CHECK:   %[[L:.*]] = memref.load %arg3[%[[BZ]]] : memref<8xi32>
 // CHECK:   %[[N:.*]] = arith.index_cast %[[L]] : i32 to index
 // CHECK:   %[[MIN:.*]] = arith.minsi %[[N]], %c4096 : index

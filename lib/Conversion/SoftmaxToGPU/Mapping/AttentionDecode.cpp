@@ -109,6 +109,18 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
                         std::max<int64_t>(1, std::min(bySmem, byRegisters));
   model.rowsPerBlock = blockRows;
   s = chooseKeySplits(blocks, *keys, model);
+  // Ragged entries (key_lengths) give blocks of unequal work, which finer
+  // splits balance: at least 8 waves, still 256 keys a split or more.
+  // Measured on the H200 (B 64, H 32, Hkv 8, lengths 1024-16384): 3469
+  // GB/s at the wave model's 2 splits, 3775 at 8; paged 3153 and 3556
+  // (bench/results/decode/gpu_ragged.md).
+  if (op.hasKeyLengths()) {
+    int64_t most =
+        std::clamp<int64_t>(*keys / model.minKeysPerSplit, 1, model.maxSplits);
+    s = std::max(s,
+                 std::min<int64_t>(
+                     most, llvm::divideCeil(8 * model.parallelUnits, blocks)));
+  }
   // Under causal a split holds at least Nq - 1 keys.
   if (op.getCausal() && q.getDimSize(2) > 1)
     s = std::clamp<int64_t>(*keys / (q.getDimSize(2) - 1), 1, s);
