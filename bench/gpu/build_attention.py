@@ -13,8 +13,8 @@ runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
     void _mlir_ciface_attention_d64_causal_boolmask(q, k, v, MemRef4D *i1 mask, o);
 
 With --skip, also thresholded kernels (skip tile [32, 64], one lambda per
-batch entry, the live and skipped pair counts; _s4 and _s16: the keys
-split 4 and 16 ways, d 128 only):
+batch entry, the live and skipped pair counts; _s4, _s16 and _s64: the
+keys split 4, 16 and 64 ways, d 128 only):
 
     void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
                                                    o, MemRef1D *i64 counts);
@@ -121,10 +121,10 @@ def main() -> int:
               + function(64, False, "add") + function(64, True, "bool")
               + "".join(function(d, False, "headbcast_add") for d in HEAD_DIMS), "")]
     if args.skip:
-        # Split-KV decode kernels (d 128): 4 and 16 splits.
+        # Split-KV decode kernels (d 128): 4, 16 and 64 splits.
         units.append(("attention_skip", "".join(skip_function(d, c) for d in HEAD_DIMS
                                                 for c in (False, True))
-                      + "".join(skip_function(128, c, s) for s in (4, 16)
+                      + "".join(skip_function(128, c, s) for s in (4, 16, 64)
                                 for c in (False, True)), ""))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
