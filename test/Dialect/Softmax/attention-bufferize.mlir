@@ -77,3 +77,26 @@ func.func @skip(%q: tensor<2x2x8x16xf32>, %t: tensor<2xf32>, %a: f32)
       outs(%e2 : tensor<2x2x8x16xf32>) masked(zero) skip(scale_factor %a : f32, tile [2, 8])
   return %0#0, %0#1, %1 : tensor<2x2x8x16xf32>, tensor<2xi64>, tensor<2x2x8x16xf32>
 }
+
+// -----
+
+// Key lengths, a page table, a threshold and skip counts keep their places
+// among the operands: each becomes its buffer, outputs and counts written
+// in place.
+// CHECK-LABEL: func @paged_ragged_skip
+// CHECK-SAME: (%[[Q:[a-z0-9]+]]: memref<2x4x1x32xbf16{{.*}}>, %[[K:[a-z0-9]+]]: memref<9x16x2x32xbf16{{.*}}>, %[[V:[a-z0-9]+]]: memref<9x16x2x32xbf16{{.*}}>, %[[LEN:[a-z0-9]+]]: memref<2xi32{{.*}}>, %[[PT:[a-z0-9]+]]: memref<2x4xi32{{.*}}>, %[[T:[a-z0-9]+]]: f32, %[[O:[a-z0-9]+]]: memref<2x4x1x32xbf16{{.*}}>, %[[N:[a-z0-9]+]]: memref<2xi64{{.*}}>)
+// CHECK-NOT: memref.alloc
+// CHECK: softmax.attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs(%[[O]] : {{.*}}) masked(zero) causal key_lengths(%[[LEN]] : memref<2xi32{{.*}}>) page_table(%[[PT]] : memref<2x4xi32{{.*}}>) skip(lambda %[[T]] : f32, tile [16, 64]) skip_counts(%[[N]] : memref<2xi64{{.*}}>){{$}}
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @paged_ragged_skip(%q: tensor<2x4x1x32xbf16>, %k: tensor<9x16x2x32xbf16>,
+                             %v: tensor<9x16x2x32xbf16>, %len: tensor<2xi32>,
+                             %pt: tensor<2x4xi32>, %t: f32, %o: tensor<2x4x1x32xbf16>,
+                             %n: tensor<2xi64>)
+    -> (tensor<2x4x1x32xbf16>, tensor<2xi64>) {
+  %0:2 = softmax.attention ins(%q, %k, %v : tensor<2x4x1x32xbf16>, tensor<9x16x2x32xbf16>, tensor<9x16x2x32xbf16>)
+      outs(%o : tensor<2x4x1x32xbf16>) masked(zero) causal
+      key_lengths(%len : tensor<2xi32>) page_table(%pt : tensor<2x4xi32>)
+      skip(lambda %t : f32, tile [16, 64]) skip_counts(%n : tensor<2xi64>)
+  return %0#0, %0#1 : tensor<2x4x1x32xbf16>, tensor<2xi64>
+}
