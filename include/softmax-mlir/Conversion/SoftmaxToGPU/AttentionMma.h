@@ -15,13 +15,11 @@
 #define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_ATTENTIONMMA_H
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
-#include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include <memory>
 
