@@ -35,7 +35,8 @@ int64_t mlir::softmax::chooseKeySplits(int64_t blocks, int64_t keys,
   // Blocks that fill the units still split when their last wave would
   // leave units idle: B 64 H 32 Hkv 8 decode (512 packed blocks over 396
   // resident ones on the H200, 1.29 waves) reads its cache at 3263 GB/s
-  // unsplit and 3842 in 2 splits (bench/results/decode/gpu_ragged.md).
+  // unsplit and 3842 in 2 splits
+  // (bench/results/decode/history-run1-gpu_ragged.md).
   if (model.parallelUnits < 1 || model.minKeysPerSplit < 1 || blocks <= 0)
     return 1;
   int64_t most =
