@@ -85,10 +85,11 @@ class Ours:
             raise RuntimeError(self.rt.softmaxRuntimeGetLastErrorString().decode())
 
 
-def reference(q, k, v, causal, pairs, mask=None):
-    """float64 attention of the (batch, head) pairs; fully masked rows 0."""
+def reference(q, k, v, causal, pairs, mask=None, with_lse=False):
+    """float64 attention of the (batch, head) pairs; fully masked rows 0.
+    With `with_lse`, (outputs, their log-sum-exps)."""
     h, hkv = q.shape[1], k.shape[1]
-    outs = []
+    outs, lses = [], []
     for b, hh in pairs:
         kh = hh // (h // hkv)
         qd, kd, vd = q[b, hh].double(), k[b, kh].double(), v[b, kh].double()
@@ -103,7 +104,8 @@ def reference(q, k, v, causal, pairs, mask=None):
             s = s.masked_fill(~mm, float("-inf")) if mm.dtype == torch.bool else s + mm.double()
         p = torch.softmax(s, dim=-1).nan_to_num(0.0)
         outs.append(p @ vd)
-    return torch.stack(outs)
+        lses.append(torch.logsumexp(s, dim=-1))
+    return (torch.stack(outs), torch.stack(lses)) if with_lse else torch.stack(outs)
 
 
 def rel_err(o, q, k, v, causal, pairs, mask=None):

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -177,7 +176,7 @@ def run(args) -> int:
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import triton.testing
-    from bench_attention import MemRef4D, memref
+    from bench_attention import memref, reference
 
     class MemRef3D(ctypes.Structure):
         _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
@@ -206,22 +205,6 @@ def run(args) -> int:
         descs = [memref(t) for t in (q, k, v, o)] + ([memref3(l)] if l is not None else [])
         ptrs = [ctypes.byref(x) for x in descs]
         return lambda: f(*ptrs)
-
-    def reference(q, k, v, causal, pairs):
-        h, hkv = q.shape[1], k.shape[1]
-        os_, ls = [], []
-        for b, hh in pairs:
-            kh = hh // (h // hkv)
-            qd, kd, vd = q[b, hh].double(), k[b, kh].double(), v[b, kh].double()
-            s = (qd @ kd.T) / math.sqrt(q.shape[3])
-            nq, nk = s.shape
-            if causal:
-                i = torch.arange(nq, device=dev)[:, None] + (nk - nq)
-                j = torch.arange(nk, device=dev)[None, :]
-                s = s.masked_fill(j > i, float("-inf"))
-            ls.append(torch.logsumexp(s, dim=-1))
-            os_.append(torch.softmax(s, dim=-1).nan_to_num(0.0) @ vd)
-        return torch.stack(os_), torch.stack(ls)
 
     def pairs_of(shape):
         b, h = shape[:2]
@@ -260,7 +243,7 @@ def run(args) -> int:
         b, h, hkv, nq, nk, d, causal = shape
         q, k, v = inputs(shape)
         pairs = pairs_of(shape)
-        ref_o, ref_l = reference(q, k, v, causal, pairs)
+        ref_o, ref_l = reference(q, k, v, causal, pairs, with_lse=True)
         kv_bytes = b * hkv * nk * 2 * d * 2
         variants = CHECK_VARIANTS if shape_name in CHECKS else VARIANTS
         case = {"shape": shape_name, "B": b, "H": h, "Hkv": hkv, "Nq": nq, "Nk": nk,

@@ -86,21 +86,6 @@ private:
     }
     return isa<IntegerType>(elt) ? v : vm.toAcc(v);
   }
-  /// The leading indices of key (or value) row `j` of kv head `kvHead` of
-  /// batch entry `bIdx`: (b, kv head, j), or for paged keys (page, row in
-  /// the page, kv head) through the page table (pageOfKey).
-  SmallVector<Value> kvRow(Value bIdx, Value kvHead, Value j) {
-    Value table = op.getPageTable();
-    if (!table)
-      return {bIdx, kvHead, j};
-    Value pageSize = memref::DimOp::create(b, loc, op.getKey(), 1);
-    Value numPages = memref::DimOp::create(b, loc, op.getKey(), 0);
-    Value entry = memref::LoadOp::create(
-        b, loc, table,
-        ValueRange{bIdx, arith::DivUIOp::create(b, loc, j, pageSize)});
-    return {pageOfKey(b, loc, entry, numPages),
-            arith::RemUIOp::create(b, loc, j, pageSize), kvHead};
-  }
   /// [lo, hi): the keys query `qIdx` may see.
   std::pair<Value, Value> keyRange(Value qIdx);
   /// The scores of keys [j0, j0 + lanes), -inf for those at or past `hi`
@@ -158,7 +143,7 @@ Value AttentionRow::scores(ArrayRef<Value> q, Value bIdx, Value hIdx,
         b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
     keys.push_back(j);
     Value dot;
-    SmallVector<Value> at = kvRow(bIdx, kvHead, j);
+    SmallVector<Value> at = kvRowIndices(b, loc, op, key, bIdx, kvHead, j);
     at.push_back(Value());
     for (int64_t c = 0; c < chunks(headDim); ++c) {
       at.back() = idx(c * lanes);
@@ -271,7 +256,8 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
             Value j = arith::MinSIOp::create(
                 b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
             Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
-            SmallVector<Value> at = kvRow(bIdx, kvHead, j);
+            SmallVector<Value> at =
+                kvRowIndices(b, loc, op, op.getValue(), bIdx, kvHead, j);
             at.push_back(Value());
             for (int64_t c = 0; c < chunks(valueDim); ++c) {
               at.back() = idx(c * lanes);

@@ -68,19 +68,13 @@ Value AttentionMma::warpOr(Value bits) {
 
 SmallVector<Value> AttentionMma::kvIndices(Value src, Value bIdx, Value kvHead,
                                            Value row, Value col) {
-  Value table = op.getPageTable();
-  if (!table)
-    return {bIdx, kvHead, row, col};
   // One page table load per copy. Looking up a tile's pages once and
   // picking each copy's by a select was measured slower on the H200 (B 64,
   // pages of 64, 4 splits: 3130 GB/s against 3366 with a load per copy;
   // bench/results/decode/history-run2-tile-pages-gpu_ragged.md).
-  Value pageSize = memref::DimOp::create(b, loc, src, 1);
-  Value entry = memref::LoadOp::create(
-      b, loc, table,
-      ValueRange{bIdx, arith::DivUIOp::create(b, loc, row, pageSize)});
-  return {pageOfKey(b, loc, entry, memref::DimOp::create(b, loc, src, 0)),
-          arith::RemUIOp::create(b, loc, row, pageSize), kvHead, col};
+  SmallVector<Value> at = kvRowIndices(b, loc, op, src, bIdx, kvHead, row);
+  at.push_back(col);
+  return at;
 }
 
 namespace {

@@ -229,3 +229,18 @@ Value mlir::softmax::pageOfKey(OpBuilder &b, Location loc, Value entry,
   return arith::MaxSIOp::create(
       b, loc, arith::MinSIOp::create(b, loc, page, last), zero);
 }
+
+SmallVector<Value> mlir::softmax::kvRowIndices(OpBuilder &b, Location loc,
+                                               AttentionOp op, Value src,
+                                               Value bIdx, Value kvHead,
+                                               Value row) {
+  Value table = op.getPageTable();
+  if (!table)
+    return {bIdx, kvHead, row};
+  Value pageSize = memref::DimOp::create(b, loc, src, 1);
+  Value entry = memref::LoadOp::create(
+      b, loc, table,
+      ValueRange{bIdx, arith::DivUIOp::create(b, loc, row, pageSize)});
+  return {pageOfKey(b, loc, entry, memref::DimOp::create(b, loc, src, 0)),
+          arith::RemUIOp::create(b, loc, row, pageSize), kvHead};
+}

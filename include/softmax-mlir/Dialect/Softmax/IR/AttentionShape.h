@@ -57,6 +57,14 @@ Value clampKeyLength(OpBuilder &b, Location loc, Value length, Value keys);
 /// still reads in bounds. The one place the clamp is written.
 Value pageOfKey(OpBuilder &b, Location loc, Value entry, Value numPages);
 
+/// The leading indices of key (or value) row `row` of kv head `kvHead` of
+/// batch entry `bIdx` in `src` (the op's key or value buffer): (b, kv head,
+/// row), or for a paged op (page, row in the page, kv head) through its
+/// page table (pageOfKey). Every lowering that reads a key row in place
+/// addresses it so.
+SmallVector<Value> kvRowIndices(OpBuilder &b, Location loc, AttentionOp op,
+                                Value src, Value bIdx, Value kvHead, Value row);
+
 /// The key count of batch entry `bIdx` of a buffer op: `keys` (Nk), or, with
 /// `key_lengths`, that entry's length loaded and clamped (clampKeyLength).
 Value loadKeyCount(OpBuilder &b, Location loc, AttentionOp op, Value bIdx,
