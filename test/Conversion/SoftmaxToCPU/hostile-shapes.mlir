@@ -18,3 +18,13 @@ func.func @workgroup_buffer(%x: memref<4x64xf32, #gpu.address_space<workgroup>>,
   softmax.softmax ins(%x : memref<4x64xf32, #gpu.address_space<workgroup>>) outs(%y : memref<4x64xf32, #gpu.address_space<workgroup>>) dimension(1) masked(zero) algorithm(online)
   return
 }
+
+// -----
+
+// An element count that does not fit int64: the row views would multiply
+// the sizes past it (found by the fuzzer: signed overflow under UBSan).
+func.func @element_count_overflows(%x: memref<4294967296x4294967296x16xf32>, %y: memref<4294967296x4294967296x16xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op CPU mapping: the element count of memref<4294967296x4294967296x16xf32> overflows int64}}
+  softmax.softmax ins(%x : memref<4294967296x4294967296x16xf32>) outs(%y : memref<4294967296x4294967296x16xf32>) dimension(2) masked(zero) algorithm(exp_pair)
+  return
+}

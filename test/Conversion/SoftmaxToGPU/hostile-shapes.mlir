@@ -15,9 +15,9 @@ func.func @no_rows(%x: memref<0x16384xf32>, %y: memref<0x16384xf32>) {
 // -----
 
 // More blocks than a grid holds (the heuristic's divideCeil asserted).
-func.func @too_many_rows(%x: memref<9223372036854775807x16384xf32>, %y: memref<9223372036854775807x16384xf32>) {
-  // expected-error @+1 {{'softmax.softmax' op GPU mapping would launch 9223372036854775807 x 1 blocks; a grid holds at most 2147483647}}
-  softmax.softmax ins(%x : memref<9223372036854775807x16384xf32>) outs(%y : memref<9223372036854775807x16384xf32>) dimension(1) masked(zero) algorithm(online)
+func.func @too_many_rows(%x: memref<1099511627776x16384xf32>, %y: memref<1099511627776x16384xf32>) {
+  // expected-error @+1 {{'softmax.softmax' op GPU mapping would launch 1099511627776 x 1 blocks; a grid holds at most 2147483647}}
+  softmax.softmax ins(%x : memref<1099511627776x16384xf32>) outs(%y : memref<1099511627776x16384xf32>) dimension(1) masked(zero) algorithm(online)
   return
 }
 
@@ -25,7 +25,7 @@ func.func @too_many_rows(%x: memref<9223372036854775807x16384xf32>, %y: memref<9
 
 // A row count that does not fit int64.
 func.func @row_count_overflows(%x: memref<4294967296x4294967296x16xf32>, %y: memref<4294967296x4294967296x16xf32>) {
-  // expected-error @+1 {{'softmax.softmax' op GPU mapping: the row count overflows int64}}
+  // expected-error @+1 {{'softmax.softmax' op GPU mapping: the element count of memref<4294967296x4294967296x16xf32> overflows int64}}
   softmax.softmax ins(%x : memref<4294967296x4294967296x16xf32>) outs(%y : memref<4294967296x4294967296x16xf32>) dimension(2) masked(zero) algorithm(online)
   return
 }

@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::softmax;
 
@@ -29,6 +31,20 @@ mlir::softmax::whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
         return (mapping + " expects memrefs whose last dimension has unit "
                           "stride")
             .str();
+    }
+    // Index arithmetic over a buffer of more than 2^63 elements would
+    // overflow (the collapsed row views multiply the static sizes).
+    if (type && type.hasStaticShape() &&
+        !llvm::is_contained(type.getShape(), 0)) {
+      int64_t elements = 1;
+      for (int64_t d : type.getShape())
+        if (llvm::MulOverflow(elements, d, elements)) {
+          std::string why;
+          llvm::raw_string_ostream os(why);
+          os << mapping << ": the element count of " << type
+             << " overflows int64";
+          return why;
+        }
     }
     // A buffer in another memory space (GPU workgroup memory, say) is not
     // one the mapped host code or a launch from it can address.
