@@ -36,7 +36,7 @@ static SmallVector<DimSource> sourcesOf(AttentionOp op, AttentionDim dim) {
   };
   // Paged keys and values ([num_pages, page_size, Hkv, D]) have no batch
   // dimension and no Nk: the page table has B, and Nk is its pages times
-  // the page size (pagedKeyCount).
+  // the page size (getStaticAttentionSize, getAttentionSize).
   bool paged = op.isPaged();
   switch (dim) {
   case AttentionDim::B:

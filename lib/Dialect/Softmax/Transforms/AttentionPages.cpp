@@ -18,22 +18,16 @@
 using namespace mlir;
 using namespace mlir::softmax;
 
-/// `pages` ([num_pages, page_size, Hkv, D]) as [B, Hkv, P page_size, D].
-static Value gatherPages(OpBuilder &b, Location loc, Value pages, Value table) {
+/// `pages` (the key or value of `op`, [num_pages, page_size, Hkv, D]) as
+/// [B, Hkv, Nk, D], Nk = P page_size.
+static Value gatherPages(OpBuilder &b, Location loc, AttentionOp op,
+                         Value pages) {
   auto type = cast<RankedTensorType>(pages.getType());
+  Value table = op.getPageTable();
   auto size = [&](Value v, int64_t d) {
     return tensor::getMixedSize(b, loc, v, d);
   };
-  // Nk = P page_size, static when both are.
-  OpFoldResult keys;
-  auto tableType = cast<RankedTensorType>(table.getType());
-  if (!tableType.isDynamicDim(1) && !type.isDynamicDim(1))
-    keys = b.getIndexAttr(tableType.getDimSize(1) * type.getDimSize(1));
-  else
-    keys =
-        arith::MulIOp::create(b, loc, tensor::DimOp::create(b, loc, table, 1),
-                              tensor::DimOp::create(b, loc, pages, 1))
-            .getResult();
+  OpFoldResult keys = getAttentionSize(b, op, AttentionDim::Nk);
   Value init = tensor::EmptyOp::create(
       b, loc, {size(table, 0), size(pages, 2), keys, size(pages, 3)},
       type.getElementType());
@@ -66,15 +60,14 @@ static Value gatherPages(OpBuilder &b, Location loc, Value pages, Value table) {
 AttentionOp mlir::softmax::buildGatheredAttention(OpBuilder &b,
                                                   AttentionOp op) {
   Location loc = op.getLoc();
-  Value table = op.getPageTable();
   auto dense = AttentionOp::create(
       b, loc, op.getResultTypes(), op.getQuery(),
-      gatherPages(b, loc, op.getKey(), table),
-      gatherPages(b, loc, op.getValue(), table), op.getMask(),
-      op.getThreshold(), op.getKeyLengths(), /*page_table=*/Value(),
-      op.getOutput(), op.getLse(), op.getSkipCounts(), op.getMaskedAttr(),
-      op.getScaleAttr(), op.getCausalAttr(), op.getWindowAttr(),
-      op.getThresholdKindAttr(), op.getSkipTileAttr());
+      gatherPages(b, loc, op, op.getKey()),
+      gatherPages(b, loc, op, op.getValue()), op.getMask(), op.getThreshold(),
+      op.getKeyLengths(), /*page_table=*/Value(), op.getOutput(), op.getLse(),
+      op.getSkipCounts(), op.getMaskedAttr(), op.getScaleAttr(),
+      op.getCausalAttr(), op.getWindowAttr(), op.getThresholdKindAttr(),
+      op.getSkipTileAttr());
   dense->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   return dense;
 }
