@@ -16,7 +16,10 @@
 // lanes]: one row, one block of keys), a block whose max score is below
 // the running max by more than -ln(lambda) is not folded: no exp, no value
 // loads (StateMath::rowAllowsSkip); the blocks are then aligned to key 0,
-// as the op's key tiles are. Upstream has no op for a contraction
+// as the op's key tiles are. With a unified max the terms are exp(s -
+// phi) and nothing is rescaled; a row whose sum leaves the op's range runs
+// the online loop again (StateMath::unifiedSumInRange).
+// Upstream has no op for a contraction
 // whose accumulator is rescaled between blocks, so the loops are built here
 // from the same vector arithmetic as the softmax rows (VectorMath).
 //
@@ -223,6 +226,9 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   bool skips = op.hasSkipThreshold();
   Value counts = op.getSkipCounts();
   Value logLambda = skips ? logThreshold(bIdx) : Value();
+  // A unified max carries phi as the row's offset, unchanged.
+  bool unified = op.hasUnifiedMax();
+  Value phi = unified ? sm.cst(op.getUnifiedMaxPhi()) : Value();
   SmallVector<Value> init = {sm.identityOffset(), sm.identitySum()};
   for (int64_t c = 0; c < chunks(valueDim); ++c)
     init.push_back(vm.identitySum());
@@ -237,70 +243,96 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   FoldRule rule(StateKind::Max);
   rule.group = FoldRule::Group::Lanes;
   rule.lanes = &vm;
-  auto loop = scf::ForOp::create(
-      b, loc, start, hi, idx(lanes), init,
-      [&](OpBuilder &, Location, Value j0, ValueRange st) {
-        Value s =
-            scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi, skips ? lo : Value());
-        auto fold = [&]() {
-          StateFold fold(sm, rule, {st[0]}, {s});
-          Value mNew = fold.offset();
-          Value p = fold.term(0);
-          SmallVector<Value> next = {mNew, fold.newSum(st[1])};
-          SmallVector<Value> o;
-          for (int64_t c = 0; c < chunks(valueDim); ++c)
-            o.push_back(fold.rescaled(st[2 + c]));
-          Value last = arith::SubIOp::create(b, loc, hi, idx(1));
-          for (int64_t t = 0; t < lanes; ++t) {
-            // p_t is 0 for keys past the range, which read the last key.
-            Value j = arith::MinSIOp::create(
-                b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
-            Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
-            SmallVector<Value> at =
-                kvRowIndices(b, loc, op, op.getValue(), bIdx, kvHead, j);
-            at.push_back(Value());
-            for (int64_t c = 0; c < chunks(valueDim); ++c) {
-              at.back() = idx(c * lanes);
-              o[c] = vm.fma(pt, load(op.getValue(), at, chunkMask(valueDim, c)),
-                            o[c]);
+  // The keys' loop, online or (atPhi) at the unified max: terms exp(s -
+  // phi), sums and accumulators added without a rescale.
+  auto foldKeys = [&](bool atPhi) {
+    SmallVector<Value> first = init;
+    if (atPhi)
+      first[0] = phi;
+    return scf::ForOp::create(
+        b, loc, start, hi, idx(lanes), first,
+        [&](OpBuilder &, Location, Value j0, ValueRange st) {
+          Value s =
+              scores(q, bIdx, hIdx, kvHead, qIdx, j0, hi, skips ? lo : Value());
+          auto fold = [&]() {
+            StateFold fold =
+                atPhi ? StateFold::atOffset(sm, rule, Value(), phi, {s})
+                      : StateFold(sm, rule, {st[0]}, {s});
+            Value mNew = fold.offset();
+            Value p = fold.term(0);
+            SmallVector<Value> next = {mNew, fold.newSum(st[1])};
+            SmallVector<Value> o;
+            for (int64_t c = 0; c < chunks(valueDim); ++c)
+              o.push_back(fold.rescaled(st[2 + c]));
+            Value last = arith::SubIOp::create(b, loc, hi, idx(1));
+            for (int64_t t = 0; t < lanes; ++t) {
+              // p_t is 0 for keys past the range, which read the last key.
+              Value j = arith::MinSIOp::create(
+                  b, loc, arith::AddIOp::create(b, loc, j0, idx(t)), last);
+              Value pt = vm.splat(vector::ExtractOp::create(b, loc, p, t));
+              SmallVector<Value> at =
+                  kvRowIndices(b, loc, op, op.getValue(), bIdx, kvHead, j);
+              at.push_back(Value());
+              for (int64_t c = 0; c < chunks(valueDim); ++c) {
+                at.back() = idx(c * lanes);
+                o[c] = vm.fma(
+                    pt, load(op.getValue(), at, chunkMask(valueDim, c)), o[c]);
+              }
             }
+            next.append(o);
+            return next;
+          };
+          if (!skips) {
+            scf::YieldOp::create(b, loc, fold());
+            return;
           }
-          next.append(o);
-          return next;
-        };
-        if (!skips) {
-          scf::YieldOp::create(b, loc, fold());
-          return;
-        }
-        Value tileMax = vm.reduceOffsetMax(s);
-        Value skip = sm.rowAllowsSkip(tileMax, st[0], logLambda);
-        ValueRange state = st.take_front(stateSize);
-        auto branch = scf::IfOp::create(
-            b, loc, skip,
-            [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, state); },
-            [&](OpBuilder &, Location) {
-              scf::YieldOp::create(b, loc, fold());
-            });
-        SmallVector<Value> next(branch.getResults());
-        if (counts) {
-          Type i64 = b.getI64Type();
-          Value sees = sm.rowSeesTile(tileMax);
-          next.push_back(
-              arith::AddIOp::create(b, loc, st[stateSize],
-                                    arith::ExtUIOp::create(b, loc, i64, sees)));
-          next.push_back(arith::AddIOp::create(
-              b, loc, st[stateSize + 1],
-              arith::ExtUIOp::create(
-                  b, loc, i64, arith::AndIOp::create(b, loc, skip, sees))));
-        }
-        scf::YieldOp::create(b, loc, next);
-      });
+          Value tileMax = vm.reduceOffsetMax(s);
+          Value skip = sm.rowAllowsSkip(tileMax, st[0], logLambda);
+          ValueRange state = st.take_front(stateSize);
+          auto branch = scf::IfOp::create(
+              b, loc, skip,
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(b, loc, state);
+              },
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(b, loc, fold());
+              });
+          SmallVector<Value> next(branch.getResults());
+          if (counts) {
+            Type i64 = b.getI64Type();
+            Value sees = sm.rowSeesTile(tileMax);
+            next.push_back(arith::AddIOp::create(
+                b, loc, st[stateSize],
+                arith::ExtUIOp::create(b, loc, i64, sees)));
+            next.push_back(arith::AddIOp::create(
+                b, loc, st[stateSize + 1],
+                arith::ExtUIOp::create(
+                    b, loc, i64, arith::AndIOp::create(b, loc, skip, sees))));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+  };
+  scf::ForOp loop = foldKeys(unified);
+  ValueRange rowState = loop.getResults();
+  if (unified) {
+    // A row whose sum at phi is out of range (docs: the op's unified max)
+    // is folded again, online.
+    auto keep = scf::IfOp::create(
+        b, loc, sm.unifiedSumInRange(loop.getResult(1)),
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, loop.getResults());
+        },
+        [&](OpBuilder &, Location) {
+          scf::YieldOp::create(b, loc, foldKeys(false).getResults());
+        });
+    rowState = keep.getResults();
+  }
   if (counts)
     for (int i = 0; i < 2; ++i)
       memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
                                   loop.getResult(stateSize + i), counts,
                                   ValueRange{idx(i)});
-  Value m = loop.getResult(0), l = loop.getResult(1);
+  Value m = rowState[0], l = rowState[1];
 
   // A row that saw no key, or only masked ones, has l = 0.
   Value masked = sm.emptyRow(l);
@@ -311,7 +343,7 @@ void AttentionRow::build(Value bIdx, Value hIdx, Value qIdx) {
   Value maskedLanes = vector::BroadcastOp::create(
       b, loc, VectorType::get({lanes}, b.getI1Type()), masked);
   for (int64_t c = 0; c < chunks(valueDim); ++c) {
-    Value v = vm.select(maskedLanes, fill, vm.mul(loop.getResult(2 + c), inv));
+    Value v = vm.select(maskedLanes, fill, vm.mul(rowState[2 + c], inv));
     Value cv = vm.fromAcc(v, outElt);
     SmallVector<Value> at = {bIdx, hIdx, qIdx, idx(c * lanes)};
     if (Value mask = chunkMask(valueDim, c))

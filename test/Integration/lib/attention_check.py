@@ -68,6 +68,11 @@ class Case:
     bound: float = 2e-5
     lengths: tuple[int, ...] | None = None  # key_lengths, one per batch entry
     page_size: int | None = None  # paged keys and values (nk a multiple)
+    # algorithm(unified_max, phi = unified_max); each such case runs with an
+    # online twin over the same inputs. fallback: how many rows float64 puts
+    # out of the unified range ("none", "some", "all").
+    unified_max: float | None = None
+    fallback: str | None = None
 
 
 def cases() -> list[Case]:
@@ -123,6 +128,20 @@ def cases() -> list[Case]:
              causal=True, lengths=(32, 13), page_size=8, bound=1e-2),
         Case("paged-additive-mask", 2, 2, 1, 3, 24, 16, 16, mask="additive",
              page_size=4),
+        # Unified max: phi near the scores (every row kept at phi), rows that
+        # see no key (sum 0: the online path), phi far below the scores (the
+        # f32 sums overflow: NaN without the fallback) and far above (every
+        # term underflows: a masked row without it).
+        Case("unified-decode-gqa", 2, 8, 2, 1, 1031, 64, 64, unified_max=2.0,
+             fallback="none"),
+        Case("unified-4-rows-causal-bf16", 1, 4, 1, 4, 509, 32, 32, dtype=BF16,
+             causal=True, bound=1e-2, unified_max=0.0, fallback="none"),
+        Case("unified-ragged-mask", 3, 4, 2, 3, 70, 16, 16, mask="additive",
+             lengths=(70, 0, 33), unified_max=1.0, fallback="some"),
+        Case("unified-overflow-nan", 1, 4, 2, 3, 300, 32, 32, masked="nan",
+             mask="bool", unified_max=-100.0, fallback="all"),
+        Case("unified-underflow", 2, 2, 2, 5, 77, 16, 16, causal=True,
+             unified_max=120.0, fallback="all"),
     ]
 
 
@@ -198,6 +217,8 @@ def build(c: Case, rng: np.random.Generator, idx: int, form: str = "dialect"):
         lt = ttype((c.b,), "i32")
         args.append(f"%len{idx} = arith.constant dense<[{', '.join(map(str, c.lengths))}]> : {lt}")
         attrs += f" key_lengths(%len{idx} : {lt})"
+    if c.unified_max is not None:
+        attrs += f" algorithm(unified_max, phi = {c.unified_max!r})"
     if table is not None:
         tt = ttype(table.shape, "i32")
         rows = ", ".join("[" + ", ".join(map(str, r)) + "]" for r in table)
@@ -357,6 +378,35 @@ def reference(c: Case, q, k, v, mask):
         o = np.einsum("bhij,bhjd->bhid", p, vv) / l[..., None]
         lse = msafe[..., 0] + np.log(l)
     return o, lse, full
+
+
+def unified_against_online(c: Case, unified, online, lse_ref, full) -> list[str]:
+    """What is wrong with unified-max case `c`'s (output, lse, error)
+    `unified` against its online twin's `online`: rows out of the unified
+    range (float64: not 2^-64 <= exp(lse - phi) <= 2^64) must be as many as
+    `c.fallback` says; kept rows must be as accurate as online; when every
+    row falls back, the results must be the online path's."""
+    bad = []
+    with np.errstate(invalid="ignore"):
+        out = ~(np.abs(lse_ref - c.unified_max) <= 64 * np.log(2.0))
+    n, total = int(out.sum()), out.size
+    print(f"unified max {c.name}: phi {c.unified_max!r}, {n} of {total} rows "
+          f"out of range (fallback), error {unified[2]:.3e} against online's "
+          f"{online[2]:.3e}")
+    want = {"none": n == 0, "some": 0 < n < total, "all": n == total}[c.fallback]
+    if not want:
+        bad.append(f"expected {c.fallback} rows out of range, float64 puts {n}")
+    if c.fallback != "all" and not unified[2] <= 2 * online[2] + 1e-7:
+        bad.append(f"unified max error {unified[2]:.3e} above online's {online[2]:.3e}")
+    if c.fallback == "all":
+        for got, ref, what in ((unified[0], online[0], "output"), (unified[1], online[1], "lse")):
+            if got is None:
+                continue
+            same = (np.isnan(got) == np.isnan(ref)).all() and np.allclose(
+                np.nan_to_num(got), np.nan_to_num(ref), rtol=1e-6, atol=1e-7)
+            if not same:
+                bad.append(f"fallback {what} differs from the online path's")
+    return bad
 
 
 def parallel_tile_sizes(c: Case) -> list[int]:
@@ -524,7 +574,8 @@ def main() -> int:
         # masked(nan).
         chosen = [dataclasses.replace(c, lse=False, masked="nan") for c in chosen
                   if c.hkv == c.h and not c.causal and c.window is None
-                  and c.mask != "bool" and c.out_dtype == "f32"]
+                  and c.mask != "bool" and c.out_dtype == "f32"
+                  and c.unified_max is None]
     if args.split_keys is not None:
         # The split refuses windows, paged ops, and causal ragged ops of
         # more than one query row.
@@ -533,8 +584,21 @@ def main() -> int:
         print(f"split-keys: {len(chosen) - len(kept)} windowed, paged or causal "
               "ragged multi-row cases left out")
         chosen = kept
+    # Each unified-max case is followed by its online twin, built from the
+    # same random draws.
+    paired = []
+    for c in chosen:
+        paired.append(c)
+        if c.unified_max is not None:
+            paired.append(dataclasses.replace(c, name=c.name + "-online-twin",
+                                              unified_max=None, fallback=None))
+    chosen = paired
     bodies, inputs = [], []
+    state = None
     for idx, c in enumerate(chosen):
+        if c.name.endswith("-online-twin"):
+            rng.bit_generator.state = state
+        state = rng.bit_generator.state
         body, ins = build(c, rng, idx, args.form)
         bodies.append(body)
         inputs.append(ins)
@@ -582,6 +646,7 @@ def main() -> int:
     outs = parse_i32(stdout)
     failed = 0
     pos = 0
+    results = {}
     for c, (q, k, v, mask) in zip(chosen, inputs):
         o_ref, lse_ref, full = reference(c, q, k, v, mask)
         o = outs[pos].reshape(o_ref.shape).astype(np.float64)
@@ -617,6 +682,11 @@ def main() -> int:
                 if not lerr <= c.bound:
                     bad.append(f"lse err {lerr:.3e} > {c.bound:g}")
                 err = max(err, lerr)
+        results[c.name] = (o, lse, err)
+        twin = results.get(c.name[:-len("-online-twin")]) if c.name.endswith("-online-twin") else None
+        if twin is not None:
+            bad += unified_against_online(chosen[chosen.index(c) - 1], twin,
+                                          (o, lse, err), lse_ref, full)
         status = "FAIL" if bad else "PASS"
         failed += bool(bad)
         print(f"{status} attention {c.name} ({c.dtype}->{c.out_dtype}): max err {err:.3e} "

@@ -537,6 +537,18 @@ LogicalResult AttentionOp::verify() {
       window && static_cast<int64_t>(*window) < 1)
     return emitOpError() << "window must be at least 1, got "
                          << static_cast<int64_t>(*window);
+  if (std::optional<APFloat> phi = getUnifiedMax()) {
+    if (!phi->isFinite())
+      return emitOpError() << "unified max phi must be finite, got "
+                           << (phi->isNaN()        ? "nan"
+                               : phi->isNegative() ? "-inf"
+                                                   : "inf");
+    if (getThreshold())
+      return emitOpError("cannot combine a unified max with a skip "
+                         "threshold: the skip rule compares each tile with "
+                         "the running max, which a unified max does not "
+                         "keep");
+  }
   return verifySkip(known[static_cast<unsigned>(D::B)].size);
 }
 

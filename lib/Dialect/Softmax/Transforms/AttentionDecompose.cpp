@@ -294,9 +294,20 @@ FailureOr<SmallVector<Value>> mlir::softmax::decomposeAttention(OpBuilder &b,
   }
   AttentionDecomposer parts(b, op);
   Value scores = parts.scores(op.getKey(), op.getMask(), b.getIndexAttr(0));
-  auto [max, sum] = parts.state(scores);
-  Value acc = parts.weightedValues(scores, max, op.getValue());
-  return parts.finish(max, sum, acc);
+  auto online = [&]() -> SmallVector<Value> {
+    auto [max, sum] = parts.state(scores);
+    return {max, sum, parts.weightedValues(scores, max, op.getValue())};
+  };
+  if (!op.hasUnifiedMax()) {
+    SmallVector<Value> st = online();
+    return parts.finish(st[0], st[1], st[2]);
+  }
+  // Terms at phi; the online state only if some row's sum is out of range.
+  Value phi = parts.unifiedOffset();
+  Value sum = parts.unifiedSum(scores);
+  Value acc = parts.weightedValues(scores, phi, op.getValue());
+  SmallVector<Value> st = parts.unifiedOrOnline(sum, {phi, sum, acc}, online);
+  return parts.finish(st[0], st[1], st[2]);
 }
 
 namespace {

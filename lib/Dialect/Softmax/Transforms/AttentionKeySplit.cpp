@@ -278,7 +278,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
         rewriter, loc, types, op.getQuery(), key, value, mask, lambda, lengths,
         /*page_table=*/Value(), partOut, partLse, partCounts, MaskedRows::Zero,
         rewriter.getF32FloatAttr(scale), causal, /*window=*/IntegerAttr(),
-        lambdaKind, skipTile);
+        lambdaKind, skipTile, op.getUnifiedMaxAttr());
     // The attributes a target reads (strategy requests) travel with it.
     for (NamedAttribute attr : op->getDiscardableAttrs())
       part->setAttr(attr.getName(), attr.getValue());

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -57,80 +58,106 @@ FailureOr<scf::ForOp> mlir::softmax::tileAttentionAlongKeys(
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
   AttentionDecomposer parts(rewriter, op);
-  auto [m0, l0, acc0] = parts.identity();
-  SmallVector<Value> init = {m0, l0, acc0};
   bool count = static_cast<bool>(op.getSkipCounts());
   Value logLambda;
   if (skips)
     logLambda = parts.logThreshold();
-  if (count) {
-    // Live and skipped (query tile, key tile) pairs.
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
-    init.append({zero, zero});
-  }
   OpFoldResult keys = parts.numKeys();
   std::optional<int64_t> staticKeys = getConstantIntValue(keys);
   Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value ub = getValueOrCreateConstantIndexOp(rewriter, loc, keys);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, keyTileSize);
-  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step, init);
 
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value k0 = loop.getInductionVar();
-  ValueRange carried = loop.getRegionIterArgs();
-  // The last tile is min(T, Nk - k0) keys; every tile is T keys when T
-  // divides a static Nk.
-  OpFoldResult tile = rewriter.getIndexAttr(keyTileSize);
-  if (!staticKeys || *staticKeys % keyTileSize != 0) {
-    AffineExpr iv, n;
-    bindDims(rewriter.getContext(), iv);
-    bindSymbols(rewriter.getContext(), n);
-    AffineMap minMap = AffineMap::get(
-        1, 1, {rewriter.getAffineConstantExpr(keyTileSize), n - iv},
-        rewriter.getContext());
-    tile = affine::makeComposedFoldedAffineMin(rewriter, loc, minMap,
-                                               {k0, ub});
-  }
-  Value key = sliceAlong(rewriter, loc, op.getKey(), 2, k0, tile);
-  Value value = sliceAlong(rewriter, loc, op.getValue(), 2, k0, tile);
-  Value mask = op.getMask()
-                   ? sliceAlong(rewriter, loc, op.getMask(), 3, k0, tile)
-                   : Value();
-  Value scores = parts.scores(key, mask, k0);
-  auto [tileMax, tileSum] = parts.state(scores);
-  Value tileAcc = parts.weightedValues(scores, tileMax, value);
-  // (m, l, O) merged with (m_t, l_t, O_t): both offsets are finite (at
-  // least -FLT_MAX), so a tile that sees no key has l_t = O_t = 0 and
-  // leaves the running state as it is.
-  auto merge = MergeOp::create(
-      rewriter, loc, carried[0].getType(), carried[1].getType(),
-      carried[2].getType(), carried[0], carried[1], tileMax, tileSum,
-      carried[2], tileAcc, StateKind::Max);
-  SmallVector<Value> next(merge.getResults());
-  if (skips) {
-    // The reference computes a skipped tile and keeps the old state; a
-    // kernel does not compute it at all.
-    AttentionDecomposer::TileSkip decision =
-        parts.skipDecision(tileMax, carried[0], logLambda, count);
-    for (int i = 0; i < 3; ++i)
-      next[i] = parts.keepSkipped(decision.skip, carried[i], next[i]);
+  // The loop over key tiles, online or (atPhi) at the unified max, where
+  // each tile's sum and weighted values add to the carried ones as they
+  // are: every tile's terms are taken at the same offset phi.
+  auto keyLoop = [&](bool atPhi) {
+    OpBuilder::InsertionGuard loopGuard(rewriter);
+    auto [m0, l0, acc0] = parts.identity();
+    SmallVector<Value> init = {atPhi ? parts.unifiedOffset() : m0, l0, acc0};
     if (count) {
-      next.push_back(
-          arith::AddIOp::create(rewriter, loc, carried[3], decision.live));
-      next.push_back(
-          arith::AddIOp::create(rewriter, loc, carried[4], decision.skipped));
+      // Live and skipped (query tile, key tile) pairs.
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getI64IntegerAttr(0));
+      init.append({zero, zero});
     }
-  }
-  scf::YieldOp::create(rewriter, loc, next);
+    auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step, init);
 
-  rewriter.setInsertionPointAfter(loop);
-  SmallVector<Value> results =
-      parts.finish(loop.getResult(0), loop.getResult(1), loop.getResult(2));
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value k0 = loop.getInductionVar();
+    ValueRange carried = loop.getRegionIterArgs();
+    // The last tile is min(T, Nk - k0) keys; every tile is T keys when T
+    // divides a static Nk.
+    OpFoldResult tile = rewriter.getIndexAttr(keyTileSize);
+    if (!staticKeys || *staticKeys % keyTileSize != 0) {
+      AffineExpr iv, n;
+      bindDims(rewriter.getContext(), iv);
+      bindSymbols(rewriter.getContext(), n);
+      AffineMap minMap = AffineMap::get(
+          1, 1, {rewriter.getAffineConstantExpr(keyTileSize), n - iv},
+          rewriter.getContext());
+      tile =
+          affine::makeComposedFoldedAffineMin(rewriter, loc, minMap, {k0, ub});
+    }
+    Value key = sliceAlong(rewriter, loc, op.getKey(), 2, k0, tile);
+    Value value = sliceAlong(rewriter, loc, op.getValue(), 2, k0, tile);
+    Value mask = op.getMask()
+                     ? sliceAlong(rewriter, loc, op.getMask(), 3, k0, tile)
+                     : Value();
+    Value scores = parts.scores(key, mask, k0);
+    if (atPhi) {
+      auto add = [&](Value x, Value y) {
+        return linalg::AddOp::create(rewriter, loc, ValueRange{x, y},
+                                     ValueRange{x})
+            .getResult(0);
+      };
+      Value tileSum = parts.unifiedSum(scores);
+      Value tileAcc = parts.weightedValues(scores, carried[0], value);
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{carried[0], add(carried[1], tileSum),
+                                      add(carried[2], tileAcc)});
+      return loop;
+    }
+    auto [tileMax, tileSum] = parts.state(scores);
+    Value tileAcc = parts.weightedValues(scores, tileMax, value);
+    // (m, l, O) merged with (m_t, l_t, O_t): both offsets are finite (at
+    // least -FLT_MAX), so a tile that sees no key has l_t = O_t = 0 and
+    // leaves the running state as it is.
+    auto merge = MergeOp::create(rewriter, loc, carried[0].getType(),
+                                 carried[1].getType(), carried[2].getType(),
+                                 carried[0], carried[1], tileMax, tileSum,
+                                 carried[2], tileAcc, StateKind::Max);
+    SmallVector<Value> next(merge.getResults());
+    if (skips) {
+      // The reference computes a skipped tile and keeps the old state; a
+      // kernel does not compute it at all.
+      AttentionDecomposer::TileSkip decision =
+          parts.skipDecision(tileMax, carried[0], logLambda, count);
+      for (int i = 0; i < 3; ++i)
+        next[i] = parts.keepSkipped(decision.skip, carried[i], next[i]);
+      if (count) {
+        next.push_back(
+            arith::AddIOp::create(rewriter, loc, carried[3], decision.live));
+        next.push_back(
+            arith::AddIOp::create(rewriter, loc, carried[4], decision.skipped));
+      }
+    }
+    scf::YieldOp::create(rewriter, loc, next);
+    return loop;
+  };
+
+  scf::ForOp loop = keyLoop(op.hasUnifiedMax());
+  SmallVector<Value> state(loop.getResults());
+  if (op.hasUnifiedMax())
+    state = parts.unifiedOrOnline(
+        state[1], ValueRange(state).take_front(3), [&]() -> SmallVector<Value> {
+          return SmallVector<Value>(keyLoop(false).getResults());
+        });
+  SmallVector<Value> results = parts.finish(state[0], state[1], state[2]);
   if (count)
     results.push_back(tensor::FromElementsOp::create(
         rewriter, loc, op.getSkipCounts().getType(),
-        ValueRange{loop.getResult(3), loop.getResult(4)}));
+        ValueRange{state[3], state[4]}));
   rewriter.replaceOp(op, results);
   return loop;
 }

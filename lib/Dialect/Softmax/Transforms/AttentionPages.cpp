@@ -67,7 +67,7 @@ AttentionOp mlir::softmax::buildGatheredAttention(OpBuilder &b,
       op.getKeyLengths(), /*page_table=*/Value(), op.getOutput(), op.getLse(),
       op.getSkipCounts(), op.getMaskedAttr(), op.getScaleAttr(),
       op.getCausalAttr(), op.getWindowAttr(), op.getThresholdKindAttr(),
-      op.getSkipTileAttr());
+      op.getSkipTileAttr(), op.getUnifiedMaxAttr());
   dense->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   return dense;
 }

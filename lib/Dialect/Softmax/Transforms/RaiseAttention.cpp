@@ -981,7 +981,8 @@ struct RaiseAttention : public OpInterfaceRewritePattern<linalg::LinalgOp> {
         /*page_table=*/Value(), dest4, /*lse=*/Value(),
         /*skip_counts=*/Value(), masked, rewriter.getF32FloatAttr(scaleF32),
         /*causal=*/false,
-        /*window=*/nullptr, /*threshold_kind=*/nullptr, /*skip_tile=*/nullptr);
+        /*window=*/nullptr, /*threshold_kind=*/nullptr, /*skip_tile=*/nullptr,
+        /*unified_max=*/nullptr);
     Value result = attention.getOutputResult();
     if (rank != 4) {
       // Undoes both the leading unit dimensions of a 2-D or 3-D frame and

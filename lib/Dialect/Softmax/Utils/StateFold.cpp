@@ -57,13 +57,20 @@ StateFold::StateFold(StateMath &sm, FoldRule rule, ArrayRef<Value> m,
 
 StateFold StateFold::atOffset(StateMath &sm, FoldRule rule, Value m, Value mNew,
                               ArrayRef<Value> xs) {
+  return atOffset(sm, std::move(rule), ArrayRef<Value>{m},
+                  ArrayRef<Value>{mNew}, xs);
+}
+
+StateFold StateFold::atOffset(StateMath &sm, FoldRule rule, ArrayRef<Value> m,
+                              ArrayRef<Value> mNew, ArrayRef<Value> xs) {
+  assert(m.size() == mNew.size() && "one incoming offset per slot");
   StateFold f(sm, std::move(rule), xs);
   f.known = true;
-  f.m = {m};
-  f.mNew = {mNew};
-  f.r.resize(1);
-  f.r0.resize(1);
-  f.negM.resize(1);
+  f.m.assign(m.begin(), m.end());
+  f.mNew.assign(mNew.begin(), mNew.end());
+  f.r.resize(m.size());
+  f.r0.resize(m.size());
+  f.negM.resize(m.size());
   if (f.rule.kind == StateKind::Exponent && f.rule.pairs)
     for (int64_t i = 0, e = xs.size(); i < e; ++i)
       f.elementOffset(i);
@@ -93,7 +100,6 @@ Value StateFold::elementOffset(int64_t i) {
 Value StateFold::offset(int64_t slot) {
   if (mNew[slot])
     return mNew[slot];
-  // A unified max (m' = phi) belongs here.
   if (rule.ownGroup)
     return mNew[slot] = join(m[slot], groupOffset(slot));
   Value v = group[slot];

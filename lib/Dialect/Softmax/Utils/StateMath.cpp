@@ -389,6 +389,15 @@ Value StateMath::rowAllowsSkip(Value tileMax, Value m, Value logLambda) {
   return arith::OrIOp::create(b, loc, below, blind);
 }
 
+Value StateMath::unifiedSumInRange(Value l) {
+  Value lo = cst(std::ldexp(1.0, -kUnifiedSumLog2Bound));
+  Value hi = cst(std::ldexp(1.0, kUnifiedSumLog2Bound));
+  // Ordered comparisons: NaN is out of range.
+  Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, l, lo);
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, l, hi);
+  return arith::AndIOp::create(b, loc, above, below);
+}
+
 //===----------------------------------------------------------------------===//
 // treeReduce
 //===----------------------------------------------------------------------===//

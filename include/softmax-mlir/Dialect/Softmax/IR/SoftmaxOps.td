@@ -313,6 +313,32 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
         skip_counts(%n0 : tensor<2xi64>)
     ```
 
+    Unified max (FlashDecoding++, arXiv 2311.01282):
+    `algorithm(unified_max, phi = p)` takes every term at the fixed offset
+    `p` instead of the running max, `l = sum_j exp(s_j - p)` and `O =
+    sum_j exp(s_j - p) v_j`, so key tiles (and the splits of a split-KV
+    op) add without rescaling and no row max is taken. `p` is in the units
+    of the scaled, masked scores `s_j`, e.g. a value a model's scores
+    rarely pass by much (its calibrated typical max). The results are the
+    online op's: a row whose sum at `p` leaves `[2^-64, 2^64]` (its scores
+    sit too far above `p`, so the f32 sum could overflow, or too far
+    below, so its terms underflow; a row that sees no key, whose sum is
+    0, too) is recomputed on the online path. Inside that range no term
+    of the row's largest scores is subnormal and no sum or output
+    accumulator can overflow (`2^64` times the largest f16 value is far
+    below the f32 limit), so the result is as accurate as the online
+    one's. Where the recomputation happens is the target's choice: the
+    decomposition recomputes the whole op, the CPU kernel the row, the
+    GPU kernel the block of query rows that holds it, a split-KV op the
+    split. A unified max does not combine with a skip threshold, whose
+    rule is stated against the running max.
+    ```mlir
+    %o, %lse = softmax.attention
+        ins(%q, %k, %v : tensor<8x32x1x128xbf16>, tensor<8x8x32768x128xbf16>,
+                         tensor<8x8x32768x128xbf16>)
+        outs(%init, %lse0 : tensor<8x32x1x128xbf16>, tensor<8x32x1xf32>)
+        masked(zero) algorithm(unified_max, phi = 6.0)
+    ```
     Like the other semantic ops, the op is destination-style: on tensors it
     returns `output` (and `lse` and `skip_counts`, when given) as results,
     on memrefs it writes them and returns nothing.
@@ -407,7 +433,8 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
                        UnitAttr:$causal,
                        OptionalAttr<I64Attr>:$window,
                        OptionalAttr<Softmax_SkipThresholdKindAttr>:$threshold_kind,
-                       OptionalAttr<DenseI64ArrayAttr>:$skip_tile);
+                       OptionalAttr<DenseI64ArrayAttr>:$skip_tile,
+                       OptionalAttr<F32Attr>:$unified_max);
   let results = (outs Variadic<RankedTensorOf<[F16, BF16, F32, I64]>>:$result_tensors);
   // Result types are those of the inits on tensors and absent on memrefs, so
   // they are never spelled.
@@ -424,6 +451,7 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     (`skip` `(` $threshold_kind^ $threshold `:` type($threshold) `,` `tile`
         $skip_tile `)`)?
     (`skip_counts` `(` $skip_counts^ `:` type($skip_counts) `)`)?
+    (`algorithm` `(` `unified_max` `,` `phi` `=` $unified_max^ `)`)?
     attr-dict
     `` custom<DpsResults>(type($result_tensors), ref(type($output)),
                           ref(type($lse)), ref(type($skip_counts)))
@@ -460,6 +488,11 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     ::llvm::LogicalResult verifySkip(int64_t batch);
     /// Whether the op skips KV tiles (a threshold is given).
     bool hasSkipThreshold() { return static_cast<bool>(getThreshold()); }
+    /// Whether the terms are taken at the fixed offset phi
+    /// (`algorithm(unified_max, phi = ...)`) instead of the running max.
+    bool hasUnifiedMax() { return getUnifiedMax().has_value(); }
+    /// phi of a unified max (the op must have one).
+    float getUnifiedMaxPhi() { return getUnifiedMax()->convertToFloat(); }
     /// The skip tile: query rows, then keys (the op must have a threshold).
     int64_t getSkipQueryRows() { return getSkipTile()->front(); }
     int64_t getSkipKeys() { return getSkipTile()->back(); }

@@ -85,6 +85,23 @@ public:
   SmallVector<Value> finish(Value max, Value sum, Value acc);
 
   //===--------------------------------------------------------------------===//
+  // Unified max (AttentionUnifiedMax.cpp), for an op with one
+  //===--------------------------------------------------------------------===//
+
+  /// phi in every row, f32 [B, H, Nq]: the offset of the unified state.
+  Value unifiedOffset();
+
+  /// sum_j exp(scores - phi) per row, f32 [B, H, Nq] (weightedValues at
+  /// unifiedOffset gives the matching accumulator).
+  Value unifiedSum(Value scores);
+
+  /// `unified` (the final max, sum and accumulator at phi) when every
+  /// row's `sum` is in StateMath::unifiedSumInRange, else what `online`
+  /// builds (in the else region of the scf.if that decides).
+  SmallVector<Value> unifiedOrOnline(Value sum, ValueRange unified,
+                                     function_ref<SmallVector<Value>()> online);
+
+  //===--------------------------------------------------------------------===//
   // Skipping key tiles (AttentionSkip.cpp), for an op with a threshold
   //===--------------------------------------------------------------------===//
 

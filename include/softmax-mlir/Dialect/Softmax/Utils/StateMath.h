@@ -326,6 +326,22 @@ public:
   /// Whether the row sees a key of the tile: `tileMax` above the identity.
   Value rowSeesTile(Value tileMax);
 
+  //===--------------------------------------------------------------------===//
+  // Unified max (softmax.attention algorithm(unified_max))
+  //===--------------------------------------------------------------------===//
+
+  /// log2 of the bound on a unified-max sum: a row's (or split's) sum l
+  /// at phi is kept when 2^-64 <= l <= 2^64. Then its largest term is at
+  /// least 2^-64 / Nk, above 2^-95 for any Nk below 2^31 and far from
+  /// f32's subnormals (2^-126), so the terms that matter keep f32's full
+  /// precision; and no accumulator can overflow: |O| <= l max|v| <=
+  /// 2^64 * 65504 (the f16 limit) < 2^81, against f32's 2^128.
+  static constexpr int kUnifiedSumLog2Bound = 64;
+  /// Whether a sum `l` taken at a unified max may be kept: l in [2^-64,
+  /// 2^64]. False for l = 0 (a row that saw no key, or whose terms all
+  /// underflowed), inf and NaN: those rows take the online path.
+  Value unifiedSumInRange(Value l);
+
 protected:
   /// math.exp: reached through term and scale only, which decide the units.
   Value exp(Value x);
@@ -360,6 +376,11 @@ public:
   /// when `m` is null (a state from the identity, whose sum is 0).
   static StateFold atOffset(StateMath &sm, FoldRule rule, Value m, Value mNew,
                             ArrayRef<Value> xs);
+  /// The same for one state per slot; a null `m` of a slot takes no
+  /// rescale (a unified max: every slot at offset phi, sums added as they
+  /// are).
+  static StateFold atOffset(StateMath &sm, FoldRule rule, ArrayRef<Value> m,
+                            ArrayRef<Value> mNew, ArrayRef<Value> xs);
 
   /// m' of a slot: the offsets' max, scaled (log2Scale) and joined with m
   /// where the group was reduced on its own, then across lanes.
