@@ -16,6 +16,8 @@ build_attention.py, whose steps it reuses). Variants:
   pack      packed heads, no split
   r32b1     32 query rows per warp and one K/V buffer (the prefill kernel's)
   sN        packed heads, N splits
+  *_phiP    algorithm(unified_max, phi = P) (phi_far, phi_over and
+            phi_under: every block out of range, the fallback taken)
 
 `run` checks every kernel against float64 (fresh N(0,1) inputs, the
 output poisoned with NaN first; small odd shapes with an lse output too),
@@ -60,9 +62,19 @@ VARIANTS = {
     "s16": {"key_splits": 16},
     "s32": {"key_splits": 32},
     "s64": {"key_splits": 64},
+    # algorithm(unified_max): phi 4 sits near the largest of 32k N(0, 1)
+    # scores (every block kept at phi); phi -100 puts every block out of
+    # range, so each one folds its keys twice (the fallback's cost).
+    "auto_phi4": {"phi": 4.0},
+    "s8_phi4": {"key_splits": 8, "phi": 4.0},
+    "s16_phi4": {"key_splits": 16, "phi": 4.0},
+    "auto_phi_far": {"phi": -100.0},
 }
 CHECK_VARIANTS = {"auto": {}, "s3": {"key_splits": 3}, "s7": {"key_splits": 7},
-                  "nopack_s5": {"key_splits": 5, "packed_heads": 1}}
+                  "nopack_s5": {"key_splits": 5, "packed_heads": 1},
+                  "phi2": {"phi": 2.0}, "s3_phi2": {"key_splits": 3, "phi": 2.0},
+                  "phi_over": {"phi": -100.0},
+                  "s7_phi_under": {"key_splits": 7, "phi": 150.0}}
 
 
 def packed_heads(shape) -> int:
@@ -73,6 +85,8 @@ def packed_heads(shape) -> int:
 def function(name: str, shape, request: dict, lse: bool) -> str:
     b, h, hkv, nq, nk, d, causal = shape
     req = dict(request)
+    phi = req.pop("phi", None)
+    algo = f" algorithm(unified_max, phi = {phi!r})" if phi is not None else ""
     # pack and sN pack all heads of a KV head; prefill and nopack_* ask for 1.
     if "key_splits" in req and "packed_heads" not in req:
         req["packed_heads"] = packed_heads(shape)
@@ -86,7 +100,7 @@ def function(name: str, shape, request: dict, lse: bool) -> str:
     outs = f"outs(%o, %l : {qt}, {lt})" if lse else f"outs(%o : {qt})"
     return (f"func.func @{name}({args}) attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v : {qt}, {kt}, {kt}) {outs} "
-            f"masked(zero){' causal' if causal else ''}{attr}\n  return\n}}\n")
+            f"masked(zero){' causal' if causal else ''}{algo}{attr}\n  return\n}}\n")
 
 
 def kernels():

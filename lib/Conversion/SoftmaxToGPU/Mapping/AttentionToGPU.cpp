@@ -11,7 +11,9 @@
 //   P = exp2(s2 - m'), a = exp2(m - m'), l = l a + rowsum P, O = O a
 //   O += P V             P reused from S's accumulator registers
 //
-// and O / l, (m + log2 l) ln 2 at the end. Causal and window limits bound
+// and O / l, (m + log2 l) ln 2 at the end. With a unified max the first
+// pass takes m' = phi (no row max, no rescale) and a block with a row out
+// of range runs the loop again, online. Causal and window limits bound
 // the tile loop, so tiles no query of the block may see are never loaded.
 // Upstream has the pieces (nvgpu.ldmatrix, nvvm.mma.sync, amdgpu.mfma,
 // gpu.shuffle) but no op for a contraction whose accumulator is rescaled
@@ -187,7 +189,20 @@ private:
   /// (m and l per slot, then O): the new m and l, then O scaled; the
   /// probabilities in `p`.
   SmallVector<Value> foldTile(StateFold &fold, ValueRange st,
-                              ArrayRef<Value> sc, SmallVector<Value> &p);
+                              ArrayRef<Value> sc, SmallVector<Value> &p,
+                              Value atPhi = Value());
+  /// The fold of a unified max's tile: at offset `phi` where the i1
+  /// `atPhi` holds (no row max, its shuffles in a branch not taken),
+  /// online from the offsets `m` where not.
+  StateFold unifiedFold(const FoldRule &rule, Value atPhi, Value phi,
+                        ArrayRef<Value> m, ArrayRef<Value> sc);
+  /// The loop state's start: the identity (m, l) per slot, then zero
+  /// accumulators.
+  SmallVector<Value> initialState(int64_t slots);
+  /// Whether `pred` holds in some thread of the block, once, after the
+  /// tile loop: the end's barrier with a reduction, or flags[0] around two
+  /// barriers.
+  Value blockAnyOnce(Value pred);
   /// ln(lambda) in log2 units for batch entry `bIdx`
   /// (StateMath::logSkipThreshold).
   Value log2Threshold(Value bIdx);
@@ -310,9 +325,33 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
     sc[i] = masked.getResult(i);
 }
 
+StateFold AttentionKernel::unifiedFold(const FoldRule &rule, Value atPhi,
+                                       Value phi, ArrayRef<Value> m,
+                                       ArrayRef<Value> sc) {
+  int64_t slots = m.size();
+  auto offsets =
+      scf::IfOp::create(b, loc, SmallVector<Type>(slots, b.getF32Type()), atPhi,
+                        /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&offsets.getThenRegion().front());
+    scf::YieldOp::create(b, loc, SmallVector<Value>(slots, phi));
+    b.setInsertionPointToStart(&offsets.getElseRegion().front());
+    StateFold online(sm, rule, m, sc);
+    SmallVector<Value> mNew;
+    for (int64_t r = 0; r < slots; ++r)
+      mNew.push_back(online.offset(r));
+    scf::YieldOp::create(b, loc, mNew);
+  }
+  // At phi, m = m' = phi: the sums' rescale is exp2(0) = 1.
+  return StateFold::atOffset(sm, rule, m,
+                             SmallVector<Value>(offsets.getResults()), sc);
+}
+
 SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
                                              ArrayRef<Value> sc,
-                                             SmallVector<Value> &p) {
+                                             SmallVector<Value> &p,
+                                             Value atPhi) {
   int64_t slots = mma.slots();
   SmallVector<Value> next, rowSum(slots), alpha(slots);
   for (int64_t r = 0; r < slots; ++r) {
@@ -327,8 +366,50 @@ SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
     p[i] = fold.term(i);
   }
   next.append(rowSum);
-  next.append(mma.scale(SmallVector<Value>(st.slice(2 * slots, accs)), alpha));
+  SmallVector<Value> o(st.slice(2 * slots, accs));
+  if (!atPhi) {
+    next.append(mma.scale(o, alpha));
+    return next;
+  }
+  // At a unified max O adds as it is: no rescale.
+  SmallVector<Type> types;
+  for (Value v : o)
+    types.push_back(v.getType());
+  auto scaled =
+      scf::IfOp::create(b, loc, types, atPhi, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&scaled.getThenRegion().front());
+  scf::YieldOp::create(b, loc, o);
+  b.setInsertionPointToStart(&scaled.getElseRegion().front());
+  scf::YieldOp::create(b, loc, mma.scale(o, alpha));
+  next.append(scaled.getResults().begin(), scaled.getResults().end());
   return next;
+}
+
+SmallVector<Value> AttentionKernel::initialState(int64_t slots) {
+  SmallVector<Value> init(slots, sm.identityOffset());
+  init.append(slots, sm.identitySum());
+  init.append(mma.zeroAccumulators());
+  return init;
+}
+
+Value AttentionKernel::blockAnyOnce(Value pred) {
+  if (mma.reducesAtBarrier())
+    return mma.barrierAny(pred);
+  // flags[0] was zeroed before the loop; the first barrier orders that
+  // store before any thread's.
+  gpu::BarrierOp::create(b, loc);
+  auto set = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&set.getThenRegion().front());
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 32),
+                            flags, ValueRange{idx(0)});
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value word = memref::LoadOp::create(b, loc, flags, ValueRange{idx(0)});
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, word,
+                               arith::ConstantIntOp::create(b, loc, 0, 32));
 }
 
 Value AttentionKernel::log2Threshold(Value bIdx) {
@@ -559,131 +640,153 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 
   // Loop state: m per slot, l per slot, then the O accumulators.
   int64_t slots = mma.slots();
-  SmallVector<Value> init(slots, sm.identityOffset());
-  init.append(slots, sm.identitySum());
-  init.append(mma.zeroAccumulators());
+  SmallVector<Value> init = initialState(slots);
   float scaleLog2 = StateMath::log2UnitsFactor(scale);
 
-  // The loads overlap the math. With two buffers per tile, tile j + 1 is
-  // requested as tile j starts (one barrier per tile). With one, K of the
-  // first tile is requested here; in each iteration V is requested before
-  // S and its softmax, and the next K before P V (FA2's order).
+  // A unified max: every slot's offset is phi, in the scores' log2 units.
+  bool unified = op.hasUnifiedMax();
+  Value phi = unified ? sm.log2Units(sm.cst(op.getUnifiedMaxPhi())) : Value();
   bool twoBuffers = mma.stages() == 2;
   Value zeroBuf = idx(0);
-  Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
-  if (twoBuffers)
-    mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
-  // With a skip threshold: the live and skipped (warp, tile) pairs.
   Value counts = op.getSkipCounts();
   accs = init.size() - 2 * slots;
-  if (counts)
-    init.append(2, arith::ConstantIntOp::create(b, loc, 0, 32));
-  // V of a tile is requested with it when the last tile was folded: the
-  // dense schedule while tiles are folded, no V load while they are
-  // skipped, one late V at each end of a skipped run.
-  speculated = init.size();
-  if (skips)
-    init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
-  if (flags) {
-    auto first =
-        scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
-                          /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&first.getThenRegion().front());
-    Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
-    for (int64_t i = 0; i < 2; ++i)
-      memref::StoreOp::create(b, loc, zero32, flags, ValueRange{idx(i)});
-  }
-  auto loop = scf::ForOp::create(
-      b, loc, kvLo, kvHi, idx(kKeysPerTile), init,
-      [&](OpBuilder &, Location, Value kv0, ValueRange st) {
-        // Tile kv0 has landed for every thread, and every warp is done
-        // with the buffer about to be refilled.
-        mma.wait(kGroup);
-        gpu::BarrierOp::create(b, loc);
-        Value buf = zeroBuf, vGroup;
-        if (twoBuffers) {
-          buf = rem(div(sub(kv0, kvLo), kKeysPerTile), 2);
-          Value next = add(kv0, idx(kKeysPerTile));
-          auto more = scf::IfOp::create(
-              b, loc, cmp(arith::CmpIPredicate::slt, next, kvHi),
-              /*withElseRegion=*/false);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(&more.getThenRegion().front());
-          Value other = sub(idx(1), buf);
-          mma.stage(/*value=*/false, bIdx, kvHead, next, other);
-          mma.stage(/*value=*/true, bIdx, kvHead, next, other);
-        } else if (!skips) {
-          vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
-        } else {
-          {
-            auto early = scf::IfOp::create(b, loc, st[speculated],
-                                           /*withElseRegion=*/false);
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPointToStart(&early.getThenRegion().front());
-            mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
-          }
-        }
 
-        // Scores in log2 units: s c with c = scale log2(e). Without a mask
-        // operand and with c > 0 the product can be folded into the
-        // exponent, exp2(fma(s, c, -m')), with the row max taken on s
-        // (max(s) c = max(s c)): one instruction per score instead of two.
-        // Measured on the H200: 1.8-2.6% faster at d 64,
-        // 1.5-4.5% slower at d 128, where the longer-lived raw scores push
-        // ptxas (already at 255 registers) into spills; so d <= 64 only. A
-        // mask operand is added in log2 units, so it needs the product.
-        int64_t headDim =
-            cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
-        bool folded = !op.getMask() && scaleLog2 > 0 && headDim <= 64;
-        Value c = sm.cst(scaleLog2);
-        SmallVector<Value> sc = mma.scores(buf);
-        if (!folded)
-          for (Value &x : sc)
-            x = sm.mul(x, c);
-        if (op.getMask())
-          applyMaskOperand(sc, kv0, bIdx, hIdx, rows);
-        applyLimits(sc, kv0, positions, blockFirst, blockLast, offset);
-
-        // Online update per slot, in log2 units, each slot's max taken
-        // across the lanes of its row: m' = max(m, rowmax s2),
-        // a = exp2(m - m'), P = exp2(s2 - m'), l = l a + rowsum P.
-        FoldRule rule(StateKind::Max, ExpUnits::Log2);
-        if (folded)
-          rule.log2Scale = c;
-        rule.slotOf = [&](int64_t i) { return mma.slotOf(i); };
-        rule.acrossLanes = [&](Value v) {
-          return mma.rowReduce(
-              v, [&](Value x, Value y) { return sm.offsetMax(x, y); });
-        };
-        rule.ownGroup = skips;
-        StateFold fold(sm, rule, SmallVector<Value>(st.take_front(slots)), sc);
-        if (skips) {
-          scf::YieldOp::create(b, loc,
-                               skipTile(fold, st, sc, kv0, buf, bIdx, kvHead,
-                                        log2Lambda, rows, counts, kGroup));
-          return;
-        }
-        SmallVector<Value> p;
-        SmallVector<Value> next = foldTile(fold, st, sc, p);
-        SmallVector<Value> o(next.begin() + 2 * slots, next.end());
-        next.resize(2 * slots);
-
-        if (!twoBuffers) {
-          // V has landed, and every warp is done with this tile's K:
-          // request the next one (past the end it reloads the last rows;
-          // unused).
-          mma.wait(vGroup);
+  // The loop over the block's key tiles, with its prologue and epilogue:
+  // online, or, for a unified max, at phi where the i1 `atPhi` holds and
+  // online where not (one loop, run once or twice: see below).
+  auto tileLoop = [&](Value atPhi) {
+    SmallVector<Value> init = initialState(slots);
+    if (atPhi)
+      for (int64_t r = 0; r < slots; ++r)
+        init[r] = arith::SelectOp::create(b, loc, atPhi, phi, init[r]);
+    // The loads overlap the math. With two buffers per tile, tile j + 1 is
+    // requested as tile j starts (one barrier per tile). With one, K of the
+    // first tile is requested here; in each iteration V is requested before
+    // S and its softmax, and the next K before P V (FA2's order).
+    Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
+    if (twoBuffers)
+      mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
+    // With a skip threshold: the live and skipped (warp, tile) pairs.
+    if (counts)
+      init.append(2, arith::ConstantIntOp::create(b, loc, 0, 32));
+    // V of a tile is requested with it when the last tile was folded: the
+    // dense schedule while tiles are folded, no V load while they are
+    // skipped, one late V at each end of a skipped run.
+    speculated = init.size();
+    if (skips)
+      init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
+    // The flags serve the skip votes, or the unified max's one vote after
+    // its pass at phi (zeroed for that pass only: the online pass may start
+    // while other threads still read the vote).
+    if (flags) {
+      Value leader = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+      if (atPhi)
+        leader = arith::AndIOp::create(b, loc, leader, atPhi);
+      auto first = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+      Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+      for (int64_t i = 0; i < 2; ++i)
+        memref::StoreOp::create(b, loc, zero32, flags, ValueRange{idx(i)});
+    }
+    auto loop = scf::ForOp::create(
+        b, loc, kvLo, kvHi, idx(kKeysPerTile), init,
+        [&](OpBuilder &, Location, Value kv0, ValueRange st) {
+          // Tile kv0 has landed for every thread, and every warp is done
+          // with the buffer about to be refilled.
+          mma.wait(kGroup);
           gpu::BarrierOp::create(b, loc);
-          mma.stage(/*value=*/false, bIdx, kvHead,
-                    add(kv0, idx(kKeysPerTile)), buf);
-        }
-        next.append(mma.accumulate(p, o, buf));
-        scf::YieldOp::create(b, loc, next);
-      });
+          Value buf = zeroBuf, vGroup;
+          if (twoBuffers) {
+            buf = rem(div(sub(kv0, kvLo), kKeysPerTile), 2);
+            Value next = add(kv0, idx(kKeysPerTile));
+            auto more = scf::IfOp::create(
+                b, loc, cmp(arith::CmpIPredicate::slt, next, kvHi),
+                /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(&more.getThenRegion().front());
+            Value other = sub(idx(1), buf);
+            mma.stage(/*value=*/false, bIdx, kvHead, next, other);
+            mma.stage(/*value=*/true, bIdx, kvHead, next, other);
+          } else if (!skips) {
+            vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+          } else {
+            {
+              auto early = scf::IfOp::create(b, loc, st[speculated],
+                                             /*withElseRegion=*/false);
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPointToStart(&early.getThenRegion().front());
+              mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+            }
+          }
 
-  // No copy may still be in flight when the block ends.
-  mma.wait(kGroup);
+          // Scores in log2 units: s c with c = scale log2(e). Without a mask
+          // operand and with c > 0 the product can be folded into the
+          // exponent, exp2(fma(s, c, -m')), with the row max taken on s
+          // (max(s) c = max(s c)): one instruction per score instead of two.
+          // Measured on the H200: 1.8-2.6% faster at d 64,
+          // 1.5-4.5% slower at d 128, where the longer-lived raw scores push
+          // ptxas (already at 255 registers) into spills; so d <= 64 only. A
+          // mask operand is added in log2 units, so it needs the product.
+          int64_t headDim =
+              cast<MemRefType>(op.getQuery().getType()).getDimSize(3);
+          bool folded = !op.getMask() && scaleLog2 > 0 && headDim <= 64;
+          Value c = sm.cst(scaleLog2);
+          SmallVector<Value> sc = mma.scores(buf);
+          if (!folded)
+            for (Value &x : sc)
+              x = sm.mul(x, c);
+          if (op.getMask())
+            applyMaskOperand(sc, kv0, bIdx, hIdx, rows);
+          applyLimits(sc, kv0, positions, blockFirst, blockLast, offset);
+
+          // Online update per slot, in log2 units, each slot's max taken
+          // across the lanes of its row: m' = max(m, rowmax s2),
+          // a = exp2(m - m'), P = exp2(s2 - m'), l = l a + rowsum P.
+          FoldRule rule(StateKind::Max, ExpUnits::Log2);
+          if (folded)
+            rule.log2Scale = c;
+          rule.slotOf = [&](int64_t i) { return mma.slotOf(i); };
+          rule.acrossLanes = [&](Value v) {
+            return mma.rowReduce(
+                v, [&](Value x, Value y) { return sm.offsetMax(x, y); });
+          };
+          rule.ownGroup = skips;
+          SmallVector<Value> m(st.take_front(slots));
+          StateFold fold = atPhi ? unifiedFold(rule, atPhi, phi, m, sc)
+                                 : StateFold(sm, rule, m, sc);
+          if (skips) {
+            scf::YieldOp::create(b, loc,
+                                 skipTile(fold, st, sc, kv0, buf, bIdx, kvHead,
+                                          log2Lambda, rows, counts, kGroup));
+            return;
+          }
+          SmallVector<Value> p;
+          SmallVector<Value> next = foldTile(fold, st, sc, p, atPhi);
+          SmallVector<Value> o(next.begin() + 2 * slots, next.end());
+          next.resize(2 * slots);
+
+          if (!twoBuffers) {
+            // V has landed, and every warp is done with this tile's K:
+            // request the next one (past the end it reloads the last rows;
+            // unused).
+            mma.wait(vGroup);
+            gpu::BarrierOp::create(b, loc);
+            mma.stage(/*value=*/false, bIdx, kvHead,
+                      add(kv0, idx(kKeysPerTile)), buf);
+          }
+          next.append(mma.accumulate(p, o, buf));
+          scf::YieldOp::create(b, loc, next);
+        });
+
+    // No copy may still be in flight when the block ends.
+    mma.wait(kGroup);
+    return loop;
+  };
+
+  scf::ForOp loop;
+  if (!unified)
+    loop = tileLoop(Value());
   if (counts) {
     // One lane per warp adds the warp's pairs (the mapping zeroed them).
     auto leader = scf::IfOp::create(
@@ -709,30 +812,92 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value fillO = sm.maskedValue(masked, /*probability=*/true);
   Value fillL = sm.maskedValue(masked, /*probability=*/false);
   Value outBatch = splits > 1 ? add(mul(bIdx, idx(splits)), split) : bIdx;
-  SmallVector<Value> acc(loop.getResults().slice(2 * slots, accs));
-  for (int64_t r = 0; r < slots; ++r) {
-    Value l = mma.rowReduce(loop.getResult(slots + r),
-                            [&](Value x, Value y) { return sm.add(x, y); });
-    Value empty = sm.emptyRow(l);
-    Value inv = sm.reciprocal(l);
-    auto ifRow = scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::slt,
-                                               rows[r], nq),
-                                   /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifRow.getThenRegion().front());
-    mma.storeRow(r, acc, outBatch, hIdx, rows[r], [&](Value v) {
-      return sm.fromAcc(sm.select(empty, fillO, sm.mul(v, inv)), outElt);
-    });
-    if (Value lse = lseOut) {
-      // (m + log2 l) ln 2, written by one lane of the row.
-      auto ifLeader = scf::IfOp::create(b, loc, mma.isRowLeader(), false);
-      b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-      Value v = sm.select(
-          empty, fillL,
-          sm.lseOf(StateKind::Max, loop.getResult(r), l, ExpUnits::Log2));
-      memref::StoreOp::create(b, loc, v, lse,
-                              ValueRange{outBatch, hIdx, rows[r]});
+  // Each slot's l, summed over the lanes of its row.
+  auto rowSums = [&](ArrayRef<Value> state) {
+    SmallVector<Value> sums;
+    for (int64_t r = 0; r < slots; ++r)
+      sums.push_back(mma.rowReduce(
+          state[slots + r], [&](Value x, Value y) { return sm.add(x, y); }));
+    return sums;
+  };
+  auto store = [&](ArrayRef<Value> state, ArrayRef<Value> sums) {
+    SmallVector<Value> acc(state.slice(2 * slots, accs));
+    for (int64_t r = 0; r < slots; ++r) {
+      Value l = sums[r];
+      Value empty = sm.emptyRow(l);
+      Value inv = sm.reciprocal(l);
+      auto ifRow =
+          scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::slt, rows[r], nq),
+                            /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+      mma.storeRow(r, acc, outBatch, hIdx, rows[r], [&](Value v) {
+        return sm.fromAcc(sm.select(empty, fillO, sm.mul(v, inv)), outElt);
+      });
+      if (Value lse = lseOut) {
+        // (m + log2 l) ln 2, written by one lane of the row.
+        auto ifLeader = scf::IfOp::create(b, loc, mma.isRowLeader(), false);
+        b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+        Value v =
+            sm.select(empty, fillL,
+                      sm.lseOf(StateKind::Max, state[r], l, ExpUnits::Log2));
+        memref::StoreOp::create(b, loc, v, lse,
+                                ValueRange{outBatch, hIdx, rows[r]});
+      }
     }
+  };
+
+  if (!unified) {
+    SmallVector<Value> state(loop.getResults());
+    store(state, rowSums(state));
+    return;
+  }
+  // Unified max: a first pass at phi; a block with a row whose sum at phi
+  // is out of range (StateMath::unifiedSumInRange) runs a second, online
+  // pass and writes its rows again. Both passes are the same loop, which
+  // branches (uniformly) on the pass for the offset and the rescale; a
+  // loop per pass was no better (two loops: 232 bytes spilled at 255
+  // registers; one shared loop: 280; the online kernel: 217 and none; B8
+  // H32 Hkv8 L32768 d128, 8 splits). The pass at phi alone, without the
+  // fallback, measured 1.00-1.06x the online kernel on the H200's decode
+  // shapes, and the fallback's spills cost 0-12%
+  // (bench/results/decode/README.md, "Unified max").
+  Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+  // A do-while: a loop of two constant trips would be unrolled by LLVM
+  // into the two loops that spilled.
+  auto passes =
+      scf::WhileOp::create(b, loc, TypeRange{b.getI1Type()}, ValueRange{yes});
+  {
+    OpBuilder::InsertionGuard g(b);
+    Block *before =
+        b.createBlock(&passes.getBefore(), {}, {b.getI1Type()}, {loc});
+    Value atPhi = before->getArgument(0);
+    SmallVector<Value> state(tileLoop(atPhi).getResults());
+    SmallVector<Value> sums = rowSums(state);
+    store(state, sums);
+    Value redo = no;
+    for (int64_t r = 0; r < slots; ++r) {
+      Value out =
+          arith::XOrIOp::create(b, loc, sm.unifiedSumInRange(sums[r]), yes);
+      Value valid = cmp(arith::CmpIPredicate::slt, rows[r], nq);
+      redo = arith::OrIOp::create(b, loc, redo,
+                                  arith::AndIOp::create(b, loc, valid, out));
+    }
+    // Only the pass at phi votes; the online pass is the last.
+    auto vote = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, atPhi,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard v(b);
+      b.setInsertionPointToStart(&vote.getThenRegion().front());
+      scf::YieldOp::create(b, loc, blockAnyOnce(redo));
+      b.setInsertionPointToStart(&vote.getElseRegion().front());
+      scf::YieldOp::create(b, loc, no);
+    }
+    scf::ConditionOp::create(b, loc, vote.getResult(0), ValueRange{no});
+    Block *after =
+        b.createBlock(&passes.getAfter(), {}, {b.getI1Type()}, {loc});
+    scf::YieldOp::create(b, loc, after->getArgument(0));
   }
 }
 
@@ -864,7 +1029,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
-  bool flagWords = skips && !mma->reducesAtBarrier();
+  bool flagWords = (skips || op.hasUnifiedMax()) && !mma->reducesAtBarrier();
   if (flagWords)
     tileTypes.push_back(MemRefType::get(
         {2}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
