@@ -121,3 +121,20 @@ func.func @ragged_decode(%q: tensor<2x4x1x16xf32>, %k: tensor<2x2x100x16xf32>, %
   %r = softmax.attention ins(%q, %k, %v : tensor<2x4x1x16xf32>, tensor<2x2x100x16xf32>, tensor<2x2x100x16xf32>) outs(%o : tensor<2x4x1x16xf32>) masked(zero) causal key_lengths(%len : tensor<2xi32>)
   return %r : tensor<2x4x1x16xf32>
 }
+
+// -----
+
+// A unified max travels to every partial: their sums are taken at the same
+// phi, and each partial falls back on its own (on its own split's sum).
+// CHECK-LABEL: func.func @unified_max
+// MODEL-LABEL: func.func @unified_max
+// CHECK-COUNT-2: softmax.attention {{.*}} masked(zero) scale(1.250000e-01) algorithm(unified_max, phi = 3.000000e+00){{$}}
+// CHECK:         softmax.merge
+// CHECK:         softmax.attention {{.*}} masked(zero) scale(1.250000e-01) algorithm(unified_max, phi = 3.000000e+00){{$}}
+// CHECK:         softmax.merge
+func.func @unified_max(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x1000x64xbf16>,
+                       %o: tensor<1x8x1x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  %r = softmax.attention ins(%q, %k, %k : tensor<1x8x1x64xbf16>, tensor<1x2x1000x64xbf16>, tensor<1x2x1000x64xbf16>)
+      outs(%o : tensor<1x8x1x64xbf16>) masked(zero) algorithm(unified_max, phi = 3.0)
+  return %r : tensor<1x8x1x64xbf16>
+}
