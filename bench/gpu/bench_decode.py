@@ -103,9 +103,24 @@ def function(name: str, shape, request: dict, lse: bool) -> str:
             f"masked(zero){' causal' if causal else ''}{algo}{attr}\n  return\n}}\n")
 
 
+# DECODE_SWEEP=1 (build and run): every split count around the plan's, on
+# the two fixed shapes, for the cost model.
+SWEEP = {
+    "b8_h32_kv8_l32768": [2, 3, 4, 5, 6, 7, 10, 12, 24],
+    "b1_h32_kv8_l131072": [24, 28, 33, 36, 40, 43, 48, 49, 56, 66, 99],
+}
+
+
+def variants_of(shape_name: str) -> dict:
+    v = dict(VARIANTS)
+    if os.environ.get("DECODE_SWEEP"):
+        v.update({f"s{n}": {"key_splits": n} for n in SWEEP.get(shape_name, [])})
+    return v
+
+
 def kernels():
     for shape_name, shape in SHAPES.items():
-        for var, req in VARIANTS.items():
+        for var, req in variants_of(shape_name).items():
             yield f"{shape_name}__{var}", shape, req, False
     for shape_name, shape in CHECKS.items():
         for var, req in CHECK_VARIANTS.items():
@@ -259,7 +274,7 @@ def run(args) -> int:
         pairs = pairs_of(shape)
         ref_o, ref_l = reference(q, k, v, causal, pairs, with_lse=True)
         kv_bytes = b * hkv * nk * 2 * d * 2
-        variants = CHECK_VARIANTS if shape_name in CHECKS else VARIANTS
+        variants = CHECK_VARIANTS if shape_name in CHECKS else variants_of(shape_name)
         case = {"shape": shape_name, "B": b, "H": h, "Hkv": hkv, "Nq": nq, "Nk": nk,
                 "d": d, "causal": causal, "kv_bytes": kv_bytes, "kernels": {}}
         for var in variants:

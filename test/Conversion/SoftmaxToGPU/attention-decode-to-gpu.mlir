@@ -5,11 +5,12 @@
 // A decode step (B 8, H 32, Hkv 8, one query row, 32768 keys, d 128), the
 // mapping's plan: the 4 query heads of each KV head packed into one tile's
 // rows (views [8, 8, 4, 128] of the query and the output), 16 rows per
-// warp in one warp and two K/V buffers, and the keys of each tile split 6
-// ways (the cost model over 132 multiprocessors): 6 x 8 x 8 blocks write
-// f32 partials [48, 8, 4, 128] and their lse [48, 8, 4], allocated in
+// warp in one warp and two K/V buffers, and the keys of each tile split 4
+// ways (the cost model over two blocks on each of 132 multiprocessors):
+// 4 x 8 x 8 blocks write f32 partials [32, 8, 4, 128] and their lse
+// [32, 8, 4], allocated in
 // stream order; a second kernel, a block per row and a thread per value
-// column, merges the 6 states through stateOfLse and the -inf-safe merge
+// column, merges the 4 states through stateOfLse and the -inf-safe merge
 // and writes the bf16 output; then both partials are freed.
 // CHECK-LABEL: func.func @decode_gqa
 // CHECK:       %[[QV:.*]] = memref.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [8, 8, 4, 1, 128] : memref<8x32x1x128xbf16> into memref<8x8x4x1x128xbf16>
@@ -17,17 +18,17 @@
 // CHECK:       %[[OV:.*]] = memref.expand_shape %arg3
 // CHECK:       %[[O:.*]] = memref.collapse_shape %[[OV]]
 // CHECK:       %[[T0:.*]] = gpu.wait async
-// CHECK:       %[[PO:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%c48, %c8, %c4) : memref<?x?x?x128xf32>
-// CHECK:       %[[PL:.*]], %[[T2:.*]] = gpu.alloc async [%[[T1]]] (%c48, %c8, %c4) : memref<?x?x?xf32>
-// CHECK:       %[[K1:.*]] = gpu.launch async [%[[T2]]] blocks({{.*}}) in (%{{.*}} = %c6, %{{.*}} = %c8, %{{.*}} = %c8) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:       %[[PO:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%c32, %c8, %c4) : memref<?x?x?x128xf32>
+// CHECK:       %[[PL:.*]], %[[T2:.*]] = gpu.alloc async [%[[T1]]] (%c32, %c8, %c4) : memref<?x?x?xf32>
+// CHECK:       %[[K1:.*]] = gpu.launch async [%[[T2]]] blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c8, %{{.*}} = %c8) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK:         vector.load %[[Q]]
 // CHECK:         scf.for
 // CHECK:         vector.store %{{.*}}, %[[PO]][{{.*}}] {{.*}} : memref<?x?x?x128xf32>, vector<2xf32>
 // CHECK:         memref.store %{{.*}}, %[[PL]][{{.*}}] : memref<?x?x?xf32>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 6, packed_heads = 4>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4>}
 // CHECK:       %[[K2:.*]] = gpu.launch async [%[[K1]]] blocks(%[[ROW:.*]], %[[HEAD:.*]], %[[BATCH:.*]]) in (%{{.*}} = %c4, %{{.*}} = %c8, %{{.*}} = %c8) threads(%[[COL:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK:         %[[FIRST:.*]] = arith.muli %[[BATCH]], %c6
-// CHECK:         scf.for %[[S:.*]] = %c0 to %c6 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
+// CHECK:         %[[FIRST:.*]] = arith.muli %[[BATCH]], %c4
+// CHECK:         scf.for %[[S:.*]] = %c0 to %c4 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
 // CHECK:           %[[P:.*]] = arith.addi %[[FIRST]], %[[S]]
 // CHECK:           memref.load %[[PL]][%[[P]], %[[HEAD]], %[[ROW]]]
 // CHECK:           memref.load %[[PO]][%[[P]], %[[HEAD]], %[[ROW]], %[[COL]]]

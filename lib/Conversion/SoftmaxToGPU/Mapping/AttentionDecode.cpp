@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionDecode.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/AttentionMma.h"
 #include "softmax-mlir/Dialect/Softmax/IR/AttentionShape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -74,6 +75,46 @@ int64_t mlir::softmax::detail::decodeWarps(int64_t rows, int64_t rowsPerWarp,
       llvm::divideCeil(std::max<int64_t>(rows, 1), rowsPerWarp), 1, warps);
 }
 
+/// The split count of a decode kernel of `blocks` blocks over `keys` keys,
+/// on `sms` multiprocessors holding `resident` blocks each: the fewest
+/// splits within 2% of the cheapest, where a split count costs the busiest
+/// multiprocessor's time. It runs ceil(blocks S / sms) blocks of
+/// ceil(keys / S) keys in waves of at most `resident`; a wave of k >= 2
+/// blocks reads at the multiprocessor's rate, a lone block at 0.6 of it,
+/// and a block adds about 2 tiles of prologue and epilogue. Fitted on the
+/// H200 (bench/results/decode/gpu_decode_sweep.md, d 128, two buffers):
+/// B8 H32 Hkv8 L32768 read 3905 GB/s in 256 blocks (2 a multiprocessor),
+/// 2920 in 448 (3 and one more alone: the 0.6), 3641-3782 in 768-1536 (the
+/// prologues); the model picks each sweep's best split count for B8 L32768
+/// and B1 L131072, and 2 splits (3839; best 3, 3960) for B64 at 8704 keys.
+/// A model of block slots (the fewest splits within 85% of the best last
+/// wave over 396 slots) took 6 (3812) and 43 (3250, the best 3448).
+static int64_t chooseDecodeKeySplits(int64_t blocks, int64_t keys, int64_t sms,
+                                     int64_t resident,
+                                     const AttentionKeySplitModel &model) {
+  if (blocks <= 0 || sms < 1)
+    return 1;
+  int64_t most =
+      std::clamp<int64_t>(keys / model.minKeysPerSplit, 1, model.maxSplits);
+  auto cost = [&](int64_t s) {
+    int64_t perSm = llvm::divideCeil(blocks * s, sms);
+    double waves = 0;
+    for (int64_t left = perSm; left > 0; left -= resident) {
+      int64_t k = std::min(left, resident);
+      waves += k >= 2 ? double(k) : double(k) / 0.6;
+    }
+    int64_t tiles = llvm::divideCeil(llvm::divideCeil(keys, s), kKeysPerTile);
+    return waves * double(tiles + 2);
+  };
+  double best = cost(1);
+  for (int64_t s = 2; s <= most; ++s)
+    best = std::min(best, cost(s));
+  for (int64_t s = 1; s <= most; ++s)
+    if (cost(s) <= 1.02 * best)
+      return s;
+  return most;
+}
+
 FailureOr<int64_t>
 mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
                                      const AttentionGPUStrategy &overrides,
@@ -98,17 +139,18 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
   int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / packed) *
                    llvm::divideCeil(nq, blockRows);
   AttentionKeySplitModel model;
-  // The units are the blocks resident at once: the multiprocessors times
-  // what one holds of this kernel's shared memory (the per-block opt-in
-  // limit stands for the multiprocessor's 228 KiB on sm_90) and of its
-  // registers (64K per multiprocessor; ptxas gives the d 128 kernels all
-  // 255 a thread may have).
+  // The blocks one multiprocessor holds at once: what it has of this
+  // kernel's shared memory (the per-block opt-in limit stands for the
+  // multiprocessor's 228 KiB on sm_90) and of its registers (64K per
+  // multiprocessor; ptxas gives the d 128 kernels all 255 a thread may
+  // have).
   int64_t bySmem = target.maxSharedMemoryPerBlock / smemBytes;
   int64_t byRegisters = 65536 / (256 * threads);
-  model.parallelUnits = target.multiprocessors *
-                        std::max<int64_t>(1, std::min(bySmem, byRegisters));
+  int64_t resident = std::max<int64_t>(1, std::min(bySmem, byRegisters));
+  model.parallelUnits = target.multiprocessors * resident;
   model.rowsPerBlock = blockRows;
-  s = chooseKeySplits(blocks, *keys, model);
+  s = chooseDecodeKeySplits(blocks, *keys, target.multiprocessors, resident,
+                            model);
   // Ragged entries (key_lengths) give blocks of unequal work, which finer
   // splits balance: at least 8 waves, still 256 keys a split or more.
   // Measured on the H200 (B 64, H 32, Hkv 8, lengths 1024-16384): 3469
