@@ -365,6 +365,11 @@ LogicalResult AttentionOp::verifySkip(int64_t batch) {
   return success();
 }
 
+/// How a diagnostic names a value that is not finite.
+static StringRef nonFiniteName(const APFloat &v) {
+  return v.isNaN() ? "nan" : v.isNegative() ? "-inf" : "inf";
+}
+
 /// The paged layout's part of the verifier: key and value agree on the
 /// page count, the page size and Hkv, and a page holds at least one key.
 static LogicalResult verifyPagedKeys(AttentionOp op, ShapedType key,
@@ -523,9 +528,7 @@ LogicalResult AttentionOp::verify() {
   if (std::optional<APFloat> scale = getScale()) {
     if (!scale->isFinite())
       return emitOpError() << "scale must be finite, got "
-                           << (scale->isNaN()        ? "nan"
-                               : scale->isNegative() ? "-inf"
-                                                     : "inf");
+                           << nonFiniteName(*scale);
   } else {
     int64_t headDim = known[static_cast<unsigned>(D::D)].size;
     if (!defaultAttentionScale(headDim))
@@ -540,9 +543,7 @@ LogicalResult AttentionOp::verify() {
   if (std::optional<APFloat> phi = getUnifiedMax()) {
     if (!phi->isFinite())
       return emitOpError() << "unified max phi must be finite, got "
-                           << (phi->isNaN()        ? "nan"
-                               : phi->isNegative() ? "-inf"
-                                                   : "inf");
+                           << nonFiniteName(*phi);
     if (getThreshold())
       return emitOpError("cannot combine a unified max with a skip "
                          "threshold: the skip rule compares each tile with "
