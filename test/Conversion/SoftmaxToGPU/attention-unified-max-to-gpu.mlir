@@ -2,53 +2,55 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" --canonicalize | FileCheck %s --check-prefix=AMD
 
 // A unified max on the GPU (a split decode step: 4 splits of 1031 keys,
-// the 4 query heads of each KV head packed). Each block runs one tile loop
-// in an scf.while: the first pass (%[[AT]] true) starts every slot at phi
-// in log2 units (2.5 log2 e) and takes no row max, which sits in the
-// branch of the other pass, as does the accumulators' rescale. After the
-// pass the block votes (bar.red.or) on a row whose sum left [2^-64, 2^64];
-// only then does it run the loop again, online (%[[AT]] false), and write
-// its rows again.
+// the 4 query heads of each KV head packed): two kernels with a flag per
+// block between them, allocated in stream order ([4 x 2 x 2] blocks). The
+// first folds every tile at phi (in log2 units, 2.5 log2 e: exp2(fma(s,
+// c, -phi)), no row max, no rescale), writes its partials, and its thread 0 stores the block's vote
+// (bar.red.or) on a row whose sum left [2^-64, 2^64]. The second kernel is
+// the online one, run only by the blocks whose flag is set; then the flags
+// are freed and the merge kernel runs.
 // CHECK-LABEL: func.func @decode_unified
 // CHECK-DAG:   %[[HI:.*]] = arith.constant 1.84467441E+19 : f32
 // CHECK-DAG:   %[[LO:.*]] = arith.constant 5.42101086E-20 : f32
-// CHECK-DAG:   %[[PHI:.*]] = arith.constant 3.60673761 : f32
-// CHECK:       gpu.launch
-// CHECK:         scf.while (%[[AT:.*]] = %true) : (i1) -> () {
-// CHECK:           %[[M0:.*]] = arith.select %[[AT]], %[[PHI]], %{{.*}} : f32
-// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[M0]],
-// CHECK:             scf.if %[[AT]] -> (f32, f32) {
-// CHECK-NEXT:          scf.yield %[[PHI]], %[[PHI]] : f32, f32
-// CHECK-NEXT:        } else {
-// CHECK:               arith.maximumf
-// CHECK:               gpu.shuffle  xor
-// CHECK:             scf.if %[[AT]] -> (vector<2x2xf32>
-// CHECK-NEXT:          scf.yield %arg{{.*}} : vector<2x2xf32>
-// CHECK-NEXT:        } else {
-// CHECK-NEXT:          vector.from_elements
-// CHECK-NEXT:          arith.mulf
-// CHECK:           arith.cmpf oge, %{{.*}}, %[[LO]] : f32
-// CHECK:           arith.cmpf ole, %{{.*}}, %[[HI]] : f32
-// CHECK:           %[[VOTE:.*]] = scf.if %[[AT]] -> (i1) {
-// CHECK:             nvvm.barrier #nvvm.reduction<or>
-// CHECK:           } else {
-// CHECK-NEXT:        scf.yield %false : i1
-// CHECK:           scf.condition(%[[VOTE]])
+// CHECK-DAG:   %[[NEGPHI:.*]] = arith.constant -3.60673761 : f32
+// CHECK:       %[[FLAGS:.*]], %[[T:.*]] = gpu.alloc async [%{{.*}}] (%c16) : memref<?xi32>
+// CHECK:       %[[K1:.*]] = gpu.launch async [%[[T]]]
+// The loop carries l and O only (phi, constant, left it):
+// CHECK:         scf.for {{.*}} -> (f32, f32, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
+// CHECK-NOT:       arith.maximumf
+// CHECK-NOT:       gpu.shuffle
+// CHECK:           math.fma %{{.*}}, %{{.*}}, %[[NEGPHI]] : f32
+// CHECK-NOT:       arith.maximumf
+// CHECK-NOT:       gpu.shuffle
+// CHECK:           scf.yield
+// CHECK:         arith.cmpf oge, %{{.*}}, %[[LO]] : f32
+// CHECK:         arith.cmpf ole, %{{.*}}, %[[HI]] : f32
+// CHECK:         %[[VOTE:.*]] = nvvm.barrier #nvvm.reduction<or>
+// CHECK:         memref.store %{{.*}}, %[[FLAGS]][%{{.*}}] : memref<?xi32>
 // CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4>}
+// CHECK:       %[[K2:.*]] = gpu.launch async [%[[K1]]]
+// CHECK:         %[[FLAG:.*]] = memref.load %[[FLAGS]][%{{.*}}] : memref<?xi32>
+// CHECK:         %[[REDO:.*]] = arith.cmpi ne, %[[FLAG]], %c0_i32
+// CHECK:         scf.if %[[REDO]] {
+// CHECK:           scf.for
+// CHECK:             arith.maximumf
+// CHECK:             gpu.shuffle  xor
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 4>}
+// CHECK:       %[[T2:.*]] = gpu.dealloc async [%[[K2]]] %[[FLAGS]] : memref<?xi32>
+// CHECK:       gpu.launch async [%[[T2]]]
 
 // CDNA has no barrier reduction: the vote is a flag word in workgroup
 // memory, set between two barriers.
 // AMD-LABEL: func.func @decode_unified
-// AMD:         gpu.launch {{.*}} workgroup({{.*}}, %[[FLAGS:.*]] : memref<2xi32, #gpu.address_space<workgroup>>)
-// AMD:           scf.while (%[[AT:.*]] = %true)
-// AMD:             %[[VOTE:.*]] = scf.if %[[AT]] -> (i1) {
-// AMD-NEXT:          gpu.barrier
-// AMD-NEXT:          scf.if
-// AMD-NEXT:            memref.store %c1_i32, %[[FLAGS]][%c0]
-// AMD-NEXT:          }
-// AMD-NEXT:          gpu.barrier
-// AMD-NEXT:          memref.load %[[FLAGS]][%c0]
-// AMD:             scf.condition(%[[VOTE]])
+// AMD:         %[[FLAGS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c16) : memref<?xi32>
+// AMD:         gpu.launch {{.*}} workgroup({{.*}}, %[[WORD:.*]] : memref<2xi32, #gpu.address_space<workgroup>>)
+// AMD:             memref.store %c1_i32, %[[WORD]][%c0]
+// AMD-NEXT:      }
+// AMD-NEXT:      gpu.barrier
+// AMD-NEXT:      memref.load %[[WORD]][%c0]
+// AMD:           memref.store %{{.*}}, %[[FLAGS]][%{{.*}}] : memref<?xi32>
+// AMD:         gpu.launch
+// AMD:           memref.load %[[FLAGS]]
 func.func @decode_unified(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x1031x64xbf16>,
                           %o: memref<2x8x1x64xbf16>) {
   softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x1031x64xbf16>, memref<2x2x1031x64xbf16>)

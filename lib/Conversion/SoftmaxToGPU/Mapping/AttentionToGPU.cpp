@@ -11,9 +11,10 @@
 //   P = exp2(s2 - m'), a = exp2(m - m'), l = l a + rowsum P, O = O a
 //   O += P V             P reused from S's accumulator registers
 //
-// and O / l, (m + log2 l) ln 2 at the end. With a unified max the first
-// pass takes m' = phi (no row max, no rescale) and a block with a row out
-// of range runs the loop again, online. Causal and window limits bound
+// and O / l, (m + log2 l) ln 2 at the end. With a unified max a first
+// kernel takes m' = phi (no row max, no rescale) and flags the blocks with
+// a row out of range, which a second, online kernel redoes. Causal and
+// window limits bound
 // the tile loop, so tiles no query of the block may see are never loaded.
 // Upstream has the pieces (nvgpu.ldmatrix, nvvm.mma.sync, amdgpu.mfma,
 // gpu.shuffle) but no op for a contraction whose accumulator is rescaled
@@ -244,6 +245,18 @@ private:
 
 public:
   void setFlags(Value f) { flags = f; }
+  /// Unified max: which of its two kernels this is, with the buffer of one
+  /// i32 per block that the first writes (a row of the block left the
+  /// range) and the second reads.
+  enum class UnifiedPass { AtPhi, Fallback };
+  void setUnifiedPass(UnifiedPass p, Value blockFlags) {
+    unifiedPass = p;
+    redoFlags = blockFlags;
+  }
+
+private:
+  UnifiedPass unifiedPass = UnifiedPass::AtPhi;
+  Value redoFlags;
 };
 
 } // namespace
@@ -653,7 +666,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 
   // The loop over the block's key tiles, with its prologue and epilogue:
   // online, or, for a unified max, at phi where the i1 `atPhi` holds and
-  // online where not (one loop, run once or twice: see below).
+  // online where not (the first kernel passes a constant true, which the
+  // canonicalizer folds into the loop without a max; null is online).
   auto tileLoop = [&](Value atPhi) {
     SmallVector<Value> init = initialState(slots);
     if (atPhi)
@@ -852,53 +866,52 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     store(state, rowSums(state));
     return;
   }
-  // Unified max: a first pass at phi; a block with a row whose sum at phi
-  // is out of range (StateMath::unifiedSumInRange) runs a second, online
-  // pass and writes its rows again. Both passes are the same loop, which
-  // branches (uniformly) on the pass for the offset and the rescale; a
-  // loop per pass was no better (two loops: 232 bytes spilled at 255
-  // registers; one shared loop: 280; the online kernel: 217 and none; B8
-  // H32 Hkv8 L32768 d128, 8 splits). The pass at phi alone, without the
-  // fallback, measured 1.00-1.06x the online kernel on the H200's decode
-  // shapes, and the fallback's spills cost 0-12%
-  // (bench/results/decode/README.md, "Unified max").
+  // Unified max, two kernels: this one's pass at phi, and a second kernel
+  // in which only the blocks that this one flags (a row whose sum at phi is
+  // out of range, StateMath::unifiedSumInRange) fold their tiles again,
+  // online, and write their rows again. Both passes in one kernel (one
+  // loop run twice, or a loop each) made ptxas spill 232-280 bytes at 255
+  // registers where one loop takes 217 (B8 H32 Hkv8 L32768 d128), 6-11%
+  // slower at the plans' split counts.
+  Value block =
+      add(launch.getBlockIds().x,
+          mul(launch.getGridSize().x,
+              add(launch.getBlockIds().y,
+                  mul(launch.getGridSize().y, launch.getBlockIds().z))));
   Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
-  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
-  // A do-while: a loop of two constant trips would be unrolled by LLVM
-  // into the two loops that spilled.
-  auto passes =
-      scf::WhileOp::create(b, loc, TypeRange{b.getI1Type()}, ValueRange{yes});
-  {
+  if (unifiedPass == UnifiedPass::Fallback) {
+    Value flag = memref::LoadOp::create(b, loc, redoFlags, ValueRange{block});
+    auto again = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
+                              arith::ConstantIntOp::create(b, loc, 0, 32)),
+        /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
-    Block *before =
-        b.createBlock(&passes.getBefore(), {}, {b.getI1Type()}, {loc});
-    Value atPhi = before->getArgument(0);
-    SmallVector<Value> state(tileLoop(atPhi).getResults());
-    SmallVector<Value> sums = rowSums(state);
-    store(state, sums);
-    Value redo = no;
-    for (int64_t r = 0; r < slots; ++r) {
-      Value out =
-          arith::XOrIOp::create(b, loc, sm.unifiedSumInRange(sums[r]), yes);
-      Value valid = cmp(arith::CmpIPredicate::slt, rows[r], nq);
-      redo = arith::OrIOp::create(b, loc, redo,
-                                  arith::AndIOp::create(b, loc, valid, out));
-    }
-    // Only the pass at phi votes; the online pass is the last.
-    auto vote = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, atPhi,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard v(b);
-      b.setInsertionPointToStart(&vote.getThenRegion().front());
-      scf::YieldOp::create(b, loc, blockAnyOnce(redo));
-      b.setInsertionPointToStart(&vote.getElseRegion().front());
-      scf::YieldOp::create(b, loc, no);
-    }
-    scf::ConditionOp::create(b, loc, vote.getResult(0), ValueRange{no});
-    Block *after =
-        b.createBlock(&passes.getAfter(), {}, {b.getI1Type()}, {loc});
-    scf::YieldOp::create(b, loc, after->getArgument(0));
+    b.setInsertionPointToStart(&again.getThenRegion().front());
+    SmallVector<Value> state(tileLoop(Value()).getResults());
+    store(state, rowSums(state));
+    return;
   }
+  SmallVector<Value> state(tileLoop(yes).getResults());
+  SmallVector<Value> sums = rowSums(state);
+  store(state, sums);
+  Value redo = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (int64_t r = 0; r < slots; ++r) {
+    Value out =
+        arith::XOrIOp::create(b, loc, sm.unifiedSumInRange(sums[r]), yes);
+    Value valid = cmp(arith::CmpIPredicate::slt, rows[r], nq);
+    redo = arith::OrIOp::create(b, loc, redo,
+                                arith::AndIOp::create(b, loc, valid, out));
+  }
+  Value vote = blockAnyOnce(redo);
+  auto leader =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
+                        /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&leader.getThenRegion().front());
+  memref::StoreOp::create(b, loc,
+                          arith::ExtUIOp::create(b, loc, b.getI32Type(), vote),
+                          redoFlags, ValueRange{block});
 }
 
 std::optional<AttentionF32Precision>
@@ -1135,18 +1148,36 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     gpu::TerminatorOp::create(rewriter, loc);
   }
   Value gridX = splits > 1 ? ix.mul(tiles, ix.idx(splits)) : tiles;
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, gridX, heads, dim(op.getQuery(), 0),
-      ix.idx(warps * mma->lanes()), one, one, dynamicBytes, tokenType,
-      token ? ValueRange{token} : ValueRange{}, attributions);
-  launch->setAttr(
-      SoftmaxDialect::getStrategyAttrName(),
-      AttentionGPUStrategyAttr::get(
-          rewriter.getContext(),
-          getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
-          mma->rowsPerWarp(), blockRows, kKeysPerTile, mma->stages(), splits,
-          packed));
-  {
+  // A unified max runs two kernels (AttentionKernel::build says why) with
+  // a flag per block between them, allocated in stream order.
+  bool unified = op.hasUnifiedMax();
+  Value redoFlags;
+  if (unified) {
+    tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+    if (!token)
+      token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                  .getAsyncToken();
+    Value blocks = ix.mul(gridX, ix.mul(heads, dim(op.getQuery(), 0)));
+    auto alloc = gpu::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI32Type()),
+        tokenType, ValueRange{token}, ValueRange{blocks}, ValueRange{});
+    token = alloc.getAsyncToken();
+    redoFlags = alloc.getMemref();
+  }
+  auto buildLaunch = [&](AttentionMma &unit,
+                         std::optional<AttentionKernel::UnifiedPass> pass) {
+    auto launch = gpu::LaunchOp::create(
+        rewriter, loc, gridX, heads, dim(op.getQuery(), 0),
+        ix.idx(warps * unit.lanes()), one, one, dynamicBytes, tokenType,
+        token ? ValueRange{token} : ValueRange{}, attributions);
+    launch->setAttr(
+        SoftmaxDialect::getStrategyAttrName(),
+        AttentionGPUStrategyAttr::get(
+            rewriter.getContext(),
+            getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
+            unit.rowsPerWarp(), blockRows, kKeysPerTile, unit.stages(), splits,
+            packed));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
     SmallVector<Value> smem(launch.getWorkgroupAttributions());
@@ -1163,7 +1194,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
         offset += size;
       }
     }
-    AttentionKernel kernel(rewriter, loc, op, *scale, *mma, warps, nq, nk,
+    AttentionKernel kernel(rewriter, loc, op, *scale, unit, warps, nq, nk,
                            heads, kvHeads);
     if (flagWords)
       kernel.setFlags(smem.back());
@@ -1171,12 +1202,33 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       kernel.setPackedRows(queryRows, lse);
     if (splits > 1)
       kernel.setKeySplits(splits, partLse);
+    if (pass)
+      kernel.setUnifiedPass(*pass, redoFlags);
     kernel.build(launch, smem);
     gpu::TerminatorOp::create(rewriter, loc);
+    return launch;
+  };
+  using Pass = AttentionKernel::UnifiedPass;
+  gpu::LaunchOp launch =
+      buildLaunch(*mma, unified ? std::optional(Pass::AtPhi) : std::nullopt);
+  if (unified) {
+    // The second kernel's own matrix unit: an AttentionMma keeps the state
+    // of the kernel it builds.
+    std::unique_ptr<AttentionMma> again =
+        hooks.makeAttentionMma(rewriter, loc, op, config);
+    again->setQueryAndOutput(query, splits > 1 ? partO : output);
+    token = launch.getAsyncToken();
+    launch = buildLaunch(*again, Pass::Fallback);
+    token =
+        gpu::DeallocOp::create(rewriter, loc, tokenType,
+                               ValueRange{launch.getAsyncToken()}, redoFlags)
+            .getAsyncToken();
+    if (splits == 1)
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
   }
   if (splits > 1) {
     token = buildPartialMerge(rewriter, loc, op, partO, partLse, output, lse,
-                              splits, launch.getAsyncToken());
+                              splits, unified ? token : launch.getAsyncToken());
     for (Value buffer : {partO, partLse})
       token = gpu::DeallocOp::create(rewriter, loc, tokenType,
                                      ValueRange{token}, buffer)
