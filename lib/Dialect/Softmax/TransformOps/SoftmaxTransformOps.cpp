@@ -94,6 +94,37 @@ DiagnosedSilenceableFailure transform::SoftmaxSelectAlgorithmOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// set_unified_max
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::SoftmaxSetUnifiedMaxOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto attention = dyn_cast<AttentionOp>(target);
+  std::optional<std::string> why =
+      attention
+          ? whyNoUnifiedMax(attention, getPhi().convertToFloat())
+          : std::optional<std::string>("expects softmax.attention "
+                                       "ops, not " +
+                                       target->getName().getStringRef().str());
+  if (why) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError() << *why;
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  rewriter.modifyOpInPlace(
+      attention, [&] { setUnifiedMax(attention, getPhi().convertToFloat()); });
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::SoftmaxSetUnifiedMaxOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getOpsMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
 // split_attention_keys
 //===----------------------------------------------------------------------===//
 

@@ -12,6 +12,8 @@
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
+#include <cmath>
+
 namespace mlir::softmax {
 #define GEN_PASS_DEF_SOFTMAXSELECTALGORITHM
 #include "softmax-mlir/Dialect/Softmax/Transforms/Passes.h.inc"
@@ -80,6 +82,20 @@ Algorithm mlir::softmax::resolveAlgorithm(Operation *op,
   return chosen;
 }
 
+std::optional<std::string> mlir::softmax::whyNoUnifiedMax(AttentionOp op,
+                                                          float phi) {
+  if (!std::isfinite(phi))
+    return std::string("a unified max needs a finite phi");
+  if (op.hasSkipThreshold())
+    return std::string("has a skip threshold, whose rule compares each tile "
+                       "with the running max");
+  return std::nullopt;
+}
+
+void mlir::softmax::setUnifiedMax(AttentionOp op, float phi) {
+  op.setUnifiedMaxAttr(Builder(op.getContext()).getF32FloatAttr(phi));
+}
+
 namespace {
 struct SoftmaxSelectAlgorithmPass
     : public softmax::impl::SoftmaxSelectAlgorithmBase<SoftmaxSelectAlgorithmPass> {
@@ -108,9 +124,32 @@ struct SoftmaxSelectAlgorithmPass
       return signalPassFailure();
     }
     // Attention has no choice (SemanticOpInterface::hasSelectableAlgorithm):
-    // it is left as it is, `force` included.
+    // it is left as it is, `force` included, unless a unified max is asked
+    // for.
+    std::optional<float> phi;
+    if (!attentionUnifiedMax.empty()) {
+      double value;
+      if (StringRef(attentionUnifiedMax).getAsDouble(value) ||
+          !std::isfinite(static_cast<float>(value))) {
+        getOperation()->emitError()
+            << "softmax-select-algorithm: attention-unified-max must be a "
+               "finite number (phi), not '"
+            << attentionUnifiedMax << "'";
+        return signalPassFailure();
+      }
+      phi = static_cast<float>(value);
+    }
     getOperation()->walk([&](SemanticOpInterface op) {
       resolveAlgorithm(op, *costTarget, forced, l2Bytes);
+    });
+    if (!phi)
+      return;
+    getOperation()->walk([&](AttentionOp op) {
+      // A thresholded op cannot take it; it is told, not changed silently.
+      if (std::optional<std::string> why = whyNoUnifiedMax(op, *phi))
+        op.emitWarning() << "keeps the online max: " << *why;
+      else
+        setUnifiedMax(op, *phi);
     });
   }
 };

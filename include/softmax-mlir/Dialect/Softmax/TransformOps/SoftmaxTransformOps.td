@@ -86,6 +86,48 @@ def SoftmaxSelectAlgorithmOp : TransformDialectOp<"softmax.select_algorithm",
 }
 
 //===----------------------------------------------------------------------===//
+// set_unified_max
+//===----------------------------------------------------------------------===//
+
+def SoftmaxSetUnifiedMaxOp : TransformDialectOp<"softmax.set_unified_max",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Give attention ops a unified max";
+  let description = [{
+    Sets `algorithm(unified_max, phi = p)` on every `softmax.attention`
+    `ops` points to (replacing a phi one had), as
+    `softmax-select-algorithm="attention-unified-max=p"` does for a whole
+    module: the terms are taken at the fixed offset `phi`, and rows whose
+    sum leaves the safe range are recomputed online (docs/Attention.md,
+    "Unified max"). `phi` must be finite. An op of another kind, or one
+    with a skip threshold (whose rule needs the running max), is a
+    silenceable error and is left as it is.
+
+    The ops are changed in place: the handle stays valid and nothing is
+    returned.
+
+    Example:
+
+    ```mlir
+    %ops = transform.structured.match ops{["softmax.attention"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.softmax.set_unified_max %ops {phi = 5.0 : f32} : !transform.any_op
+    ```
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$ops, F32Attr:$phi);
+  let assemblyFormat = "$ops attr-dict `:` type($ops)";
+
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // split_attention_keys
 //===----------------------------------------------------------------------===//
 

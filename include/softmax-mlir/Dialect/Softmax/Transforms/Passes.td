@@ -102,8 +102,12 @@ def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
     * `gpu`: `online` (one read for the state; the write pass re-reads).
 
     `force` overrides the model for every op, including ops that already
-    name an algorithm. `softmax.attention` has no algorithm to choose (its
-    mappings implement `online` only) and is left as it is.
+    name an algorithm. `softmax.attention` has no algorithm to choose and
+    is left as it is, unless `attention-unified-max=p` asks for
+    `algorithm(unified_max, phi = p)` on every attention op (phi from a
+    model's calibration; docs/Attention.md, "Unified max"): an op with a
+    skip threshold cannot take it and keeps the online max, with a warning.
+    Example: `--softmax-select-algorithm="attention-unified-max=5.0"`.
 
     The pipelines run this pass before their mapping (`target=cpu` in
     `softmax-to-cpu`, `target=gpu` in `softmax-to-nvvm` and
@@ -123,7 +127,11 @@ def SoftmaxSelectAlgorithm : Pass<"softmax-select-algorithm"> {
            "Use this algorithm everywhere: three_pass, online or exp_pair">,
     Option<"l2Bytes", "l2-bytes", "int64_t",
            /*default=*/"::mlir::softmax::kDefaultL2Bytes",
-           "Size of the L2 cache of the CPU target in bytes (1 or more)">
+           "Size of the L2 cache of the CPU target in bytes (1 or more)">,
+    Option<"attentionUnifiedMax", "attention-unified-max", "std::string",
+           /*default=*/"\"\"",
+           "Give every softmax.attention algorithm(unified_max, phi = this "
+           "finite number); empty (the default) leaves attention as it is">
   ];
   let dependentDialects = ["::mlir::softmax::SoftmaxDialect"];
 }

@@ -157,6 +157,15 @@ Algorithm resolveAlgorithm(Operation *op, CostModelTarget target,
                            std::optional<Algorithm> forced,
                            int64_t l2Bytes = kDefaultL2Bytes);
 
+/// Why `op` cannot take `algorithm(unified_max, phi = phi)`: a phi that is
+/// not finite, or a skip threshold (whose rule needs the running max);
+/// std::nullopt when it can.
+std::optional<std::string> whyNoUnifiedMax(AttentionOp op, float phi);
+/// Sets `algorithm(unified_max, phi = phi)` on `op` (whyNoUnifiedMax must be
+/// std::nullopt), replacing a phi it had: softmax-select-algorithm's
+/// attention-unified-max and transform.softmax.set_unified_max.
+void setUnifiedMax(AttentionOp op, float phi);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_TRANSFORMS_TRANSFORMS_H
