@@ -37,6 +37,18 @@ std::optional<GPUTarget> mlir::softmax::lookupGPUTarget(StringRef chip) {
 /// 1024 threads per multiprocessor.
 static constexpr int64_t kMaxCachedVectors = 16;
 
+/// The vectors a thread of a block of `threads` may cache: the row is held
+/// as f32, so at most 64 values (32 in a block of 1024 threads, whose
+/// threads get 64 registers). Measured on the H200: bf16 256x128256 in one
+/// block of 1024 threads caching 16 vectors of 8 (128 values) spilled 820
+/// bytes and read 891 GB/s; 16 split blocks of 128 threads caching 8
+/// vectors (95 registers, no spill) read 2346, 1.14x Triton's online
+/// kernel (bench/results/gpu_softmax_vocab.md).
+static int64_t maxCachedVectors(int64_t threads, int64_t vectorWidth) {
+  int64_t values = threads >= 1024 ? 32 : 64;
+  return std::clamp<int64_t>(values / vectorWidth, 1, kMaxCachedVectors);
+}
+
 GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
                                              std::optional<int64_t> rowLength,
                                              std::optional<int64_t> rows,
@@ -75,15 +87,16 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   int64_t splitThreads =
       std::min<int64_t>(s.vectorWidth * elementBytes == 16 ? 128 : 256,
                         maxThreads);
-  int64_t chunkVectors = std::min<int64_t>(8192 / s.vectorWidth,
-                                           kMaxCachedVectors * splitThreads);
+  int64_t splitCached = maxCachedVectors(splitThreads, s.vectorWidth);
+  int64_t chunkVectors =
+      std::min<int64_t>(8192 / s.vectorWidth, splitCached * splitThreads);
   auto trySplit = [&](int64_t splits) {
     s.threadsPerRow = splitThreads;
     s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, splits),
                                        splitThreads);
     // As many chunks as the chunk size needs, so that none is empty.
     s.splits = llvm::divideCeil(vectors, s.cachedVectors * splitThreads);
-    return s.cachedVectors <= kMaxCachedVectors;
+    return s.cachedVectors <= splitCached;
   };
   int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
   // Few rows of medium length would leave most multiprocessors idle: split
@@ -106,9 +119,11 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // Medium rows: a block per row, 8 vectors per thread (up to 16 with the
   // largest block). Measured on an H200 (bench/results): 8 vectors beat 4
   // for bf16 and match 4 or 16 for f32.
-  if (vectors <= maxThreads * kMaxCachedVectors) {
-    s.threadsPerRow = std::clamp<int64_t>(
-        llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 8)), 128, maxThreads);
+  int64_t mediumThreads = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 8)), 128, maxThreads);
+  if (llvm::divideCeil(vectors, mediumThreads) <=
+      maxCachedVectors(mediumThreads, s.vectorWidth)) {
+    s.threadsPerRow = mediumThreads;
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
     return s;
   }
