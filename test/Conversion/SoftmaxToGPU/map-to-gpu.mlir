@@ -92,3 +92,33 @@ func.func @override(%x: memref<64x8192xbf16>, %y: memref<64x8192xbf16>) {
   softmax.softmax ins(%x : memref<64x8192xbf16>) outs(%y : memref<64x8192xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, cached_vectors = 2>}
   return
 }
+
+// -----
+
+// A vocabulary row (bf16, 128256): a block of 1024 threads would cache 16
+// vectors of 8 (128 f32 values in 64 registers); capped at 8 vectors, the
+// row splits over 16 blocks of 128 threads.
+// CHECK-LABEL: func @vocabulary_rows
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16>
+func.func @vocabulary_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
+  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// Few rows too long for any cached split (8 odd rows of 1000003, vector
+// width 1): each row streams in 32 chunks of a 1024-thread block, each
+// chunk read twice; the blocks take tickets and merge their states as the
+// cached split does. The kernel's chunk is ceil(1000003 / 32) = 31251.
+// CHECK-LABEL: func @streamed_split_rows
+// CHECK: gpu.memset
+// CHECK: gpu.launch
+// CHECK: memref.atomic_rmw addi
+// CHECK: arith.ceildivui
+// CHECK: scf.for
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 1, cached_vectors = 0, splits = 32>
+func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003xbf16>) {
+  softmax.softmax ins(%x : memref<8x1000003xbf16>) outs(%y : memref<8x1000003xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}

@@ -65,6 +65,11 @@ struct GPUStrategy {
   int64_t splits = 1;
 };
 
+/// The elements of a row that one block of a split row folds: what its
+/// threads cache, or (streamed, cachedVectors 0) the row's vectors shared
+/// out over the splits. The kernel computes the same from the row length.
+int64_t splitChunkElements(const GPUStrategy &s, int64_t rowLength);
+
 /// The values each strategy field accepts as an override (0: the
 /// heuristic's), from softmax-map-to-gpu's options, a #softmax.gpu_strategy
 /// request or the C++ overrides alike. Cached vectors are registers: 64

@@ -381,10 +381,18 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
         memref::LoadOp::create(b, loc, smemTicket, idx(0)));
     row = div(ticket, s.splits);
     chunk = rem(ticket, s.splits);
-    int64_t chunkLen =
-        s.cachedVectors * s.threadsPerRow * s.vectorWidth;
-    chunkBegin = mul(chunk, idx(chunkLen));
-    chunkEnd = minU(add(chunkBegin, idx(chunkLen)), n);
+    // A cached chunk is what the block's registers hold; a streamed one is
+    // the row's vectors shared out (splitChunkElements).
+    Value chunkLen =
+        s.cachedVectors > 0
+            ? idx(s.cachedVectors * s.threadsPerRow * s.vectorWidth)
+            : mul(arith::CeilDivUIOp::create(
+                      b, loc,
+                      arith::CeilDivUIOp::create(b, loc, n, idx(s.vectorWidth)),
+                      idx(s.splits)),
+                  idx(s.vectorWidth));
+    chunkBegin = mul(chunk, chunkLen);
+    chunkEnd = minU(add(chunkBegin, chunkLen), n);
     rowValid = ult(row, rows);
   } else {
     row = add(mul(bid, idx(s.rowsPerBlock)), div(tid, s.threadsPerRow));

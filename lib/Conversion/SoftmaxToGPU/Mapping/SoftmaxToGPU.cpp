@@ -143,10 +143,9 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     return op->emitOpError() << "vector width " << s.vectorWidth
                              << " must divide the static row length";
   if (s.splits > 1) {
-    if (!rowLength || s.cachedVectors == 0)
-      return op->emitOpError("split rows need a static row length and "
-                             "cached vectors");
-    int64_t chunk = s.cachedVectors * s.threadsPerRow * s.vectorWidth;
+    if (!rowLength)
+      return op->emitOpError("split rows need a static row length");
+    int64_t chunk = splitChunkElements(s, *rowLength);
     if (chunk * s.splits < *rowLength || chunk * (s.splits - 1) >= *rowLength)
       return op->emitOpError()
              << "splits (" << s.splits << ") of " << chunk
