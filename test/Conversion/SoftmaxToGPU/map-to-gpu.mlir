@@ -122,3 +122,17 @@ func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003x
   softmax.softmax ins(%x : memref<8x1000003xbf16>) outs(%y : memref<8x1000003xbf16>) dimension(1) masked(zero) algorithm(online)
   return
 }
+
+// -----
+
+// logsumexp reads its rows once: from 4096 vectors on they stream, without
+// registers to hold them (512 threads, 1024 from 16384 vectors); three_pass
+// reads twice and keeps the cached split.
+// CHECK-LABEL: func @logsumexp_streams
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16>
+func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
+  softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
+  softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(three_pass)
+  return
+}

@@ -88,11 +88,13 @@ inline constexpr OptionRange kGPUSplitsRange{
     "splits", 1, 64, /*powerOfTwo=*/false, "the heuristic's"};
 
 /// The heuristic of docs/Passes/softmax-map-to-gpu.md: from the target, the
-/// row length (if static), the row count (if static) and the element size.
+/// row length (if static), the row count (if static), the element size and
+/// whether the kernel reads each row once (`readsOnce`: logsumexp other
+/// than three_pass, which writes no row and so keeps none in registers).
 GPUStrategy chooseGPUStrategy(const GPUTarget &target,
                               std::optional<int64_t> rowLength,
                               std::optional<int64_t> rows,
-                              unsigned elementBytes);
+                              unsigned elementBytes, bool readsOnce = false);
 
 /// Rewrites one softmax, log_softmax or logsumexp op on memrefs into GPU
 /// kernels. Fields of `overrides` that are non-zero replace the heuristic's

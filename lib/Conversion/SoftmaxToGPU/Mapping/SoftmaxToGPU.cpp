@@ -84,8 +84,9 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   unsigned elementBytes = std::max(inType.getElementTypeBitWidth(),
                                    outType.getElementTypeBitWidth()) /
                           8;
+  bool readsOnce = isa<LogSumExpOp>(op) && alg != Algorithm::ThreePass;
   GPUStrategy s =
-      chooseGPUStrategy(target, rowLength, rowCount, elementBytes);
+      chooseGPUStrategy(target, rowLength, rowCount, elementBytes, readsOnce);
   if (overrides.threadsPerRow)
     s.threadsPerRow = overrides.threadsPerRow;
   if (overrides.rowsPerBlock)

@@ -61,7 +61,8 @@ int64_t mlir::softmax::splitChunkElements(const GPUStrategy &s,
 GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
                                              std::optional<int64_t> rowLength,
                                              std::optional<int64_t> rows,
-                                             unsigned elementBytes) {
+                                             unsigned elementBytes,
+                                             bool readsOnce) {
   GPUStrategy s;
   // A dynamic row length gives no alignment guarantee: scalar accesses, a
   // block per row, the row streamed twice.
@@ -76,6 +77,27 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
     s.vectorWidth /= 2;
   int64_t vectors = n / s.vectorWidth;
   int64_t maxThreads = target.maxThreadsPerBlock;
+  int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
+
+  // A row read once (logsumexp) gains nothing from registers: rows of 4096
+  // vectors or more stream with 512 threads (1024 past 16384 vectors),
+  // split over blocks only when the rows are too few to fill half the
+  // multiprocessors. Measured on the H200, logsumexp GB/s, cached plan
+  // against streamed (bench/results/gpu_softmax_vocab.md): f32 512x262144
+  // 3778 / 4169, bf16 2165 / 2994; bf16 256x128256 1671 / 2356; bf16
+  // 1024x50304 1533 / 2475; bf16 4096x32768 2272 / 2623, f32 4084 / 3957
+  // (the one loss, 3%); at 2048 vectors (8192x8192 f32) the cached plan
+  // reads 4127 against 2956.
+  if (readsOnce && vectors >= 4096) {
+    s.cachedVectors = 0;
+    s.threadsPerRow =
+        std::min<int64_t>(vectors >= 16384 ? 1024 : 512, maxThreads);
+    if (rows && *rows > 0 && *rows <= target.multiprocessors / 2)
+      s.splits = std::clamp<int64_t>(
+          llvm::divideCeil(2 * target.multiprocessors, *rows), 1,
+          std::min(maxSplits, vectors));
+    return s;
+  }
 
   // Short rows: a warp (or part of one) per row, several rows per block.
   if (vectors <= target.warpSize * 4) {
@@ -107,7 +129,6 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
     s.splits = llvm::divideCeil(vectors, s.cachedVectors * splitThreads);
     return s.cachedVectors <= splitCached;
   };
-  int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
   // Few rows of medium length would leave most multiprocessors idle: split
   // them over blocks too.
   if (rows && *rows > 0 && *rows <= target.multiprocessors / 2 &&
