@@ -24,7 +24,7 @@
 // RUN: | FileCheck %s --check-prefix=FLAGS
 // FLAGS:      builtin.module(
 // FLAGS-NEXT:   softmax-raise{{({[^}]*})?}},
-// FLAGS-NEXT:   softmax-select-algorithm{force=online
+// FLAGS-NEXT:   softmax-select-algorithm{{{.*}}force=online
 // FLAGS-NEXT:   softmax-decompose{{{.*}}to-state=true}
 // FLAGS:      softmax.partial
 // FLAGS-SAME: algorithm(online)
