@@ -189,14 +189,10 @@ private:
   /// The online update of one tile's scores `sc` from the loop state `st`
   /// (m and l per slot, then O): the new m and l, then O scaled; the
   /// probabilities in `p`.
+  /// At a unified max (a fold at a known offset, no rescale) O adds as
+  /// it is.
   SmallVector<Value> foldTile(StateFold &fold, ValueRange st,
-                              ArrayRef<Value> sc, SmallVector<Value> &p,
-                              Value atPhi = Value());
-  /// The fold of a unified max's tile: at offset `phi` where the i1
-  /// `atPhi` holds (no row max, its shuffles in a branch not taken),
-  /// online from the offsets `m` where not.
-  StateFold unifiedFold(const FoldRule &rule, Value atPhi, Value phi,
-                        ArrayRef<Value> m, ArrayRef<Value> sc);
+                              ArrayRef<Value> sc, SmallVector<Value> &p);
   /// The loop state's start: the identity (m, l) per slot, then zero
   /// accumulators.
   SmallVector<Value> initialState(int64_t slots);
@@ -338,33 +334,9 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
     sc[i] = masked.getResult(i);
 }
 
-StateFold AttentionKernel::unifiedFold(const FoldRule &rule, Value atPhi,
-                                       Value phi, ArrayRef<Value> m,
-                                       ArrayRef<Value> sc) {
-  int64_t slots = m.size();
-  auto offsets =
-      scf::IfOp::create(b, loc, SmallVector<Type>(slots, b.getF32Type()), atPhi,
-                        /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&offsets.getThenRegion().front());
-    scf::YieldOp::create(b, loc, SmallVector<Value>(slots, phi));
-    b.setInsertionPointToStart(&offsets.getElseRegion().front());
-    StateFold online(sm, rule, m, sc);
-    SmallVector<Value> mNew;
-    for (int64_t r = 0; r < slots; ++r)
-      mNew.push_back(online.offset(r));
-    scf::YieldOp::create(b, loc, mNew);
-  }
-  // At phi, m = m' = phi: the sums' rescale is exp2(0) = 1.
-  return StateFold::atOffset(sm, rule, m,
-                             SmallVector<Value>(offsets.getResults()), sc);
-}
-
 SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
                                              ArrayRef<Value> sc,
-                                             SmallVector<Value> &p,
-                                             Value atPhi) {
+                                             SmallVector<Value> &p) {
   int64_t slots = mma.slots();
   SmallVector<Value> next, rowSum(slots), alpha(slots);
   for (int64_t r = 0; r < slots; ++r) {
@@ -380,22 +352,7 @@ SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
   }
   next.append(rowSum);
   SmallVector<Value> o(st.slice(2 * slots, accs));
-  if (!atPhi) {
-    next.append(mma.scale(o, alpha));
-    return next;
-  }
-  // At a unified max O adds as it is: no rescale.
-  SmallVector<Type> types;
-  for (Value v : o)
-    types.push_back(v.getType());
-  auto scaled =
-      scf::IfOp::create(b, loc, types, atPhi, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&scaled.getThenRegion().front());
-  scf::YieldOp::create(b, loc, o);
-  b.setInsertionPointToStart(&scaled.getElseRegion().front());
-  scf::YieldOp::create(b, loc, mma.scale(o, alpha));
-  next.append(scaled.getResults().begin(), scaled.getResults().end());
+  next.append(alpha.front() ? mma.scale(o, alpha) : o);
   return next;
 }
 
@@ -665,14 +622,11 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   accs = init.size() - 2 * slots;
 
   // The loop over the block's key tiles, with its prologue and epilogue:
-  // online, or, for a unified max, at phi where the i1 `atPhi` holds and
-  // online where not (the first kernel passes a constant true, which the
-  // canonicalizer folds into the loop without a max; null is online).
-  auto tileLoop = [&](Value atPhi) {
+  // online, or (atPhi) a unified max's pass at phi.
+  auto tileLoop = [&](bool atPhi) {
     SmallVector<Value> init = initialState(slots);
     if (atPhi)
-      for (int64_t r = 0; r < slots; ++r)
-        init[r] = arith::SelectOp::create(b, loc, atPhi, phi, init[r]);
+      std::fill_n(init.begin(), slots, phi);
     // The loads overlap the math. With two buffers per tile, tile j + 1 is
     // requested as tile j starts (one barrier per tile). With one, K of the
     // first tile is requested here; in each iteration V is requested before
@@ -694,8 +648,6 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // while other threads still read the vote).
     if (flags) {
       Value leader = cmp(arith::CmpIPredicate::eq, tid, idx(0));
-      if (atPhi)
-        leader = arith::AndIOp::create(b, loc, leader, atPhi);
       auto first = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&first.getThenRegion().front());
@@ -767,8 +719,12 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           };
           rule.ownGroup = skips;
           SmallVector<Value> m(st.take_front(slots));
-          StateFold fold = atPhi ? unifiedFold(rule, atPhi, phi, m, sc)
-                                 : StateFold(sm, rule, m, sc);
+          // At phi: terms against phi, no row max, no rescale.
+          StateFold fold =
+              atPhi ? StateFold::atOffset(sm, rule,
+                                          SmallVector<Value>(slots, Value()),
+                                          SmallVector<Value>(slots, phi), sc)
+                    : StateFold(sm, rule, m, sc);
           if (skips) {
             scf::YieldOp::create(b, loc,
                                  skipTile(fold, st, sc, kv0, buf, bIdx, kvHead,
@@ -776,7 +732,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             return;
           }
           SmallVector<Value> p;
-          SmallVector<Value> next = foldTile(fold, st, sc, p, atPhi);
+          SmallVector<Value> next = foldTile(fold, st, sc, p);
           SmallVector<Value> o(next.begin() + 2 * slots, next.end());
           next.resize(2 * slots);
 
@@ -800,7 +756,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 
   scf::ForOp loop;
   if (!unified)
-    loop = tileLoop(Value());
+    loop = tileLoop(false);
   if (counts) {
     // One lane per warp adds the warp's pairs (the mapping zeroed them).
     auto leader = scf::IfOp::create(
@@ -888,11 +844,11 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&again.getThenRegion().front());
-    SmallVector<Value> state(tileLoop(Value()).getResults());
+    SmallVector<Value> state(tileLoop(false).getResults());
     store(state, rowSums(state));
     return;
   }
-  SmallVector<Value> state(tileLoop(yes).getResults());
+  SmallVector<Value> state(tileLoop(true).getResults());
   SmallVector<Value> sums = rowSums(state);
   store(state, sums);
   Value redo = arith::ConstantIntOp::create(b, loc, 0, 1);
