@@ -14,8 +14,8 @@
 // and O / l, (m + log2 l) ln 2 at the end. With a unified max a first
 // kernel takes m' = phi (no row max, no rescale) and flags the blocks with
 // a row out of range, which a second, online kernel redoes. Causal and
-// window limits bound
-// the tile loop, so tiles no query of the block may see are never loaded.
+// window limits bound the tile loop, so tiles no query of the block may
+// see are never loaded.
 // Upstream has the pieces (nvgpu.ldmatrix, nvvm.mma.sync, amdgpu.mfma,
 // gpu.shuffle) but no op for a contraction whose accumulator is rescaled
 // between tiles, so the kernel is built here. docs/Attention.md, "GPU
@@ -644,8 +644,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     if (skips)
       init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
     // The flags serve the skip votes, or the unified max's one vote after
-    // its pass at phi (zeroed for that pass only: the online pass may start
-    // while other threads still read the vote).
+    // its pass at phi (blockAnyOnce).
     if (flags) {
       Value leader = cmp(arith::CmpIPredicate::eq, tid, idx(0));
       auto first = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);

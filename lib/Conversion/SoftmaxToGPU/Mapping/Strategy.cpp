@@ -78,6 +78,13 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   int64_t vectors = n / s.vectorWidth;
   int64_t maxThreads = target.maxThreadsPerBlock;
   int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
+  // Streamed chunks per row: enough blocks to fill the multiprocessors
+  // twice, at most a warp's worth (one warp merges them), none empty.
+  auto streamedSplits = [&]() {
+    return std::clamp<int64_t>(
+        llvm::divideCeil(2 * target.multiprocessors, *rows), 1,
+        std::min(maxSplits, vectors));
+  };
 
   // A row read once (logsumexp) gains nothing from registers: rows of 4096
   // vectors or more stream with 512 threads (1024 past 16384 vectors),
@@ -93,9 +100,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
     s.threadsPerRow =
         std::min<int64_t>(vectors >= 16384 ? 1024 : 512, maxThreads);
     if (rows && *rows > 0 && *rows <= target.multiprocessors / 2)
-      s.splits = std::clamp<int64_t>(
-          llvm::divideCeil(2 * target.multiprocessors, *rows), 1,
-          std::min(maxSplits, vectors));
+      s.splits = streamedSplits();
     return s;
   }
 
@@ -175,9 +180,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   s.splits = 1;
   if (rows && *rows > 0 && *rows < 2 * target.multiprocessors) {
     s.threadsPerRow = maxThreads;
-    s.splits =
-        std::clamp<int64_t>(llvm::divideCeil(2 * target.multiprocessors, *rows),
-                            1, std::min(maxSplits, vectors));
+    s.splits = streamedSplits();
   }
   return s;
 }
