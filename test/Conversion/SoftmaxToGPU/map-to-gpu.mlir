@@ -69,15 +69,19 @@ func.func @split_rows(%x: memref<512x262144xf32>, %y: memref<512x262144xf32>) {
 
 // -----
 
-// A dynamic row length: scalar accesses, the row streamed twice; a 3-D
-// input is collapsed to rows first; logsumexp writes one value per row.
+// A dynamic row length: 16-byte vectors from the aligned address at or
+// before each row's start (the row is peeled, as an odd one is), the row
+// streamed twice; a 3-D input is collapsed to rows first; logsumexp writes
+// one value per row.
 // CHECK-LABEL: func @dynamic
 // CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x8x?xf32> into memref<32x?xf32>
 // CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<4x8xf32> into memref<32xf32>
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<32x?xf32> into memref<?xf32>
 // CHECK: scf.for
-// CHECK: vector.load {{.*}} : memref<32x?xf32>, vector<1xf32>
+// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: vector.maskedload {{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<32xf32>
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 1, cached_vectors = 0, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, splits = 1>
 func.func @dynamic(%x: memref<4x8x?xf32>, %y: memref<4x8xf32>) {
   softmax.logsumexp ins(%x : memref<4x8x?xf32>) outs(%y : memref<4x8xf32>) dimension(2) masked(zero) algorithm(three_pass)
   return
@@ -107,17 +111,18 @@ func.func @vocabulary_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf
 
 // -----
 
-// Few rows too long for any cached split (8 odd rows of 1000003, vector
-// width 1): each row streams in 32 chunks of a 1024-thread block, each
+// Few rows too long for any cached split (8 odd rows of 1000003, peeled
+// vectors of 8): each row streams in 32 chunks of a 1024-thread block, each
 // chunk read twice; the blocks take tickets and merge their states as the
-// cached split does. The kernel's chunk is ceil(1000003 / 32) = 31251.
+// cached split does. The kernel's chunk is ceil(ceil(1000010 / 8) / 32) = 3907
+// vectors (the row spans up to 7 elements more than it holds).
 // CHECK-LABEL: func @streamed_split_rows
 // CHECK: gpu.memset
 // CHECK: gpu.launch
 // CHECK: memref.atomic_rmw addi
 // CHECK: arith.ceildivui
 // CHECK: scf.for
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 1, cached_vectors = 0, splits = 32>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, splits = 32>
 func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003xbf16>) {
   softmax.softmax ins(%x : memref<8x1000003xbf16>) outs(%y : memref<8x1000003xbf16>) dimension(1) masked(zero) algorithm(online)
   return
@@ -134,5 +139,33 @@ func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003x
 func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(three_pass)
+  return
+}
+
+// -----
+
+// An odd vocabulary row (GPT-2's 50257, bf16; split over 7 blocks as an even
+// one would be): 16-byte vectors all the same.
+// Each row is read from the aligned address at or before its start
+// (row * 50257 rounded down to 8 elements, `shift` elements before it); a
+// vector wholly inside the row is one aligned load, the row's first and
+// last are masked loads of the lanes inside it, and the stores likewise.
+// CHECK-LABEL: func @odd_rows
+// CHECK-DAG: %[[X:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<1024x50257xbf16> into memref<51463168xbf16>
+// CHECK-DAG: %[[Y:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<1024x50257xbf16> into memref<51463168xbf16>
+// CHECK: %[[START:.*]] = arith.muli %[[ROW:.*]], %[[N:.*]] : index
+// CHECK: %[[SHIFT:.*]] = arith.remui %[[START]], %c8
+// CHECK: %[[BASE:.*]] = arith.subi %[[START]], %[[SHIFT]]
+// CHECK: arith.addi %[[N]], %[[SHIFT]]
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %{{.*}}
+// CHECK: scf.if
+// CHECK-NEXT: vector.load %[[X]][%[[AT]]] {alignment = 16 : i64} : memref<51463168xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK: vector.maskedload %[[X]][%[[AT]]], %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<51463168xbf16>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
+// CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}] {alignment = 16 : i64}
+// CHECK: vector.maskedstore %[[Y]][%{{.*}}], %{{.*}}, %{{.*}} {alignment = 16 : i64}
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 7>
+func.func @odd_rows(%x: memref<1024x50257xbf16>, %y: memref<1024x50257xbf16>) {
+  softmax.softmax ins(%x : memref<1024x50257xbf16>) outs(%y : memref<1024x50257xbf16>) dimension(1) masked(zero) algorithm(online)
   return
 }

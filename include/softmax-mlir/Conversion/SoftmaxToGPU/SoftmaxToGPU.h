@@ -65,6 +65,14 @@ struct GPUStrategy {
   int64_t splits = 1;
 };
 
+/// The elements a row of `rowLength` spans in aligned vectors of
+/// `vectorWidth`: a row whose length is not a multiple of the width is
+/// peeled, read from the aligned address at or before its start, and may
+/// span vectorWidth - 1 elements more than it holds.
+inline int64_t rowSpan(int64_t vectorWidth, int64_t rowLength) {
+  return rowLength % vectorWidth ? rowLength + vectorWidth - 1 : rowLength;
+}
+
 /// The elements of a row that one block of a split row folds: what its
 /// threads cache, or (streamed, cachedVectors 0) the row's vectors shared
 /// out over the splits. The kernel computes the same from the row length.

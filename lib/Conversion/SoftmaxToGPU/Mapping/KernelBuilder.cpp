@@ -17,24 +17,82 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
+Value KernelBuilder::vectorInRow(Value col, Value valid) {
+  Value head = cmp(arith::CmpIPredicate::uge, col, shift);
+  Value tail =
+      cmp(arith::CmpIPredicate::ule, add(col, idx(s.vectorWidth)), rowEnd);
+  return andI(valid, andI(head, tail));
+}
+
+Value KernelBuilder::lanesInRow(Value col, Value valid) {
+  auto indices = VectorType::get({s.vectorWidth}, b.getIndexType());
+  auto splat = [&](Value v) {
+    return vector::BroadcastOp::create(
+        b, loc,
+        v.getType().isIndex() ? indices
+                              : VectorType::get({s.vectorWidth}, v.getType()),
+        v);
+  };
+  // The lane offsets as a constant: the GPU pipelines lower no vector.step.
+  SmallVector<APInt> steps;
+  for (int64_t i = 0; i < s.vectorWidth; ++i)
+    steps.push_back(APInt(64, i));
+  Value lanes =
+      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(indices, steps));
+  Value cols = arith::AddIOp::create(b, loc, lanes, splat(col));
+  Value head = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, cols,
+                                     splat(shift));
+  Value tail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cols,
+                                     splat(rowEnd));
+  return arith::AndIOp::create(b, loc, splat(valid),
+                               arith::AndIOp::create(b, loc, head, tail));
+}
+
 SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
                                              Value valid) {
-  auto ifOp = scf::IfOp::create(
-      b, loc, valid,
-      [&](OpBuilder &t, Location l) {
-        Value v = vector::LoadOp::create(t, l, inVector(), x, ValueRange{row, col},
-                                         /*nontemporal=*/false,
-                                         alignment(inElt));
-        scf::YieldOp::create(t, l, v);
-      },
-      [&](OpBuilder &e, Location l) {
-        auto inf = APFloat::getInf(cast<FloatType>(inElt).getFloatSemantics(),
-                                   /*Negative=*/true);
-        Value v = arith::ConstantOp::create(
-            e, l, DenseElementsAttr::get(inVector(), inf));
-        scf::YieldOp::create(e, l, v);
-      });
-  Value v = ifOp.getResult(0);
+  auto inf = APFloat::getInf(cast<FloatType>(inElt).getFloatSemantics(),
+                             /*Negative=*/true);
+  Value v;
+  if (peeled) {
+    // The vector's address is aligned (rowBase + col is a multiple of the
+    // width): whole vectors load as one access; the row's first and last
+    // load the lanes inside it (upstream's masked load; masked-off lanes
+    // are not read).
+    Value at = add(rowBase, col);
+    Value full = vectorInRow(col, valid);
+    Value mask = lanesInRow(col, valid);
+    auto ifOp = scf::IfOp::create(
+        b, loc, full,
+        [&](OpBuilder &t, Location l) {
+          Value v =
+              vector::LoadOp::create(t, l, inVector(), xFlat, at,
+                                     /*nontemporal=*/false, alignment(inElt));
+          scf::YieldOp::create(t, l, v);
+        },
+        [&](OpBuilder &e, Location l) {
+          Value pass = arith::ConstantOp::create(
+              e, l, DenseElementsAttr::get(inVector(), inf));
+          Value v = vector::MaskedLoadOp::create(e, l, inVector(), xFlat, at,
+                                                 mask, pass, alignment(inElt));
+          scf::YieldOp::create(e, l, v);
+        });
+    v = ifOp.getResult(0);
+  } else {
+    auto ifOp = scf::IfOp::create(
+        b, loc, valid,
+        [&](OpBuilder &t, Location l) {
+          Value v =
+              vector::LoadOp::create(t, l, inVector(), x, ValueRange{row, col},
+                                     /*nontemporal=*/false, alignment(inElt));
+          scf::YieldOp::create(t, l, v);
+        },
+        [&](OpBuilder &e, Location l) {
+          Value v = arith::ConstantOp::create(
+              e, l, DenseElementsAttr::get(inVector(), inf));
+          scf::YieldOp::create(e, l, v);
+        });
+    v = ifOp.getResult(0);
+  }
   if (inElt != acc)
     v = arith::ExtFOp::create(b, loc, VectorType::get({s.vectorWidth}, acc),
                               v);
@@ -50,6 +108,24 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   for (Value v : values)
     converted.push_back(sm.fromAcc(v, outElt));
   Value vec = vector::FromElementsOp::create(b, loc, outVector(), converted);
+  if (peeled) {
+    Value at = add(rowBase, col);
+    Value full = vectorInRow(col, valid);
+    Value mask = lanesInRow(col, valid);
+    scf::IfOp::create(
+        b, loc, full,
+        [&](OpBuilder &t, Location l) {
+          vector::StoreOp::create(t, l, vec, yFlat, at,
+                                  /*nontemporal=*/false, alignment(outElt));
+          scf::YieldOp::create(t, l);
+        },
+        [&](OpBuilder &e, Location l) {
+          vector::MaskedStoreOp::create(e, l, yFlat, at, mask, vec,
+                                        alignment(outElt));
+          scf::YieldOp::create(e, l);
+        });
+    return;
+  }
   scf::IfOp::create(b, loc, valid, [&](OpBuilder &t, Location l) {
     vector::StoreOp::create(t, l, vec, y, ValueRange{row, col},
                             /*nontemporal=*/false, alignment(outElt));
@@ -357,7 +433,6 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
   smemL = attributions[1];
   lane = rem(tid, s.threadsPerRow);
   chunkBegin = idx(0);
-  chunkEnd = n;
   Value ticket;
   if (s.splits > 1) {
     // Blocks take work in the order they start, from a ticket counter, so
@@ -383,21 +458,40 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     chunk = rem(ticket, s.splits);
     // A cached chunk is what the block's registers hold; a streamed one is
     // the row's vectors shared out (splitChunkElements).
+    // Peeled rows span up to vectorWidth - 1 more elements than they hold.
+    Value span = peeled ? add(n, idx(s.vectorWidth - 1)) : n;
     Value chunkLen =
         s.cachedVectors > 0
             ? idx(s.cachedVectors * s.threadsPerRow * s.vectorWidth)
             : mul(arith::CeilDivUIOp::create(
                       b, loc,
-                      arith::CeilDivUIOp::create(b, loc, n, idx(s.vectorWidth)),
+                      arith::CeilDivUIOp::create(b, loc, span,
+                                                 idx(s.vectorWidth)),
                       idx(s.splits)),
                   idx(s.vectorWidth));
     chunkBegin = mul(chunk, chunkLen);
-    chunkEnd = minU(add(chunkBegin, chunkLen), n);
-    rowValid = ult(row, rows);
+    chunkEnd = add(chunkBegin, chunkLen);
   } else {
     row = add(mul(bid, idx(s.rowsPerBlock)), div(tid, s.threadsPerRow));
-    rowValid = ult(row, rows);
   }
+  rowValid = ult(row, rows);
+  Value end = n;
+  if (peeled) {
+    // Columns count from the aligned address at or before the row's start
+    // (the buffer's start is aligned, as for every vector access here).
+    auto flat = [&](Value v) -> Value {
+      return memref::CollapseShapeOp::create(
+          b, loc, v, ArrayRef<ReassociationIndices>{{0, 1}});
+    };
+    xFlat = flat(x);
+    if (req.normalize)
+      yFlat = flat(y);
+    Value start = mul(row, n);
+    shift = rem(start, s.vectorWidth);
+    rowBase = sub(start, shift);
+    rowEnd = end = add(n, shift);
+  }
+  chunkEnd = s.splits > 1 ? minU(chunkEnd, end) : end;
 
   auto [m, l] = threadState();
   std::tie(m, l) = rowMerge(m, l);

@@ -31,8 +31,12 @@ public:
         rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
         stateKind(req.algorithm == Algorithm::ExpPair ? StateKind::Exponent
                                                       : StateKind::Max) {
-    inElt = cast<MemRefType>(x.getType()).getElementType();
+    auto xType = cast<MemRefType>(x.getType());
+    inElt = xType.getElementType();
     outElt = cast<MemRefType>(y.getType()).getElementType();
+    int64_t length = xType.getDimSize(1);
+    peeled = s.vectorWidth > 1 &&
+             (ShapedType::isDynamic(length) || length % s.vectorWidth != 0);
   }
 
   /// The whole kernel body; `launch` gives thread and block ids and the
@@ -47,9 +51,16 @@ private:
   }
 
   /// Loads the vector at column `col` of `row` when `valid`, else -inf.
+  /// Peeled rows: `col` counts from the aligned address before the row's
+  /// start, and lanes outside the row are -inf.
   SmallVector<Value> loadVector(Value row, Value col, Value valid);
-  /// Stores `values` (accumulator type) at column `col` when `valid`.
+  /// Stores `values` (accumulator type) at column `col` when `valid` (peeled
+  /// rows: only the lanes inside the row).
   void storeVector(Value row, Value col, Value valid, ArrayRef<Value> values);
+  /// Peeled rows: whether the whole vector at `col` lies in the row, and the
+  /// lanes of it that do.
+  Value vectorInRow(Value col, Value valid);
+  Value lanesInRow(Value col, Value valid);
 
   /// The fold of the op's algorithm: online folds a group's max as a
   /// tree, exp_pair the exponents of its pairs in a chain (-inf elements
@@ -94,6 +105,16 @@ private:
   StateMath sm;
   StateKind stateKind;
   Type inElt, outElt;
+
+  /// The row length is not a multiple of the vector width (or not static):
+  /// every row is read in aligned vectors from the aligned address at or
+  /// before its start, its first and last vectors masked (a peeled head and
+  /// tail), so that odd rows keep 16-byte accesses.
+  bool peeled;
+  /// Peeled rows, set by build(): the flat views of x and y, the row's
+  /// elements before its start in its first vector (`shift`), the flat index
+  /// of that vector (`rowBase`) and the row's end counted from it.
+  Value xFlat, yFlat, shift, rowBase, rowEnd;
 
   // Set by build().
   Value lane, row, rowValid, chunk, chunkBegin, chunkEnd;

@@ -139,15 +139,17 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     return op->emitOpError() << "splits (" << s.splits
                              << ") exceed the warp size " << target.warpSize
                              << ": one warp merges the states of a row";
-  if (s.vectorWidth > 1 &&
-      (!rowLength || *rowLength % s.vectorWidth != 0))
-    return op->emitOpError() << "vector width " << s.vectorWidth
-                             << " must divide the static row length";
+  // Any width takes any row length: rows that are not a multiple of it are
+  // peeled (rowSpan). Registers cover a row only of a known length.
+  if (s.cachedVectors > 0 && !rowLength)
+    return op->emitOpError("cached vectors need a static row length; ask "
+                           "for 0 to stream the row twice");
   if (s.splits > 1) {
     if (!rowLength)
       return op->emitOpError("split rows need a static row length");
     int64_t chunk = splitChunkElements(s, *rowLength);
-    if (chunk * s.splits < *rowLength || chunk * (s.splits - 1) >= *rowLength)
+    int64_t span = rowSpan(s.vectorWidth, *rowLength);
+    if (chunk * s.splits < span || chunk * (s.splits - 1) >= *rowLength)
       return op->emitOpError()
              << "splits (" << s.splits << ") of " << chunk
              << " elements do not tile the row length " << *rowLength;
@@ -158,7 +160,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
              << " multiprocessors: the blocks of a row could not all be "
                 "resident while they wait for each other";
   } else if (s.cachedVectors > 0 && rowLength &&
-             s.cachedVectors * s.threadsPerRow * s.vectorWidth < *rowLength) {
+             s.cachedVectors * s.threadsPerRow * s.vectorWidth <
+                 rowSpan(s.vectorWidth, *rowLength)) {
     return op->emitOpError()
            << "cached vectors (" << s.cachedVectors
            << ") do not cover the row length " << *rowLength << " ("
