@@ -126,7 +126,9 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
 
     Requirements, each with its own diagnostic: memrefs with identity
     layout, reduction along the innermost dimension, f16/bf16/f32 data,
-    f32 accumulation.
+    f32 accumulation. Buffers are taken to start 16-byte aligned: rows of
+    any length are read in 16-byte vectors, a row that does not start on
+    that alignment peeled (its first and last vectors masked).
 
     All three algorithms are honoured. An op still marked `algorithm(auto)`
     gets the choice of `softmax-select-algorithm`'s cost model for
