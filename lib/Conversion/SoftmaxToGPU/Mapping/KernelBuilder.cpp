@@ -24,7 +24,10 @@ Value KernelBuilder::vectorInRow(Value col, Value valid) {
   return andI(valid, andI(head, tail));
 }
 
-Value KernelBuilder::lanesInRow(Value col, Value valid) {
+Value KernelBuilder::lanesInRow(OpBuilder &at, Value col, Value valid) {
+  // The helpers build with `b`: point it where `at` builds.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
   auto indices = VectorType::get({s.vectorWidth}, b.getIndexType());
   auto splat = [&](Value v) {
     return vector::BroadcastOp::create(
@@ -59,10 +62,8 @@ SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
     // load the lanes inside it (upstream's masked load; masked-off lanes
     // are not read).
     Value at = add(rowBase, col);
-    Value full = vectorInRow(col, valid);
-    Value mask = lanesInRow(col, valid);
     auto ifOp = scf::IfOp::create(
-        b, loc, full,
+        b, loc, vectorInRow(col, valid),
         [&](OpBuilder &t, Location l) {
           Value v =
               vector::LoadOp::create(t, l, inVector(), xFlat, at,
@@ -70,6 +71,8 @@ SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
           scf::YieldOp::create(t, l, v);
         },
         [&](OpBuilder &e, Location l) {
+          // The lane mask only where it is used, off the loop's main path.
+          Value mask = lanesInRow(e, col, valid);
           Value pass = arith::ConstantOp::create(
               e, l, DenseElementsAttr::get(inVector(), inf));
           Value v = vector::MaskedLoadOp::create(e, l, inVector(), xFlat, at,
@@ -110,16 +113,15 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   Value vec = vector::FromElementsOp::create(b, loc, outVector(), converted);
   if (peeled) {
     Value at = add(rowBase, col);
-    Value full = vectorInRow(col, valid);
-    Value mask = lanesInRow(col, valid);
     scf::IfOp::create(
-        b, loc, full,
+        b, loc, vectorInRow(col, valid),
         [&](OpBuilder &t, Location l) {
           vector::StoreOp::create(t, l, vec, yFlat, at,
                                   /*nontemporal=*/false, alignment(outElt));
           scf::YieldOp::create(t, l);
         },
         [&](OpBuilder &e, Location l) {
+          Value mask = lanesInRow(e, col, valid);
           vector::MaskedStoreOp::create(e, l, yFlat, at, mask, vec,
                                         alignment(outElt));
           scf::YieldOp::create(e, l);
@@ -458,7 +460,8 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     chunk = rem(ticket, s.splits);
     // A cached chunk is what the block's registers hold; a streamed one is
     // the row's vectors shared out (splitChunkElements).
-    // Peeled rows span up to vectorWidth - 1 more elements than they hold.
+    // Peeled rows span up to vectorWidth - 1 more elements than they hold
+    // (rowSpan, which the mapping's checks use on the static length).
     Value span = peeled ? add(n, idx(s.vectorWidth - 1)) : n;
     Value chunkLen =
         s.cachedVectors > 0

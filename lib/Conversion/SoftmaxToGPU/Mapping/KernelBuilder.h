@@ -58,9 +58,9 @@ private:
   /// rows: only the lanes inside the row).
   void storeVector(Value row, Value col, Value valid, ArrayRef<Value> values);
   /// Peeled rows: whether the whole vector at `col` lies in the row, and the
-  /// lanes of it that do.
+  /// lanes of it that do (built where `at` builds).
   Value vectorInRow(Value col, Value valid);
-  Value lanesInRow(Value col, Value valid);
+  Value lanesInRow(OpBuilder &at, Value col, Value valid);
 
   /// The fold of the op's algorithm: online folds a group's max as a
   /// tree, exp_pair the exponents of its pairs in a chain (-inf elements
