@@ -139,6 +139,12 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
                 .check(options.attentionKeySplits))
       os << *why;
   if (message.empty())
+    if (std::optional<std::string> why =
+            OptionRange{"attention-stream-k", 1, 4096, false,
+                        "the mapping's choice"}
+                .check(options.attentionStreamK))
+      os << *why;
+  if (message.empty())
     return std::nullopt;
   return pipelineName(end, afterMapping) + ": " + message;
 }
@@ -250,6 +256,7 @@ buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
   map.chip = chipOf(options, end);
   map.attentionF32Precision = options.attentionF32Precision;
   map.attentionKeySplits = options.attentionKeySplits;
+  map.attentionStreamK = options.attentionStreamK;
   pm.addPass(createSoftmaxMapToGPU(map));
   addAfterGPUMapping(pm, options, end, pipelineName(end));
   return success();
@@ -263,15 +270,16 @@ buildGPUAfterMappingPipeline(OpPassManager &pm,
   std::optional<std::string> error =
       checkGPUOptions(options, end, /*afterMapping=*/true);
   // Read by the mapping only: a silent no-op here.
-  if (!error && (options.attentionF32Precision.hasValue() ||
-                 options.attentionKeySplits.hasValue()))
-    error =
-        pipeline + ": " +
-        (options.attentionF32Precision.hasValue() ? "attention-f32-precision"
-                                                  : "attention-key-splits") +
-        " is an option of the mapping (" + pipelineName(end) +
-        ", softmax-map-to-gpu, transform.softmax.map_to_gpu), not of "
-        "the passes after it";
+  const char *mappingOption =
+      options.attentionF32Precision.hasValue() ? "attention-f32-precision"
+      : options.attentionKeySplits.hasValue()  ? "attention-key-splits"
+      : options.attentionStreamK.hasValue()    ? "attention-stream-k"
+                                               : nullptr;
+  if (!error && mappingOption)
+    error = pipeline + ": " + mappingOption + " is an option of the mapping (" +
+            pipelineName(end) +
+            ", softmax-map-to-gpu, transform.softmax.map_to_gpu), not of "
+            "the passes after it";
   if (error) {
     pipelines::report(emitError, *error);
     return failure();

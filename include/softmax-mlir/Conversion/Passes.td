@@ -178,6 +178,11 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "softmax.attention: blocks that share a query tile's keys "
            "(split-KV, merged by a second kernel), 1 to 1024 (0: the cost "
            "model's; 1: no split)">,
+    Option<"attentionStreamK", "attention-stream-k", "int64_t", "0",
+           "softmax.attention: stream-K blocks per query-head group, which "
+           "cut the batch's key tiles into equal chunks (LeanAttention), 1 "
+           "to 4096 (0: the mapping's choice, stream-K for ragged decode; "
+           "attention-key-splits asks for plain split-KV)">,
     Option<"attentionPackedHeads", "attention-packed-heads", "int64_t", "0",
            "softmax.attention: query heads of one KV head run as one query "
            "tile (GQA packing), 1 to 1024, dividing heads / kv heads (0: "

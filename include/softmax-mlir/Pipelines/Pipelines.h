@@ -161,6 +161,12 @@ struct SoftmaxToGPUPipelineOptions
                      "share a query tile's keys (split-KV), 1 to 1024; 0: "
                      "the cost model's, 1: no split"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> attentionStreamK{
+      *this, "attention-stream-k",
+      llvm::cl::desc("softmax.attention (softmax-map-to-gpu): stream-K "
+                     "blocks per query-head group, 1 to 4096; 0: the "
+                     "mapping's choice (stream-K for ragged decode)"),
+      llvm::cl::init(0)};
 };
 using SoftmaxToNVVMPipelineOptions = SoftmaxToGPUPipelineOptions;
 using SoftmaxToROCDLPipelineOptions = SoftmaxToGPUPipelineOptions;
@@ -191,7 +197,8 @@ buildSoftmaxToROCDLPipeline(OpPassManager &pm,
 /// (buffer staging, softmax-check-no-host-fallback, kernel outlining, the
 /// device and host ends), for a module whose ops a transform script mapped
 /// (transform.softmax.map_to_gpu). Reads every option but
-/// attention-f32-precision and attention-key-splits (the mapping's), which
+/// attention-f32-precision, attention-key-splits and attention-stream-k
+/// (the mapping's), which
 /// are errors when set.
 LogicalResult buildSoftmaxToNVVMAfterMappingPipeline(
     OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,

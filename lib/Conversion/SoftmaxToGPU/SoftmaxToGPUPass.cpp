@@ -52,6 +52,8 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
        options.attentionBuffers},
       {{"attention-key-splits", 1, 1024, false, "the cost model's"},
        options.attentionKeySplits},
+      {{"attention-stream-k", 1, 4096, false, "the mapping's choice"},
+       options.attentionStreamK},
       {{"attention-packed-heads", 1, 1024, false, "the mapping's choice"},
        options.attentionPackedHeads}};
   for (const auto &[range, value] : ranges)
@@ -69,6 +71,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   mapping.attention.buffers = options.attentionBuffers;
   mapping.attention.keySplits = options.attentionKeySplits;
   mapping.attention.packedHeads = options.attentionPackedHeads;
+  mapping.attention.streamK = options.attentionStreamK;
   std::optional<AttentionF32Precision> precision =
       parseAttentionF32Precision(options.attentionF32Precision);
   if (!precision)
@@ -122,6 +125,7 @@ struct SoftmaxMapToGPUPass
     options.attentionBuffers = attentionBuffers;
     options.attentionKeySplits = attentionKeySplits;
     options.attentionPackedHeads = attentionPackedHeads;
+    options.attentionStreamK = attentionStreamK;
     options.attentionF32Precision = attentionF32Precision;
     FailureOr<GPUMapping> mapping =
         getGPUMappingFromOptions(options, [&]() -> InFlightDiagnostic {

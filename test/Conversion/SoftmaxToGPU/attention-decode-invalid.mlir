@@ -47,3 +47,62 @@ func.func @bad_request(%q: memref<1x2x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %
   softmax.attention ins(%q, %k, %k : memref<1x2x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 0>}
   return
 }
+
+// -----
+
+// Stream-K cuts key tiles into chunks without regard to where an entry's
+// keys sit: what depends on a key's global position is refused, never
+// computed another way.
+func.func @stream_k_window(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x300x64xbf16>, %len: memref<2xi32>, %o: memref<2x8x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs stream-K only without a window (its limits follow the keys' global positions)}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) window(128) key_lengths(%len : memref<2xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 8>}
+  return
+}
+
+// -----
+
+func.func @stream_k_threshold(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x300x64xbf16>, %len: memref<2xi32>, %o: memref<2x8x1x64xbf16>, %t: f32) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs stream-K only without a skip threshold}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) key_lengths(%len : memref<2xi32>) skip(lambda %t : f32, tile [16, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 8>}
+  return
+}
+
+// -----
+
+func.func @stream_k_causal_rows(%q: memref<2x8x4x64xbf16>, %k: memref<2x2x300x64xbf16>, %len: memref<2xi32>, %o: memref<2x8x4x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs stream-K only without causal with more than one query row (a piece would need the diagonal of its entry's last keys)}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x4x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x4x64xbf16>) masked(zero) causal key_lengths(%len : memref<2xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 8>}
+  return
+}
+
+// -----
+
+func.func @stream_k_prefill(%q: memref<2x8x200x64xbf16>, %k: memref<2x2x300x64xbf16>, %o: memref<2x8x200x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs stream-K only without more query rows than one block holds (a chunk is a run of key tiles of one query tile)}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x200x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x200x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 8>}
+  return
+}
+
+// -----
+
+func.func @stream_k_and_split(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x300x64xbf16>, %len: memref<2xi32>, %o: memref<2x8x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping takes stream-K (4 blocks per head group) or a key split (2), not both}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) key_lengths(%len : memref<2xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 2, stream_k = 4>}
+  return
+}
+
+// -----
+
+func.func @stream_k_unified(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x300x64xbf16>, %len: memref<2xi32>, %o: memref<2x8x1x64xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping runs stream-K only without a unified max}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) key_lengths(%len : memref<2xi32>) algorithm(unified_max, phi = 4.0) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 4>}
+  return
+}
+
+// -----
+
+func.func @stream_k_range(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x300x64xbf16>, %o: memref<2x8x1x64xbf16>) {
+  // expected-error @+1 {{stream_k must be in [1, 4096], got 5000}}
+  softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 5000>}
+  return
+}

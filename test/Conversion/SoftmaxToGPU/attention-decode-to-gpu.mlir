@@ -1,6 +1,7 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-key-splits=1 attention-packed-heads=1" --canonicalize --split-input-file | FileCheck %s --check-prefix=PREFILL
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" --canonicalize --split-input-file | FileCheck %s --check-prefix=AMD
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-key-splits=16" --canonicalize --split-input-file | FileCheck %s --check-prefix=PLAIN
 
 // A decode step (B 8, H 32, Hkv 8, one query row, 32768 keys, d 128), the
 // mapping's plan: the 4 query heads of each KV head packed into one tile's
@@ -102,23 +103,71 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 
 // -----
 
-// Ragged (key_lengths): each block loads its batch entry's key count and
-// clamps it to [0, Nk]; the splits cut that count, not Nk (the range of
-// split x % 16 is computed from it), and without splits the causal bound of
-// the key loop is at most that count. The plan splits a ragged op into at
-// least 8 waves of blocks (64 packed blocks on 396 resident: 50), here
-// capped at 4096 / 256 = 16 splits.
+// Ragged (key_lengths) runs stream-K by default: the batch's key tiles end
+// to end, cut into equal chunks, 33 per KV head here (2 blocks per
+// multiprocessor of 132, over 8 head groups). A first kernel writes each
+// entry's first tile (entry b sums ceil(L_e / 64) over e < b, each L_e
+// clamped to [0, 4096]); each block of the attention kernel takes chunk x,
+// C = max(ceil(T / 33), 1) tiles from x C, finds the entry of its first
+// tile by bisection, and folds one piece per entry it crosses (a barrier
+// before each, none for an entry without keys) into partial row entry + x;
+// the merge adds entry b's pieces, chunks tiles[b] / C to
+// ceil(tiles[b + 1] / C) - 1 (none for an empty entry).
 // CHECK-LABEL: func.func @ragged_decode
-// CHECK: gpu.launch async {{.*}} blocks(%[[BX:.*]], %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c16, %{{.*}} = %c8, %{{.*}} = %c8)
-// CHECK:   %[[SPLIT:.*]] = arith.remui %[[BX]], %c16 : index
-// CHECK:   %[[L:.*]] = memref.load %arg3[%[[BZ]]] : memref<8xi32>
-// CHECK:   %[[N:.*]] = arith.index_cast %[[L]] : i32 to index
-// CHECK:   %[[MIN:.*]] = arith.minsi %[[N]], %c4096 : index
-// CHECK:   %[[LB:.*]] = arith.maxsi %[[MIN]], %c0 : index
-// CHECK:   %[[SIZE:.*]] = affine.max #{{.*}}()[%[[LB]]]
-// CHECK:   affine.apply #{{.*}}()[%[[SPLIT]]]
-// CHECK:   affine.max #{{.*}}()[%[[LB]], %{{.*}}]
-// CHECK: gpu.launch
+// CHECK: %[[TS:.*]], %[[TT:.*]] = gpu.alloc async [%{{.*}}] (%c9) : memref<?xi32>
+// CHECK: %[[SCHED:.*]] = gpu.launch async [%[[TT]]] blocks({{.*}}) in ({{.*}} = %c1, {{.*}} = %c1, {{.*}} = %c1) threads(%[[TX:[a-z0-9]+]], {{.*}}) in ({{.*}} = %c128,
+// CHECK:   scf.for %[[E:.*]] = %c0 to %[[TX]] step %c1 iter_args
+// CHECK:     memref.load %arg3[%[[E]]] : memref<8xi32>
+// CHECK:     arith.minsi %{{.*}}, %c4096 : index
+// CHECK:     arith.ceildivui %{{.*}}, %c64 : index
+// CHECK:   memref.store %{{.*}}, %[[TS]][%[[TX]]] : memref<?xi32>
+// CHECK: gpu.launch async [%[[SCHED]]] blocks(%[[BX:[a-z0-9]+]], {{.*}}) in ({{.*}} = %c33, {{.*}} = %c8, {{.*}} = %c1)
+// CHECK:   %[[T:.*]] = memref.load %[[TS]][%c8] : memref<?xi32>
+// CHECK:   %[[TI:.*]] = arith.index_cast %[[T]] : i32 to index
+// CHECK:   %[[C0:.*]] = arith.ceildivui %[[TI]], %c33 : index
+// CHECK:   %[[C:.*]] = arith.maxsi %[[C0]], %c1 : index
+// CHECK:   %[[G:.*]] = arith.muli %[[BX]], %[[C]] : index
+// CHECK:   %[[G0:.*]] = arith.minsi %[[G]], %[[TI]] : index
+// CHECK:   %[[FIRST:.*]]:2 = scf.while (%{{.*}} = %c0, %{{.*}} = %c8)
+// CHECK:   scf.while (%{{.*}} = %[[G0]], %{{.*}} = %[[FIRST]]#0)
+// CHECK:     %[[ENTRY:[a-z0-9]+]]: index):
+// CHECK:     memref.load %arg3[%[[ENTRY]]] : memref<8xi32>
+// CHECK:     %[[SLOT:.*]] = arith.addi %[[ENTRY]], %[[BX]] : index
+// CHECK:     gpu.barrier
+// CHECK:     scf.if
+// CHECK:       scf.for
+// CHECK:       memref.store %{{.*}}, %{{.*}}[%[[SLOT]], %{{.*}}, %{{.*}}] : memref<?x?x?xf32>
+// CHECK: stream_k = 33
+// CHECK: gpu.launch async {{.*}} blocks({{.*}}, {{.*}}, %[[MB:[a-z0-9]+]]) in ({{.*}} = %c4, {{.*}} = %c8, {{.*}} = %c8)
+// CHECK:   memref.load %[[TS]][%c8] : memref<?xi32>
+// CHECK:   %[[S0:.*]] = memref.load %[[TS]][%[[MB]]] : memref<?xi32>
+// CHECK:   %[[S0I:.*]] = arith.index_cast %[[S0]]
+// CHECK:   %[[S1:.*]] = memref.load %[[TS]][%{{.*}}] : memref<?xi32>
+// CHECK:   %[[S1I:.*]] = arith.index_cast %[[S1]]
+// CHECK:   %[[P0:.*]] = arith.divui %[[S0I]], %{{.*}} : index
+// CHECK:   %[[P1:.*]] = arith.ceildivui %[[S1I]], %{{.*}} : index
+// CHECK:   %[[ROW0:.*]] = arith.addi %[[MB]], %[[P0]] : index
+// CHECK:   %[[ANY:.*]] = arith.cmpi ugt, %[[S1I]], %[[S0I]] : index
+// CHECK:   %[[N:.*]] = arith.subi %[[P1]], %[[P0]] : index
+// CHECK:   %[[COUNT:.*]] = arith.select %[[ANY]], %[[N]], %c0 : index
+// CHECK:   scf.for %[[I:.*]] = %c0 to %[[COUNT]] step %c1
+// CHECK:     arith.addi %[[ROW0]], %[[I]] : index
+// CHECK: gpu.dealloc async [%{{.*}}] %[[TS]] : memref<?xi32>
+// Plain split-KV when a split is asked for: each block loads its batch
+// entry's key count and clamps it to [0, Nk]; the splits cut that count,
+// not Nk (the range of split x % 16 is computed from it).
+// PLAIN-LABEL: func.func @ragged_decode
+// PLAIN: gpu.launch async {{.*}} blocks(%[[BX:.*]], %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c16, %{{.*}} = %c8, %{{.*}} = %c8)
+// PLAIN:   %[[SPLIT:.*]] = arith.remui %[[BX]], %c16 : index
+// PLAIN:   %[[L:.*]] = memref.load %arg3[%[[BZ]]] : memref<8xi32>
+// PLAIN:   %[[N:.*]] = arith.index_cast %[[L]] : i32 to index
+// PLAIN:   %[[MIN:.*]] = arith.minsi %[[N]], %c4096 : index
+// PLAIN:   %[[LB:.*]] = arith.maxsi %[[MIN]], %c0 : index
+// PLAIN:   %[[SIZE:.*]] = affine.max #{{.*}}()[%[[LB]]]
+// PLAIN:   affine.apply #{{.*}}()[%[[SPLIT]]]
+// PLAIN:   affine.max #{{.*}}()[%[[LB]], %{{.*}}]
+// PLAIN: key_splits = 16, packed_heads = 4>
+// PLAIN: gpu.launch
 // PREFILL-LABEL: func.func @ragged_decode
 // PREFILL: gpu.launch
 // PREFILL:   %[[L:.*]] = memref.load %arg3[%{{.*}}] : memref<8xi32>
@@ -135,11 +184,13 @@ func.func @ragged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf
 
 // -----
 
-// Paged: every thread's K and V copies address row r of the split's range
-// through the page table, page table[b, r / 64] clamped to [0, 599], at row
-// r mod 64 and the kv head.
+// Paged (stream-K, as ragged): every thread's K and V copies address row r
+// of its piece's range through the page table of the piece's entry, page
+// table[b, r / 64] clamped to [0, 599], at row r mod 64 and the kv head.
 // CHECK-LABEL: func.func @paged_decode
-// CHECK: gpu.launch async {{.*}} blocks(%{{[a-z0-9]+}}, %[[BY:[a-z0-9]+]], %[[BZ:[a-z0-9]+]]) in
+// CHECK: gpu.launch async {{.*}} blocks(%{{[a-z0-9]+}}, %[[BY:[a-z0-9]+]], %{{[a-z0-9]+}}) in {{.*}} dynamic_shared_memory_size
+// CHECK:   scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}#0)
+// CHECK:   ^bb0(%{{.*}}: index, %[[BZ:.*]]: index):
 // CHECK:   %[[SLOT:.*]] = arith.divui %[[R:.*]], %c64 : index
 // CHECK:   %[[E:.*]] = memref.load %arg4[%[[BZ]], %[[SLOT]]] : memref<8x64xi32>
 // CHECK:   %[[P:.*]] = arith.index_cast %[[E]] : i32 to index

@@ -159,6 +159,12 @@ struct AttentionGPUStrategy {
   /// packs all of them when the op has no mask, window or threshold and
   /// its query rows fill less than a block.
   int64_t packedHeads = 0;
+  /// Stream-K (LeanAttention): blocks per query-head group that cut the
+  /// key tiles of the whole batch into equal chunks, each folding the
+  /// pieces of the entries its chunk crosses into f32 partials that a
+  /// second kernel merges. 0: the mapping's choice (stream-K for ragged
+  /// decode, planStreamK); plain split-KV is asked for with keySplits.
+  int64_t streamK = 0;
 };
 
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style

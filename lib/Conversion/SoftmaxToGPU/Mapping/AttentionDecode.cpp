@@ -169,6 +169,108 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
   return s;
 }
 
+/// Why `op` cannot run stream-K with `packed` heads per tile and blocks of
+/// `blockRows` query rows, or std::nullopt.
+static std::optional<std::string> whyNotStreamK(AttentionOp op, int64_t packed,
+                                                int64_t blockRows) {
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  if (op.getWindow())
+    return "a window (its limits follow the keys' global positions)";
+  if (op.hasSkipThreshold())
+    return "a skip threshold";
+  if (op.hasUnifiedMax())
+    return "a unified max";
+  if (q.isDynamicDim(2) || q.getDimSize(2) * packed > blockRows)
+    return "more query rows than one block holds (a chunk is a run of key "
+           "tiles of one query tile)";
+  if (op.getCausal() && q.getDimSize(2) > 1)
+    return "causal with more than one query row (a piece would need the "
+           "diagonal of its entry's last keys)";
+  if (q.isDynamicDim(1))
+    return "a dynamic head count";
+  return std::nullopt;
+}
+
+FailureOr<int64_t>
+mlir::softmax::detail::planStreamK(AttentionOp op, const GPUTarget &target,
+                                   const AttentionGPUStrategy &overrides,
+                                   int64_t packed, int64_t blockRows) {
+  std::optional<std::string> why = whyNotStreamK(op, packed, blockRows);
+  if (int64_t p = overrides.streamK) {
+    if (overrides.keySplits)
+      return op.emitOpError() << "GPU attention mapping takes stream-K (" << p
+                              << " blocks per head group) or a key split ("
+                              << overrides.keySplits << "), not both";
+    if (why)
+      return op.emitOpError()
+             << "GPU attention mapping runs stream-K only without " << *why;
+    return p;
+  }
+  if (overrides.keySplits || why || !op.hasKeyLengths())
+    return 0;
+  // Two blocks per multiprocessor: the decode kernel reads fastest there
+  // (bench/results/decode/gpu_decode_sweep.md: 3905 GB/s in 256 blocks
+  // against 2920 in 448), and chunks of a whole batch are long enough that
+  // a block's prologue is a few tiles of hundreds.
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  int64_t groups = q.getDimSize(1) / packed;
+  return std::max<int64_t>(1, llvm::divideCeil(2 * target.multiprocessors,
+                                               std::max<int64_t>(groups, 1)));
+}
+
+Value StreamKSchedule::chunkTiles(OpBuilder &b, Location loc,
+                                  Value total) const {
+  IndexArith ix(b, loc);
+  Value c = arith::CeilDivUIOp::create(b, loc, total, ix.idx(chunks));
+  return ix.maxI(c, ix.idx(1));
+}
+
+Value StreamKSchedule::tilesBefore(OpBuilder &b, Location loc,
+                                   Value entry) const {
+  Value v = memref::LoadOp::create(b, loc, tileStarts, ValueRange{entry});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+Value mlir::softmax::detail::buildTileStarts(OpBuilder &b, Location loc,
+                                             AttentionOp op, Value keys,
+                                             Value batch,
+                                             const StreamKSchedule &schedule,
+                                             Value token) {
+  IndexArith ix(b, loc);
+  constexpr int64_t threads = 128;
+  Value entries = ix.add(batch, ix.idx(1));
+  Value one = ix.idx(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, arith::CeilDivUIOp::create(b, loc, entries, ix.idx(threads)), one,
+      one, ix.idx(threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr,
+      gpu::AsyncTokenType::get(b.getContext()), ValueRange{token});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value entry = ix.add(ix.mul(launch.getBlockIds().x, ix.idx(threads)),
+                       launch.getThreadIds().x);
+  auto inRange = scf::IfOp::create(
+      b, loc, ix.cmp(arith::CmpIPredicate::ult, entry, entries),
+      /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&inRange.getThenRegion().front());
+  auto sum = scf::ForOp::create(
+      b, loc, ix.idx(0), entry, one, ValueRange{ix.idx(0)},
+      [&](OpBuilder &nb, Location l, Value e, ValueRange acc) {
+        IndexArith lx(nb, l);
+        Value len = loadKeyCount(nb, l, op, e, keys);
+        Value tiles =
+            arith::CeilDivUIOp::create(nb, l, len, lx.idx(kKeysPerTile));
+        scf::YieldOp::create(nb, l, ValueRange{lx.add(acc[0], tiles)});
+      });
+  Value total =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), sum.getResult(0));
+  memref::StoreOp::create(b, loc, total, schedule.tileStarts,
+                          ValueRange{entry});
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  return launch.getAsyncToken();
+}
+
 Value mlir::softmax::detail::packQueryHeads(OpBuilder &b, Location loc,
                                             Value buffer, int64_t packed) {
   auto type = cast<MemRefType>(buffer.getType());
@@ -194,11 +296,10 @@ Value mlir::softmax::detail::packQueryHeads(OpBuilder &b, Location loc,
   return memref::CollapseShapeOp::create(b, loc, view, collapse);
 }
 
-Value mlir::softmax::detail::buildPartialMerge(OpBuilder &b, Location loc,
-                                               AttentionOp op, Value partO,
-                                               Value partLse, Value out,
-                                               Value lse, int64_t splits,
-                                               Value token) {
+Value mlir::softmax::detail::buildPartialMerge(
+    OpBuilder &b, Location loc, AttentionOp op, Value partO, Value partLse,
+    Value out, Value lse, int64_t splits, Value token,
+    const StreamKSchedule *schedule) {
   IndexArith ix(b, loc);
   auto dim = [&](Value v, int64_t i) -> Value {
     return memref::DimOp::create(b, loc, v, i);
@@ -216,11 +317,26 @@ Value mlir::softmax::detail::buildPartialMerge(OpBuilder &b, Location loc,
         batch = launch.getBlockIds().z, col = launch.getThreadIds().x;
   FloatType f32 = b.getF32Type();
   StateMath sm(b, loc, f32);
-  Value first = ix.mul(batch, ix.idx(splits));
+  // Partial rows [first, first + count) of the row's (batch, head).
+  Value first = ix.mul(batch, ix.idx(splits)), count = ix.idx(splits);
+  if (schedule) {
+    // Entry b's tiles [s0, s1) cross chunks s0 / C to ceil(s1 / C) - 1,
+    // none when s0 = s1; its piece of chunk p is row b + p.
+    Value c = schedule->chunkTiles(b, loc,
+                                   schedule->tilesBefore(b, loc, dim(out, 0)));
+    Value s0 = schedule->tilesBefore(b, loc, batch);
+    Value s1 = schedule->tilesBefore(b, loc, ix.add(batch, one));
+    Value p0 = arith::DivUIOp::create(b, loc, s0, c);
+    Value p1 = arith::CeilDivUIOp::create(b, loc, s1, c);
+    first = ix.add(batch, p0);
+    count = arith::SelectOp::create(b, loc,
+                                    ix.cmp(arith::CmpIPredicate::ugt, s1, s0),
+                                    ix.sub(p1, p0), ix.idx(0));
+  }
   SmallVector<Value> init = {sm.identityOffset(), sm.identitySum(),
                              sm.cst(0.0)};
   auto loop = scf::ForOp::create(
-      b, loc, ix.idx(0), ix.idx(splits), one, init,
+      b, loc, ix.idx(0), count, one, init,
       [&](OpBuilder &nb, Location l, Value s, ValueRange st) {
         StateMath lm(nb, l, f32);
         Value part = arith::AddIOp::create(nb, l, first, s);

@@ -13,6 +13,7 @@
 #define SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOGPU_MAPPING_ATTENTIONDECODE_H
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 
 namespace mlir::softmax::detail {
 
@@ -38,6 +39,38 @@ FailureOr<int64_t> planKeySplits(AttentionOp op, const GPUTarget &target,
                                  int64_t packed, int64_t blockRows,
                                  int64_t threads, int64_t smemBytes);
 
+/// Stream-K (LeanAttention) for `op`: the blocks per query-head group that
+/// cut the batch's key tiles into equal chunks, or 0 for none (plain
+/// split-KV, planKeySplits), from the request in `overrides`, with
+/// `packed` query heads per tile and a block of `blockRows` query rows; a
+/// diagnostic on `op` for a request it cannot honour.
+FailureOr<int64_t> planStreamK(AttentionOp op, const GPUTarget &target,
+                               const AttentionGPUStrategy &overrides,
+                               int64_t packed, int64_t blockRows);
+
+/// The stream-K schedule a kernel and its merge share: `tileStarts`
+/// [B + 1] i32, entry b the key tiles of the entries before b (entry B all
+/// of them), and the chunks per query-head group.
+struct StreamKSchedule {
+  Value tileStarts;
+  int64_t chunks = 0;
+
+  /// The tiles of one chunk for `total` tiles in all: at least 1, and
+  /// `chunks` of them cover `total`. Chunk p is tiles [p C, p C + C).
+  Value chunkTiles(OpBuilder &b, Location loc, Value total) const;
+  /// Entry `entry` of tileStarts, as an index.
+  Value tilesBefore(OpBuilder &b, Location loc, Value entry) const;
+};
+
+/// A kernel on the stream of `token` that writes `schedule.tileStarts`
+/// from `op`'s key lengths (each clamped to [0, `keys`]) for `batch`
+/// entries; returns its token. Each of B + 1 threads sums the tiles of the
+/// entries before its own: B is a batch (tens to hundreds), and the
+/// lengths are read once from memory and then from cache.
+Value buildTileStarts(OpBuilder &b, Location loc, AttentionOp op, Value keys,
+                      Value batch, const StreamKSchedule &schedule,
+                      Value token);
+
 /// `buffer` [B, H, Nq, ...] (identity layout) viewed as
 /// [B, H / packed, packed Nq, ...]: the query heads of a group side by
 /// side in the rows.
@@ -48,10 +81,14 @@ Value packQueryHeads(OpBuilder &b, Location loc, Value buffer, int64_t packed);
 /// (lse_s, 1) of `splits` partials `partO` [B splits, H, Nq, Dv] and
 /// `partLse` [B splits, H, Nq] (StateMath::stateOfLse) merged with their
 /// accumulators, normalized with `op`'s masked-row rule. Returns the
-/// launch's token.
+/// launch's token. With a stream-K `schedule` the partials are
+/// [B + chunks, ...]: the piece of entry b in chunk p is row b + p (the
+/// pieces in key order are cut at entry starts and chunk starts, so b + p
+/// counts the cuts before it and no two pieces share a row), and entry b
+/// merges those of the chunks its tiles cross; `splits` is unused.
 Value buildPartialMerge(OpBuilder &b, Location loc, AttentionOp op, Value partO,
                         Value partLse, Value out, Value lse, int64_t splits,
-                        Value token);
+                        Value token, const StreamKSchedule *schedule = nullptr);
 
 } // namespace mlir::softmax::detail
 

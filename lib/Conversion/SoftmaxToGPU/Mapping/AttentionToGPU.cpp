@@ -170,6 +170,14 @@ public:
     splits = count;
     lseOut = partialLse;
   }
+  /// Stream-K: block x of the grid folds chunk x of `schedule` (the batch's
+  /// key tiles end to end, in equal chunks), one piece per entry it
+  /// crosses, writing its f32 partial into row entry + x of the partials.
+  void setStreamK(const StreamKSchedule &s, Value batchSize, Value partialLse) {
+    stream = s;
+    batch = batchSize;
+    lseOut = partialLse;
+  }
   /// GQA packing: the kernel's rows are query heads times the op's
   /// `queryRows` rows (row r is position r mod queryRows), its lse buffer
   /// `lse` the op's as [B, Hkv', g Nq].
@@ -179,6 +187,19 @@ public:
   }
 
 private:
+  /// One piece of a stream-K chunk: entry `entry`'s keys [start, end), its
+  /// partial's row `slot`, and the ops that close its loop (endPiece).
+  struct Piece {
+    Value entry, start, end, slot;
+    Operation *loop = nullptr;
+    Block *body = nullptr;
+  };
+  /// Opens the loop over the pieces of this block's chunk and leaves the
+  /// insertion point where one piece is built; the block ids give the
+  /// chunk (x) and the head (y).
+  Piece beginPieces(gpu::LaunchOp launch);
+  /// Closes what beginPieces opened.
+  void endPieces(const Piece &piece);
   /// Adds the mask operand to the scores of tile `kv0`.
   void applyMaskOperand(SmallVector<Value> &sc, Value kv0, Value bIdx,
                         Value hIdx, ArrayRef<Value> rows);
@@ -231,6 +252,8 @@ private:
   /// Split-KV and GQA packing (setKeySplits, setPackedRows); the first key
   /// of the block's split (null: 0).
   int64_t splits = 1;
+  std::optional<StreamKSchedule> stream;
+  Value batch;
   Value packedRows, lseOut, keyOffset;
   Value tid;
   /// The first key tile of the block, the O accumulators per lane, and
@@ -532,6 +555,69 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   return next;
 }
 
+AttentionKernel::Piece AttentionKernel::beginPieces(gpu::LaunchOp launch) {
+  using P = arith::CmpIPredicate;
+  Type index = b.getIndexType();
+  Value chunk = launch.getBlockIds().x;
+  Value total = stream->tilesBefore(b, loc, batch);
+  Value c = stream->chunkTiles(b, loc, total);
+  Value g0 = minI(mul(chunk, c), total);
+  Value g1 = minI(add(g0, c), total);
+  // The entry of tile g0: the last b < B with tileStarts[b] <= g0 (an
+  // entry without tiles shares its start with the next one), by bisection
+  // on [lo, hi).
+  auto search = scf::WhileOp::create(
+      b, loc, TypeRange{index, index}, ValueRange{idx(0), batch},
+      [&](OpBuilder &nb, Location l, ValueRange range) {
+        IndexArith lx(nb, l);
+        Value more = lx.cmp(P::ugt, lx.sub(range[1], range[0]), lx.idx(1));
+        scf::ConditionOp::create(nb, l, more, range);
+      },
+      [&](OpBuilder &nb, Location l, ValueRange range) {
+        IndexArith lx(nb, l);
+        Value mid = lx.div(lx.add(range[0], range[1]), 2);
+        Value right = lx.cmp(P::ule, stream->tilesBefore(nb, l, mid), g0);
+        scf::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, right, mid, range[0]),
+                       arith::SelectOp::create(nb, l, right, range[1], mid)});
+      });
+  // The pieces: from tile t of entry e, up to the entry's end or g1.
+  auto pieces = scf::WhileOp::create(
+      b, loc, TypeRange{index, index}, ValueRange{g0, search.getResult(0)},
+      [&](OpBuilder &nb, Location l, ValueRange at) {
+        IndexArith lx(nb, l);
+        scf::ConditionOp::create(nb, l, lx.cmp(P::ult, at[0], g1), at);
+      },
+      [&](OpBuilder &, Location, ValueRange) {});
+  Block *body = &pieces.getAfter().front();
+  b.setInsertionPointToStart(body);
+  Value t = body->getArgument(0), e = body->getArgument(1);
+  Value s0 = stream->tilesBefore(b, loc, e);
+  Value end = minI(stream->tilesBefore(b, loc, add(e, idx(1))), g1);
+  Value keys = loadKeyCount(b, loc, op, e, nk);
+  Piece piece;
+  piece.entry = e;
+  piece.start = mul(sub(t, s0), idx(kKeysPerTile));
+  piece.end = minI(mul(sub(end, s0), idx(kKeysPerTile)), keys);
+  piece.slot = add(e, chunk);
+  piece.loop = pieces;
+  piece.body = body;
+  // The last piece's warps are done with the shared buffers; an entry
+  // without keys has no piece.
+  gpu::BarrierOp::create(b, loc);
+  auto nonEmpty = scf::IfOp::create(b, loc, cmp(P::ult, piece.start, piece.end),
+                                    /*withElseRegion=*/false);
+  b.setInsertionPointToEnd(body);
+  scf::YieldOp::create(b, loc, ValueRange{end, add(e, idx(1))});
+  b.setInsertionPointToStart(&nonEmpty.getThenRegion().front());
+  return piece;
+}
+
+void AttentionKernel::endPieces(const Piece &piece) {
+  b.setInsertionPointAfter(piece.loop);
+}
+
 void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Blocks start in index order: with causal or window limits the last
   // query tiles have the most keys, so they take the first block indices
@@ -543,7 +629,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     blockX = div(blockX, splits);
     tileCount = div(tileCount, splits);
   }
-  Value qTile = sub(sub(tileCount, idx(1)), blockX);
+  // Stream-K blocks are chunks of one query tile's keys.
+  Value qTile = stream ? idx(0) : sub(sub(tileCount, idx(1)), blockX);
   Value hIdx = launch.getBlockIds().y, bIdx = launch.getBlockIds().z;
   tid = launch.getThreadIds().x;
   Value warp = div(tid, mma.lanes());
@@ -551,9 +638,19 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
       b, loc, hIdx, arith::DivUIOp::create(b, loc, heads, kvHeads));
   // The op's query rows, which packing puts side by side per head.
   Value queryRows = packedRows ? packedRows : nq;
+  // Stream-K: what follows runs once per piece of the block's chunk.
+  std::optional<Piece> piece;
+  if (stream) {
+    piece = beginPieces(launch);
+    bIdx = piece->entry;
+    keyOffset = piece->start;
+    nk = sub(piece->end, piece->start);
+    mma.setKeyOffset(keyOffset);
+  }
   // A ragged entry has its own key count: every limit, the split ranges
   // and a scale_factor's lambda = a / L_b read it.
-  nk = loadKeyCount(b, loc, op, bIdx, nk);
+  if (!stream)
+    nk = loadKeyCount(b, loc, op, bIdx, nk);
   // A threshold's lambda = a / Nk counts all the op's keys, not a split's.
   bool skips = op.hasSkipThreshold();
   Value log2Lambda = skips ? log2Threshold(bIdx) : Value();
@@ -774,13 +871,16 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Final: the row's sums, O / l, the masked value for rows with l = 0. A
   // split's partials are f32 and masked(zero): the merge applies the op's
   // rule.
-  MaskedRows masked = splits > 1 ? MaskedRows::Zero : op.getMasked();
+  bool partials = splits > 1 || stream;
+  MaskedRows masked = partials ? MaskedRows::Zero : op.getMasked();
   Type outElt =
-      splits > 1 ? b.getF32Type()
-                 : cast<MemRefType>(op.getOutput().getType()).getElementType();
+      partials ? b.getF32Type()
+               : cast<MemRefType>(op.getOutput().getType()).getElementType();
   Value fillO = sm.maskedValue(masked, /*probability=*/true);
   Value fillL = sm.maskedValue(masked, /*probability=*/false);
-  Value outBatch = splits > 1 ? add(mul(bIdx, idx(splits)), split) : bIdx;
+  Value outBatch = stream       ? piece->slot
+                   : splits > 1 ? add(mul(bIdx, idx(splits)), split)
+                                : bIdx;
   // Each slot's l, summed over the lanes of its row.
   auto rowSums = [&](ArrayRef<Value> state) {
     SmallVector<Value> sums;
@@ -819,6 +919,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   if (!unified) {
     SmallVector<Value> state(loop.getResults());
     store(state, rowSums(state));
+    if (piece)
+      endPieces(*piece);
     return;
   }
   // Unified max, two kernels: this one's pass at phi, and a second kernel
@@ -1028,6 +1130,17 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   if (failed(splitsOr))
     return failure();
   int64_t splits = *splitsOr;
+  // Stream-K replaces the split: chunks of the batch's key tiles.
+  FailureOr<int64_t> streamOr =
+      planStreamK(op, target, overrides, packed, blockRows);
+  if (failed(streamOr))
+    return failure();
+  StreamKSchedule schedule;
+  schedule.chunks = *streamOr;
+  bool streamK = schedule.chunks > 0;
+  if (streamK)
+    splits = 1;
+  bool partials = splits > 1 || streamK;
   Value query = op.getQuery(), output = op.getOutput(), lse = op.getLse();
   Value queryRows = nq;
   if (packed > 1) {
@@ -1042,13 +1155,15 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       arith::CeilDivUIOp::create(rewriter, loc, nq, ix.idx(blockRows));
   Type tokenType;
   Value token, partO, partLse;
-  if (splits > 1) {
-    // The partials [B splits, H, Nq(, Dv)], f32, allocated in stream order
-    // before the two kernels and freed after them.
+  if (partials) {
+    // The partials [B splits, H, Nq(, Dv)] (stream-K: [B + chunks, ...]),
+    // f32, allocated in stream order before the two kernels and freed
+    // after them.
     tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
     token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
                 .getAsyncToken();
-    Value parts = ix.mul(dim(query, 0), ix.idx(splits));
+    Value parts = streamK ? ix.add(dim(query, 0), ix.idx(schedule.chunks))
+                          : ix.mul(dim(query, 0), ix.idx(splits));
     int64_t dvStatic = v.getDimSize(3);
     int64_t dyn = ShapedType::kDynamic;
     auto allocO = gpu::AllocOp::create(
@@ -1064,7 +1179,18 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     partO = allocO.getMemref();
     partLse = allocLse.getMemref();
   }
-  mma->setQueryAndOutput(query, splits > 1 ? partO : output);
+  if (streamK) {
+    // The schedule: a small kernel writes each entry's first key tile.
+    auto alloc = gpu::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI32Type()),
+        tokenType, ValueRange{token},
+        ValueRange{ix.add(dim(query, 0), ix.idx(1))}, ValueRange{});
+    schedule.tileStarts = alloc.getMemref();
+    token = buildTileStarts(rewriter, loc, op, nk, dim(query, 0), schedule,
+                            alloc.getAsyncToken());
+  }
+  mma->setQueryAndOutput(query, partials ? partO : output);
 
   // The kernel copies Q, K and V 16 bytes at a time (cp.async on NVIDIA,
   // 16-byte loads on CDNA) and stores O in aligned runs: a misaligned
@@ -1102,7 +1228,9 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       memref::StoreOp::create(rewriter, loc, c0, counts, ValueRange{ix.idx(i)});
     gpu::TerminatorOp::create(rewriter, loc);
   }
-  Value gridX = splits > 1 ? ix.mul(tiles, ix.idx(splits)) : tiles;
+  Value gridX = streamK      ? ix.idx(schedule.chunks)
+                : splits > 1 ? ix.mul(tiles, ix.idx(splits))
+                             : tiles;
   // A unified max runs two kernels (AttentionKernel::build says why) with
   // a flag per block between them, allocated in stream order.
   bool unified = op.hasUnifiedMax();
@@ -1123,7 +1251,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   auto buildLaunch = [&](AttentionMma &unit,
                          std::optional<AttentionKernel::UnifiedPass> pass) {
     auto launch = gpu::LaunchOp::create(
-        rewriter, loc, gridX, heads, dim(op.getQuery(), 0),
+        rewriter, loc, gridX, heads, streamK ? one : dim(op.getQuery(), 0),
         ix.idx(warps * unit.lanes()), one, one, dynamicBytes, tokenType,
         token ? ValueRange{token} : ValueRange{}, attributions);
     launch->setAttr(
@@ -1132,7 +1260,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
             rewriter.getContext(),
             getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
             unit.rowsPerWarp(), blockRows, kKeysPerTile, unit.stages(), splits,
-            packed));
+            packed,
+            streamK ? std::optional<int64_t>(schedule.chunks) : std::nullopt));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
     SmallVector<Value> smem(launch.getWorkgroupAttributions());
@@ -1157,6 +1286,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
       kernel.setPackedRows(queryRows, lse);
     if (splits > 1)
       kernel.setKeySplits(splits, partLse);
+    if (streamK)
+      kernel.setStreamK(schedule, dim(op.getQuery(), 0), partLse);
     if (pass)
       kernel.setUnifiedPass(*pass, redoFlags);
     kernel.build(launch, smem);
@@ -1171,7 +1302,7 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     // of the kernel it builds.
     std::unique_ptr<AttentionMma> again =
         hooks.makeAttentionMma(rewriter, loc, op, config);
-    again->setQueryAndOutput(query, splits > 1 ? partO : output);
+    again->setQueryAndOutput(query, partials ? partO : output);
     token = launch.getAsyncToken();
     launch = buildLaunch(*again, Pass::Fallback);
     token =
@@ -1181,10 +1312,14 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     if (splits == 1)
       gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
   }
-  if (splits > 1) {
+  if (partials) {
     token = buildPartialMerge(rewriter, loc, op, partO, partLse, output, lse,
-                              splits, unified ? token : launch.getAsyncToken());
-    for (Value buffer : {partO, partLse})
+                              splits, unified ? token : launch.getAsyncToken(),
+                              streamK ? &schedule : nullptr);
+    SmallVector<Value> buffers = {partO, partLse};
+    if (streamK)
+      buffers.push_back(schedule.tileStarts);
+    for (Value buffer : buffers)
       token = gpu::DeallocOp::create(rewriter, loc, tokenType,
                                      ValueRange{token}, buffer)
                   .getAsyncToken();

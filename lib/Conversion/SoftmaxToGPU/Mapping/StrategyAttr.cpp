@@ -65,10 +65,20 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op,
     overrides.rowsPerWarp = *v;
   if (std::optional<int64_t> v = attr.getBuffers())
     overrides.buffers = *v;
-  if (std::optional<int64_t> v = attr.getKeySplits())
+  // A request for one of split-KV and stream-K replaces the pass's choice
+  // of the other.
+  if (std::optional<int64_t> v = attr.getKeySplits()) {
     overrides.keySplits = *v;
+    if (!attr.getStreamK())
+      overrides.streamK = 0;
+  }
   if (std::optional<int64_t> v = attr.getPackedHeads())
     overrides.packedHeads = *v;
+  if (std::optional<int64_t> v = attr.getStreamK()) {
+    overrides.streamK = *v;
+    if (!attr.getKeySplits())
+      overrides.keySplits = 0;
+  }
   if (std::optional<MatrixInstruction> mma = attr.getMma()) {
     Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
     // Only f32 on NVIDIA has a choice: the precision.

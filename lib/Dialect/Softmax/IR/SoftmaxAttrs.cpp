@@ -136,11 +136,12 @@ LogicalResult AttentionGPUStrategyAttr::verify(
     std::optional<MatrixInstruction> mma, std::optional<int64_t> rowsPerWarp,
     std::optional<int64_t> rowsPerBlock, std::optional<int64_t> keysPerTile,
     std::optional<int64_t> buffers, std::optional<int64_t> keySplits,
-    std::optional<int64_t> packedHeads) {
+    std::optional<int64_t> packedHeads, std::optional<int64_t> streamK) {
   if (failed(
           SizeCheck{emitError, "rows_per_warp", rowsPerWarp}.oneOf({16, 32})) ||
       failed(SizeCheck{emitError, "key_splits", keySplits}.inRange(1, 1024)) ||
       failed(SizeCheck{emitError, "packed_heads", packedHeads}.atLeast(1)) ||
+      failed(SizeCheck{emitError, "stream_k", streamK}.inRange(1, 4096)) ||
       failed(SizeCheck{emitError, "buffers", buffers}.oneOf({1, 2})) ||
       failed(SizeCheck{emitError, "rows_per_block", rowsPerBlock}.atLeast(1)) ||
       failed(SizeCheck{emitError, "keys_per_tile", keysPerTile}.powerOfTwo()))

@@ -198,6 +198,8 @@ static SoftmaxMapToGPUOptions getPassOptions(transform::SoftmaxMapToGPUOp op) {
     options.attentionKeySplits = *v;
   if (auto v = op.getAttentionPackedHeads())
     options.attentionPackedHeads = *v;
+  if (auto v = op.getAttentionStreamK())
+    options.attentionStreamK = *v;
   if (auto v = op.getAttentionF32Precision())
     options.attentionF32Precision = v->str();
   return options;

@@ -89,3 +89,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Stream-K by attribute: 3 chunks per head group over the batch's key
+// tiles; the handle holds the chunk blocks' launch, not the schedule's
+// before it or the merge's after it.
+// CHECK-LABEL: func @ragged
+// CHECK: gpu.launch async
+// CHECK:   memref.store %{{.*}} : memref<?xi32>
+// CHECK: gpu.launch async {{.*}} in ({{.*}} = %c3{{(_[0-9]+)?}}, {{.*}} = %{{.*}}, {{.*}} = %c1{{(_[0-9]+)?}})
+// CHECK: } {ragged, softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 1, packed_heads = 2, stream_k = 3>}
+// CHECK: gpu.launch async
+// CHECK:   scf.for
+func.func @ragged(%q: memref<2x4x1x64xbf16>, %k: memref<2x2x500x64xbf16>, %len: memref<2xi32>, %o: memref<2x4x1x64xbf16>) {
+  softmax.attention ins(%q, %k, %k : memref<2x4x1x64xbf16>, memref<2x2x500x64xbf16>, memref<2x2x500x64xbf16>) outs(%o : memref<2x4x1x64xbf16>) masked(zero) key_lengths(%len : memref<2xi32>)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["softmax.attention"]} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.softmax.map_to_gpu %a {attention_stream_k = 3} : (!transform.any_op) -> !transform.any_op
+    transform.annotate %l "ragged" : !transform.any_op
+    transform.yield
+  }
+}

@@ -207,11 +207,12 @@ def Softmax_AttentionGPUStrategyAttr
   let description = [{
     The strategy of `softmax.attention` on the GPU's matrix units
     (docs/Attention.md, "GPU lowering"). As `softmax.strategy` on the op it
-    is a per-op request for `mma`, `rows_per_warp`, `buffers`, `key_splits`
-    and `packed_heads`, which replace the pass options
+    is a per-op request for `mma`, `rows_per_warp`, `buffers`, `key_splits`,
+    `packed_heads` and `stream_k`, which replace the pass options
     (`attention-f32-precision`, `attention-rows-per-warp`,
-    `attention-buffers`, `attention-key-splits`, `attention-packed-heads`)
-    for that op; the mapping records all seven parameters on its
+    `attention-buffers`, `attention-key-splits`, `attention-packed-heads`,
+    `attention-stream-k`) for that op; the mapping records the first seven
+    parameters, and `stream_k` where it runs stream-K, on its
     `gpu.launch`. `rows_per_block` and
     `keys_per_tile` follow from the others (warps per block are measured
     choices, tiles are 64 keys): a request may not give them.
@@ -234,6 +235,12 @@ def Softmax_AttentionGPUStrategyAttr
       query tile (GQA packing: the tile's rows are heads times query rows,
       so each K/V tile a block stages serves all of them). 1 is no packing;
       it must divide heads / kv_heads.
+    * `stream_k`: stream-K blocks per query-head group (LeanAttention): the
+      key tiles of the whole batch, laid end to end, are cut into this many
+      equal chunks; a block folds the piece of each entry its chunk crosses
+      into an f32 partial, and the merge kernel adds each entry's pieces.
+      Ragged batches (`key_lengths`) get it by default; a request for
+      `key_splits` asks for plain split-KV instead.
 
     Example:
 
@@ -254,7 +261,9 @@ def Softmax_AttentionGPUStrategyAttr
     Softmax_OptionalIntParameter<"keys per tile">:$keys_per_tile,
     Softmax_OptionalIntParameter<"buffers per K/V tile">:$buffers,
     Softmax_OptionalIntParameter<"blocks per query tile's keys">:$key_splits,
-    Softmax_OptionalIntParameter<"query heads per query tile">:$packed_heads
+    Softmax_OptionalIntParameter<"query heads per query tile">:$packed_heads,
+    Softmax_OptionalIntParameter<"stream-K blocks per query-head group">:
+        $stream_k
   );
 }
 

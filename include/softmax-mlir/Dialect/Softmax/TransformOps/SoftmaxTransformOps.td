@@ -265,7 +265,7 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
     `gfx90a` or `gfx942`), `threads_per_row`, `rows_per_block`,
     `vector_width`, `cached_vectors`, `splits`, and for attention
     `attention_rows_per_warp`, `attention_buffers`,
-    `attention_key_splits`, `attention_packed_heads` and
+    `attention_key_splits`, `attention_packed_heads`, `attention_stream_k` and
     `attention_f32_precision` (`exact` or `tf32`, NVIDIA only). An absent
     attribute leaves the choice to the heuristic, like the option's 0; a
     given size must be positive.
@@ -310,6 +310,7 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
                        Softmax_OptionalSize:$attention_buffers,
                        Softmax_OptionalSize:$attention_key_splits,
                        Softmax_OptionalSize:$attention_packed_heads,
+                       Softmax_OptionalSize:$attention_stream_k,
                        Softmax_OptionalStr<["exact", "tf32"]>:
                            $attention_f32_precision,
                        OptionalAttr<AnyAttr>:$strategy);
