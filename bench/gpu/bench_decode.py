@@ -113,6 +113,9 @@ SWEEP = {
 
 def variants_of(shape_name: str) -> dict:
     v = dict(VARIANTS)
+    if SHAPES[shape_name][3] == 1:
+        # Stream-K takes one query row under causal (planStreamK).
+        v.update({"k33": {"stream_k": 33}, "k49": {"stream_k": 49}})
     if os.environ.get("DECODE_SWEEP"):
         v.update({f"s{n}": {"key_splits": n} for n in SWEEP.get(shape_name, [])})
     return v
@@ -196,6 +199,8 @@ def cli(doc: str, stem: str, build, run) -> int:
     r.add_argument("--out")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--rep", type=int, default=100)
+    r.add_argument("--profile", action="store_true",
+                   help="also time each kernel of the plans' calls (torch.profiler)")
     args = ap.parse_args()
     return build(args) if args.cmd == "build" else run(args)
 
@@ -302,6 +307,9 @@ def run(args) -> int:
                 check_error()
                 entry["ms"] = ms
                 entry["gbs"] = kv_bytes / (ms * 1e-3) / 1e9
+                if args.profile and var in ("auto", "k33"):
+                    from kernel_profile import kernel_times
+                    entry["kernels_us"] = kernel_times(call)
             case["kernels"][var] = entry
             print(shape_name, var, json.dumps(entry), flush=True)
         if shape_name in SHAPES:

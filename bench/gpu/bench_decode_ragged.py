@@ -65,7 +65,7 @@ KINDS = ("dense", "ragged", "paged", "paged16", "edge")
 VARIANTS = {"auto": {}, "s2": {"key_splits": 2}, "s4": {"key_splits": 4},
             "s8": {"key_splits": 8}, "s16": {"key_splits": 16},
             "k17": {"stream_k": 17}, "k33": {"stream_k": 33},
-            "k40": {"stream_k": 40}, "k49": {"stream_k": 49},
+            "k49": {"stream_k": 49},
             "k66": {"stream_k": 66}, "k99": {"stream_k": 99}}
 EDGE_VARIANTS = ("auto", "s8", "k17", "k66")
 
@@ -231,6 +231,9 @@ def run(args) -> int:
             check_error()
             e = {"plan": plans.get(name), "ms": ms, "rel_err": err, "ok": ok,
                  "gbs": read_bytes[kind] / (ms * 1e-3) / 1e9}
+            if args.profile and var in ("auto", "s8"):
+                from kernel_profile import kernel_times
+                e["kernels_us"] = kernel_times(go)
             results["kernels"][name] = e
             print(name, json.dumps(e), flush=True)
     # Baselines: cuDNN on the dense batch at the mean length; FlexAttention

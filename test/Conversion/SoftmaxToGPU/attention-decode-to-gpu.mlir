@@ -104,11 +104,11 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 // -----
 
 // Ragged (key_lengths) runs stream-K by default: the batch's key tiles end
-// to end, cut into equal chunks, 33 per KV head here (2 blocks per
-// multiprocessor of 132, over 8 head groups). A first kernel writes each
+// to end, cut into equal chunks: one wave, 49 per head group here (the 3
+// blocks a multiprocessor holds, times 132, over 8 head groups). A first kernel writes each
 // entry's first tile (entry b sums ceil(L_e / 64) over e < b, each L_e
 // clamped to [0, 4096]); each block of the attention kernel takes chunk x,
-// C = max(ceil(T / 33), 1) tiles from x C, finds the entry of its first
+// C = max(ceil(T / 49), 1) tiles from x C, finds the entry of its first
 // tile by bisection, and folds one piece per entry it crosses (a barrier
 // before each, none for an entry without keys) into partial row entry + x;
 // the merge adds entry b's pieces, chunks tiles[b] / C to
@@ -121,10 +121,10 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 // CHECK:     arith.minsi %{{.*}}, %c4096 : index
 // CHECK:     arith.ceildivui %{{.*}}, %c64 : index
 // CHECK:   memref.store %{{.*}}, %[[TS]][%[[TX]]] : memref<?xi32>
-// CHECK: gpu.launch async [%[[SCHED]]] blocks(%[[BX:[a-z0-9]+]], {{.*}}) in ({{.*}} = %c33, {{.*}} = %c8, {{.*}} = %c1)
+// CHECK: gpu.launch async [%[[SCHED]]] blocks(%[[BX:[a-z0-9]+]], {{.*}}) in ({{.*}} = %c49, {{.*}} = %c8, {{.*}} = %c1)
 // CHECK:   %[[T:.*]] = memref.load %[[TS]][%c8] : memref<?xi32>
 // CHECK:   %[[TI:.*]] = arith.index_cast %[[T]] : i32 to index
-// CHECK:   %[[C0:.*]] = arith.ceildivui %[[TI]], %c33 : index
+// CHECK:   %[[C0:.*]] = arith.ceildivui %[[TI]], %c49 : index
 // CHECK:   %[[C:.*]] = arith.maxsi %[[C0]], %c1 : index
 // CHECK:   %[[G:.*]] = arith.muli %[[BX]], %[[C]] : index
 // CHECK:   %[[G0:.*]] = arith.minsi %[[G]], %[[TI]] : index
@@ -137,7 +137,7 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 // CHECK:     scf.if
 // CHECK:       scf.for
 // CHECK:       memref.store %{{.*}}, %{{.*}}[%[[SLOT]], %{{.*}}, %{{.*}}] : memref<?x?x?xf32>
-// CHECK: stream_k = 33
+// CHECK: stream_k = 49
 // CHECK: gpu.launch async {{.*}} blocks({{.*}}, {{.*}}, %[[MB:[a-z0-9]+]]) in ({{.*}} = %c4, {{.*}} = %c8, {{.*}} = %c8)
 // CHECK:   memref.load %[[TS]][%c8] : memref<?xi32>
 // CHECK:   %[[S0:.*]] = memref.load %[[TS]][%[[MB]]] : memref<?xi32>

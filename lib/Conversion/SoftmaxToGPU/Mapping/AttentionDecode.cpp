@@ -75,6 +75,18 @@ int64_t mlir::softmax::detail::decodeWarps(int64_t rows, int64_t rowsPerWarp,
       llvm::divideCeil(std::max<int64_t>(rows, 1), rowsPerWarp), 1, warps);
 }
 
+/// The blocks of `threads` threads and `smemBytes` of shared memory one
+/// multiprocessor holds at once: what it has of the shared memory (the
+/// per-block opt-in limit stands for the multiprocessor's 228 KiB on
+/// sm_90) and of its registers (64K per multiprocessor; ptxas gives the
+/// d 128 kernels all 255 a thread may have).
+static int64_t residentBlocks(const GPUTarget &target, int64_t threads,
+                              int64_t smemBytes) {
+  int64_t bySmem = target.maxSharedMemoryPerBlock / smemBytes;
+  int64_t byRegisters = 65536 / (256 * threads);
+  return std::max<int64_t>(1, std::min(bySmem, byRegisters));
+}
+
 /// The split count of a decode kernel of `blocks` blocks over `keys` keys,
 /// on `sms` multiprocessors holding `resident` blocks each: the fewest
 /// splits within 2% of the cheapest, where a split count costs the busiest
@@ -139,14 +151,7 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
   int64_t blocks = q.getDimSize(0) * (q.getDimSize(1) / packed) *
                    llvm::divideCeil(nq, blockRows);
   AttentionKeySplitModel model;
-  // The blocks one multiprocessor holds at once: what it has of this
-  // kernel's shared memory (the per-block opt-in limit stands for the
-  // multiprocessor's 228 KiB on sm_90) and of its registers (64K per
-  // multiprocessor; ptxas gives the d 128 kernels all 255 a thread may
-  // have).
-  int64_t bySmem = target.maxSharedMemoryPerBlock / smemBytes;
-  int64_t byRegisters = 65536 / (256 * threads);
-  int64_t resident = std::max<int64_t>(1, std::min(bySmem, byRegisters));
+  int64_t resident = residentBlocks(target, threads, smemBytes);
   model.parallelUnits = target.multiprocessors * resident;
   model.rowsPerBlock = blockRows;
   s = chooseDecodeKeySplits(blocks, *keys, target.multiprocessors, resident,
@@ -194,7 +199,8 @@ static std::optional<std::string> whyNotStreamK(AttentionOp op, int64_t packed,
 FailureOr<int64_t>
 mlir::softmax::detail::planStreamK(AttentionOp op, const GPUTarget &target,
                                    const AttentionGPUStrategy &overrides,
-                                   int64_t packed, int64_t blockRows) {
+                                   int64_t packed, int64_t blockRows,
+                                   int64_t threads, int64_t smemBytes) {
   std::optional<std::string> why = whyNotStreamK(op, packed, blockRows);
   if (int64_t p = overrides.streamK) {
     if (overrides.keySplits)
@@ -208,14 +214,18 @@ mlir::softmax::detail::planStreamK(AttentionOp op, const GPUTarget &target,
   }
   if (overrides.keySplits || why || !op.hasKeyLengths())
     return 0;
-  // Two blocks per multiprocessor: the decode kernel reads fastest there
-  // (bench/results/decode/gpu_decode_sweep.md: 3905 GB/s in 256 blocks
-  // against 2920 in 448), and chunks of a whole batch are long enough that
-  // a block's prologue is a few tiles of hundreds.
+  // One wave: as many blocks as the multiprocessors hold at once, over
+  // the head groups. Measured on the H200 (B 64, H 32, Hkv 8, lengths
+  // 1024-16384, d 128, 3 resident; bench/results/decode/gpu_ragged.md):
+  // 49 chunks (392 blocks) read 3937 GB/s ragged, 3856 paged, 3824 with
+  // pages of 16; 33 (2 a multiprocessor) 3889, 3518, 3332; 66 (past one
+  // wave) 3220; 17 (one block alone) 2594. Chunks of a whole batch are
+  // long enough that a block's prologue is a few tiles of hundreds.
   auto q = cast<MemRefType>(op.getQuery().getType());
-  int64_t groups = q.getDimSize(1) / packed;
-  return std::max<int64_t>(1, llvm::divideCeil(2 * target.multiprocessors,
-                                               std::max<int64_t>(groups, 1)));
+  int64_t groups = std::max<int64_t>(q.getDimSize(1) / packed, 1);
+  int64_t slots =
+      residentBlocks(target, threads, smemBytes) * target.multiprocessors;
+  return std::max<int64_t>(1, slots / groups);
 }
 
 Value StreamKSchedule::chunkTiles(OpBuilder &b, Location loc,

@@ -42,11 +42,13 @@ FailureOr<int64_t> planKeySplits(AttentionOp op, const GPUTarget &target,
 /// Stream-K (LeanAttention) for `op`: the blocks per query-head group that
 /// cut the batch's key tiles into equal chunks, or 0 for none (plain
 /// split-KV, planKeySplits), from the request in `overrides`, with
-/// `packed` query heads per tile and a block of `blockRows` query rows; a
-/// diagnostic on `op` for a request it cannot honour.
+/// `packed` query heads per tile and a block of `blockRows` query rows and
+/// `threads` threads that needs `smemBytes` of shared memory; a diagnostic
+/// on `op` for a request it cannot honour.
 FailureOr<int64_t> planStreamK(AttentionOp op, const GPUTarget &target,
                                const AttentionGPUStrategy &overrides,
-                               int64_t packed, int64_t blockRows);
+                               int64_t packed, int64_t blockRows,
+                               int64_t threads, int64_t smemBytes);
 
 /// The stream-K schedule a kernel and its merge share: `tileStarts`
 /// [B + 1] i32, entry b the key tiles of the entries before b (entry B all

@@ -1131,8 +1131,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return failure();
   int64_t splits = *splitsOr;
   // Stream-K replaces the split: chunks of the batch's key tiles.
-  FailureOr<int64_t> streamOr =
-      planStreamK(op, target, overrides, packed, blockRows);
+  FailureOr<int64_t> streamOr = planStreamK(
+      op, target, overrides, packed, blockRows, warps * mma->lanes(), bytes);
   if (failed(streamOr))
     return failure();
   StreamKSchedule schedule;
