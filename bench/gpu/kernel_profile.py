@@ -10,7 +10,8 @@ from __future__ import annotations
 
 def kernel_times(go, runs: int = 20) -> dict[str, float]:
     """Runs `go` `runs` times under the profiler after a warm-up; returns
-    {kernel name#launch index: mean microseconds}."""
+    {kernel name#launch index: mean microseconds}, and "span": the mean
+    microseconds from a call's first launch to the end of its last."""
     import torch
     from torch.profiler import ProfilerActivity, profile
 
@@ -25,7 +26,14 @@ def kernel_times(go, runs: int = 20) -> dict[str, float]:
                      key=lambda e: e.time_range.start)
     per_call = max(len(kernels) // runs, 1)
     totals: dict[str, float] = {}
+    span = 0.0
     for i, e in enumerate(kernels):
         key = f"{e.name}#{i % per_call}"
         totals[key] = totals.get(key, 0.0) + e.device_time
-    return {k: v / runs for k, v in totals.items()}
+        if i % per_call == per_call - 1:
+            # First launch's start to last launch's end: the gaps between
+            # the launches of one call too.
+            span += e.time_range.end - kernels[i - per_call + 1].time_range.start
+    out = {k: v / runs for k, v in totals.items()}
+    out["span"] = span / runs
+    return out

@@ -11,8 +11,10 @@
 // 4 x 8 x 8 blocks write f32 partials [32, 8, 4, 128] and their lse
 // [32, 8, 4], allocated in
 // stream order; a second kernel, a block per row and a thread per value
-// column, merges the 4 states through stateOfLse and the -inf-safe merge
-// and writes the bf16 output; then both partials are freed.
+// column, loads the 4 partials before it merges any (up to 8 at a time:
+// the merge is bound by the loads' latency), merges the 4 states through
+// stateOfLse and the -inf-safe merge and writes the bf16 output; then both
+// partials are freed.
 // CHECK-LABEL: func.func @decode_gqa
 // CHECK:       %[[QV:.*]] = memref.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [8, 8, 4, 1, 128] : memref<8x32x1x128xbf16> into memref<8x8x4x1x128xbf16>
 // CHECK:       %[[Q:.*]] = memref.collapse_shape %[[QV]] {{\[\[}}0], [1], [2, 3], [4]] : memref<8x8x4x1x128xbf16> into memref<8x8x4x128xbf16>
@@ -29,12 +31,14 @@
 // CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4>}
 // CHECK:       %[[K2:.*]] = gpu.launch async [%[[K1]]] blocks(%[[ROW:.*]], %[[HEAD:.*]], %[[BATCH:.*]]) in (%{{.*}} = %c4, %{{.*}} = %c8, %{{.*}} = %c8) threads(%[[COL:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK:         %[[FIRST:.*]] = arith.muli %[[BATCH]], %c4
-// CHECK:         scf.for %[[S:.*]] = %c0 to %c4 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
-// CHECK:           %[[P:.*]] = arith.addi %[[FIRST]], %[[S]]
-// CHECK:           memref.load %[[PL]][%[[P]], %[[HEAD]], %[[ROW]]]
-// CHECK:           memref.load %[[PO]][%[[P]], %[[HEAD]], %[[ROW]], %[[COL]]]
-// CHECK:           arith.maximumf
-// CHECK:           math.exp
+// CHECK-NOT:     scf.for
+// CHECK:         memref.load %[[PL]][%[[FIRST]], %[[HEAD]], %[[ROW]]]
+// CHECK:         memref.load %[[PO]][%[[FIRST]], %[[HEAD]], %[[ROW]], %[[COL]]]
+// CHECK:         %[[P3:.*]] = arith.addi %[[FIRST]], %c3
+// CHECK:         memref.load %[[PL]][%[[P3]], %[[HEAD]], %[[ROW]]]
+// CHECK:         memref.load %[[PO]][%[[P3]], %[[HEAD]], %[[ROW]], %[[COL]]]
+// CHECK:         arith.maximumf
+// CHECK:         math.exp
 // CHECK:         arith.divf
 // CHECK:         arith.truncf {{.*}} : f32 to bf16
 // CHECK:         memref.store %{{.*}}, %[[O]][%[[BATCH]], %[[HEAD]], %[[ROW]], %[[COL]]] : memref<8x8x4x128xbf16>
@@ -80,7 +84,7 @@ func.func @decode_gqa(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x32768x128xbf16
 // CHECK:         arith.select %[[LAST]]
 // CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 1>}
 // CHECK:       gpu.launch async
-// CHECK:         scf.for {{.*}} to %c4
+// CHECK:         arith.maximumf
 // CHECK:         scf.if
 // CHECK:           math.log
 // CHECK:           memref.store %{{.*}}, %arg4
@@ -116,8 +120,8 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 // CHECK-LABEL: func.func @ragged_decode
 // CHECK: %[[TS:.*]], %[[TT:.*]] = gpu.alloc async [%{{.*}}] (%c9) : memref<?xi32>
 // CHECK: %[[SCHED:.*]] = gpu.launch async [%[[TT]]] blocks({{.*}}) in ({{.*}} = %c1, {{.*}} = %c1, {{.*}} = %c1) threads(%[[TX:[a-z0-9]+]], {{.*}}) in ({{.*}} = %c128,
-// CHECK:   scf.for %[[E:.*]] = %c0 to %[[TX]] step %c1 iter_args
-// CHECK:     memref.load %arg3[%[[E]]] : memref<8xi32>
+// CHECK:   scf.for %[[E:.*]] = %c0 to %[[TX]] step %c8 iter_args
+// CHECK:     memref.load %arg3[%{{.*}}] : memref<8xi32>
 // CHECK:     arith.minsi %{{.*}}, %c4096 : index
 // CHECK:     arith.ceildivui %{{.*}}, %c64 : index
 // CHECK:   memref.store %{{.*}}, %[[TS]][%[[TX]]] : memref<?xi32>
@@ -150,8 +154,11 @@ func.func @dynamic(%q: memref<?x?x?x64xbf16>, %k: memref<?x?x?x64xbf16>, %o: mem
 // CHECK:   %[[ANY:.*]] = arith.cmpi ugt, %[[S1I]], %[[S0I]] : index
 // CHECK:   %[[N:.*]] = arith.subi %[[P1]], %[[P0]] : index
 // CHECK:   %[[COUNT:.*]] = arith.select %[[ANY]], %[[N]], %c0 : index
-// CHECK:   scf.for %[[I:.*]] = %c0 to %[[COUNT]] step %c1
-// CHECK:     arith.addi %[[ROW0]], %[[I]] : index
+// CHECK:   %[[LASTP:.*]] = arith.subi %[[COUNT]], %c1 : index
+// CHECK:   scf.for %[[I:.*]] = %c0 to %[[COUNT]] step %c4
+// CHECK:     %[[IC:.*]] = arith.minsi %[[I]], %[[LASTP]] : index
+// CHECK:     arith.addi %[[ROW0]], %[[IC]] : index
+// CHECK:     arith.cmpi ult, %[[I]], %[[COUNT]] : index
 // CHECK: gpu.dealloc async [%{{.*}}] %[[TS]] : memref<?xi32>
 // Plain split-KV when a split is asked for: each block loads its batch
 // entry's key count and clamps it to [0, Nk]; the splits cut that count,
