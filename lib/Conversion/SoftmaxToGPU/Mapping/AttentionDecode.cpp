@@ -225,7 +225,15 @@ mlir::softmax::detail::planStreamK(AttentionOp op, const GPUTarget &target,
   int64_t groups = std::max<int64_t>(q.getDimSize(1) / packed, 1);
   int64_t slots =
       residentBlocks(target, threads, smemBytes) * target.multiprocessors;
-  return std::max<int64_t>(1, slots / groups);
+  int64_t chunks = std::max<int64_t>(1, slots / groups);
+  // No more chunks than the cache has tiles.
+  std::optional<int64_t> keys = getStaticAttentionSize(op, AttentionDim::Nk);
+  if (keys && !q.isDynamicDim(0))
+    chunks = std::min(
+        chunks,
+        std::max<int64_t>(1, q.getDimSize(0) *
+                                 llvm::divideCeil(*keys, kKeysPerTile)));
+  return chunks;
 }
 
 Value StreamKSchedule::chunkTiles(OpBuilder &b, Location loc,

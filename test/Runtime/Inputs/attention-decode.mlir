@@ -1,0 +1,28 @@
+// Decode attention on ragged and paged caches, lowered by softmax-to-nvvm
+// for attention-decode-gpu.test: B 5, H 8, Hkv 2 (GQA), one query row,
+// d 64, a cache of 300 keys per entry; the driver passes key counts 0, 1,
+// 65, 300 and 131. Every buffer is device-accessible (managed memory).
+//   stream_auto   the mapping's plan (stream-K for a ragged op)
+//   stream_3      stream-K with 3 chunks per head group: chunks cross
+//                 entries, entries cross chunks
+//   split_4       plain split-KV, 4 splits
+//   paged_stream  pages of 16 keys through a [5, 19] page table, stream-K
+!q = memref<5x8x1x64xbf16>
+!kv = memref<5x2x300x64xbf16>
+!pages = memref<95x16x2x64xbf16>
+func.func @stream_auto(%q: !q, %k: !kv, %v: !kv, %len: memref<5xi32>, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, !kv, !kv) outs(%o : !q) masked(zero) causal key_lengths(%len : memref<5xi32>)
+  return
+}
+func.func @stream_3(%q: !q, %k: !kv, %v: !kv, %len: memref<5xi32>, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, !kv, !kv) outs(%o : !q) masked(zero) key_lengths(%len : memref<5xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 3>}
+  return
+}
+func.func @split_4(%q: !q, %k: !kv, %v: !kv, %len: memref<5xi32>, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, !kv, !kv) outs(%o : !q) masked(zero) key_lengths(%len : memref<5xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 4>}
+  return
+}
+func.func @paged_stream(%q: !q, %k: !pages, %v: !pages, %len: memref<5xi32>, %pt: memref<5x19xi32>, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, !pages, !pages) outs(%o : !q) masked(zero) key_lengths(%len : memref<5xi32>) page_table(%pt : memref<5x19xi32>)
+  return
+}
