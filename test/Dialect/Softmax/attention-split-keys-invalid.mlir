@@ -29,8 +29,8 @@ func.func @ragged_causal_rows(%q: tensor<2x1x2x16xf32>, %k: tensor<2x1x64x16xf32
 
 // -----
 
-func.func @paged(%q: tensor<2x1x1x16xf32>, %k: tensor<9x16x1x16xf32>, %pt: tensor<2x4xi32>, %o: tensor<2x1x1x16xf32>) -> tensor<2x1x1x16xf32> {
-  // expected-error @+1 {{'softmax.attention' op split along the keys of a paged attention is not supported: a split would need its own page table (the GPU mapping splits a paged op inside its kernel: attention-key-splits)}}
-  %r = softmax.attention ins(%q, %k, %k : tensor<2x1x1x16xf32>, tensor<9x16x1x16xf32>, tensor<9x16x1x16xf32>) outs(%o : tensor<2x1x1x16xf32>) masked(zero) page_table(%pt : tensor<2x4xi32>)
+func.func @paged_dynamic_page(%q: tensor<2x1x1x16xf32>, %k: tensor<9x?x1x16xf32>, %pt: tensor<2x4xi32>, %o: tensor<2x1x1x16xf32>) -> tensor<2x1x1x16xf32> {
+  // expected-error @+1 {{'softmax.attention' op split along the keys of a paged attention needs a static page size (each split takes whole pages: columns of the page table)}}
+  %r = softmax.attention ins(%q, %k, %k : tensor<2x1x1x16xf32>, tensor<9x?x1x16xf32>, tensor<9x?x1x16xf32>) outs(%o : tensor<2x1x1x16xf32>) masked(zero) page_table(%pt : tensor<2x4xi32>)
   return %r : tensor<2x1x1x16xf32>
 }

@@ -138,3 +138,28 @@ func.func @unified_max(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x1000x64xbf16>,
       outs(%o : tensor<1x8x1x64xbf16>) masked(zero) algorithm(unified_max, phi = 3.0)
   return %r : tensor<1x8x1x64xbf16>
 }
+
+// -----
+
+// A paged op splits its page table, not the caches: each split takes whole
+// pages. 80 keys (5 pages of 16) in 3 splits: ceil(80 / 3) = 27 keys,
+// rounded up to 32, counted back from the last key: pages [0, 1), [1, 3)
+// and [3, 5), each partial over the whole caches with its own columns of
+// the table and its own key counts (clamp(L_b) - start, at most the
+// split's length).
+// CHECK-LABEL: func.func @paged
+// CHECK:       %[[T0:.*]] = tensor.extract_slice %arg3[0, 0] [2, 1] [1, 1] : tensor<2x5xi32> to tensor<2x1xi32>
+// CHECK:       %[[L0:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<2xi32>)
+// CHECK:         arith.minsi %{{.*}}, %c16{{.*}} : index
+// CHECK:       softmax.attention ins(%arg0, %arg1, %arg1 : {{.*}}tensor<9x16x1x16xf32>, tensor<9x16x1x16xf32>) {{.*}} key_lengths(%[[L0]] : tensor<2xi32>) page_table(%[[T0]] : tensor<2x1xi32>)
+// CHECK:       %[[T1:.*]] = tensor.extract_slice %arg3[0, 1] [2, 2] [1, 1] : tensor<2x5xi32> to tensor<2x2xi32>
+// CHECK:       softmax.attention ins(%arg0, %arg1, %arg1 : {{.*}} page_table(%[[T1]] : tensor<2x2xi32>)
+// CHECK:       softmax.merge
+// CHECK:       %[[T2:.*]] = tensor.extract_slice %arg3[0, 3] [2, 2] [1, 1] : tensor<2x5xi32> to tensor<2x2xi32>
+// CHECK:       softmax.attention ins(%arg0, %arg1, %arg1 : {{.*}} page_table(%[[T2]] : tensor<2x2xi32>)
+// CHECK:       softmax.merge
+// MODEL-LABEL: func.func @paged
+func.func @paged(%q: tensor<2x1x1x16xf32>, %k: tensor<9x16x1x16xf32>, %len: tensor<2xi32>, %pt: tensor<2x5xi32>, %o: tensor<2x1x1x16xf32>) -> tensor<2x1x1x16xf32> {
+  %r = softmax.attention ins(%q, %k, %k : tensor<2x1x1x16xf32>, tensor<9x16x1x16xf32>, tensor<9x16x1x16xf32>) outs(%o : tensor<2x1x1x16xf32>) masked(zero) key_lengths(%len : tensor<2xi32>) page_table(%pt : tensor<2x5xi32>)
+  return %r : tensor<2x1x1x16xf32>
+}

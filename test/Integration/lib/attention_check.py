@@ -466,16 +466,20 @@ def tile(softmax_opt: str, path: str, chosen: list, sizes_of=None) -> str | None
 def split_keys(softmax_opt: str, path: str, chosen: list[Case], splits: int) -> str | None:
     """Rewrites `path` by softmax-split-attention-keys=splits=N; returns what
     went wrong, or None. Every case must become min(N, Nk) partial
-    attentions (the count is capped at the key count), each with an lse."""
+    attentions (the count is capped at the key count; a paged case's at its
+    page count, each split taking whole pages), each with an lse."""
     out = subprocess.run([softmax_opt, path,
                           f"--softmax-split-attention-keys=splits={splits}"],
                          capture_output=True, text=True)
     if out.returncode:
         return "softmax-split-attention-keys failed\n" + out.stderr[-4000:]
-    want = sum(min(splits, max(c.nk, 1)) for c in chosen)
+    def units(c):
+        return -(-c.nk // c.page_size) if c.page_size else c.nk
+
+    want = sum(min(splits, max(units(c), 1)) for c in chosen)
     got = len(re.findall(r"= softmax\.attention\b", out.stdout))
     merges = len(re.findall(r"softmax\.merge\b", out.stdout))
-    want_merges = sum(min(splits, max(c.nk, 1)) - 1 for c in chosen)
+    want_merges = sum(min(splits, max(units(c), 1)) - 1 for c in chosen)
     if got != want or merges != want_merges:
         return (f"split made {got} attention ops and {merges} merges, expected "
                 f"{want} and {want_merges}")
@@ -577,11 +581,11 @@ def main() -> int:
                   and c.mask != "bool" and c.out_dtype == "f32"
                   and c.unified_max is None]
     if args.split_keys is not None:
-        # The split refuses windows, paged ops, and causal ragged ops of
-        # more than one query row.
-        kept = [c for c in chosen if c.window is None and not c.page_size
+        # The split refuses windows and causal ragged ops of more than one
+        # query row.
+        kept = [c for c in chosen if c.window is None
                 and not (c.lengths and c.causal and c.nq > 1)]
-        print(f"split-keys: {len(chosen) - len(kept)} windowed, paged or causal "
+        print(f"split-keys: {len(chosen) - len(kept)} windowed or causal "
               "ragged multi-row cases left out")
         chosen = kept
     # Each unified-max case is followed by its online twin, built from the

@@ -69,7 +69,7 @@ mlir::softmax::chooseAttentionKeySplits(AttentionOp op,
 
 std::pair<OpFoldResult, OpFoldResult> mlir::softmax::getAttentionKeySplitRange(
     OpBuilder &b, Location loc, OpFoldResult keys, OpFoldResult queries,
-    int64_t splits, bool causal, OpFoldResult split) {
+    int64_t splits, bool causal, OpFoldResult split, int64_t granule) {
   MLIRContext *ctx = b.getContext();
   // Splits of `size` keys counted back from the last key, the first one
   // taking the remainder (possibly none). With causal, every split but the
@@ -78,9 +78,12 @@ std::pair<OpFoldResult, OpFoldResult> mlir::softmax::getAttentionKeySplitRange(
   // keeps the op's bottom-right alignment as its own.
   AffineExpr nk, nq;
   bindSymbols(ctx, nk, nq);
-  SmallVector<AffineExpr> sizeExprs = {nk.ceilDiv(splits)};
+  auto whole = [&](AffineExpr e) {
+    return granule > 1 ? e.ceilDiv(granule) * granule : e;
+  };
+  SmallVector<AffineExpr> sizeExprs = {whole(nk.ceilDiv(splits))};
   if (causal)
-    sizeExprs.push_back(nq - 1);
+    sizeExprs.push_back(whole(nq - 1));
   OpFoldResult size = affine::makeComposedFoldedAffineMax(
       b, loc, AffineMap::get(0, 2, sizeExprs, ctx), {keys, queries});
   AffineExpr n, p;
@@ -124,11 +127,10 @@ static std::optional<std::string> whyNotSplittable(AttentionOp op) {
   if (op.getWindow())
     return "split along the keys of a windowed attention is not supported: "
            "a split's window would depend on its keys' global positions";
-  if (op.isPaged())
+  if (op.isPaged() && cast<ShapedType>(op.getKey().getType()).isDynamicDim(1))
     return std::string(
-        "split along the keys of a paged attention is not supported: a "
-        "split would need its own page table (the GPU mapping splits a "
-        "paged op inside its kernel: attention-key-splits)");
+        "split along the keys of a paged attention needs a static page size "
+        "(each split takes whole pages: columns of the page table)");
   if (std::optional<std::string> why = whyAttentionNotDecomposable(op))
     return why;
   // A ragged entry's diagonal sits at i + L_b - Nq, wherever L_b falls. A
@@ -187,10 +189,12 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     return SmallVector<AttentionOp>{op};
   if (std::optional<std::string> why = whyNotSplittable(op))
     return op.emitOpError(*why);
-  auto keyType = cast<RankedTensorType>(op.getKey().getType());
-  if (!keyType.isDynamicDim(2))
-    splits =
-        std::min<int64_t>(splits, std::max<int64_t>(keyType.getDimSize(2), 1));
+  // A paged op splits its page table's columns: whole pages per split.
+  int64_t pageSize =
+      op.isPaged() ? cast<ShapedType>(op.getKey().getType()).getDimSize(1) : 1;
+  if (std::optional<int64_t> nk = getStaticAttentionSize(op, AttentionDim::Nk))
+    splits = std::min<int64_t>(
+        splits, std::max<int64_t>(llvm::divideCeil(*nk, pageSize), 1));
   if (splits == 1)
     return SmallVector<AttentionOp>{op};
 
@@ -199,7 +203,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   FloatType f32 = rewriter.getF32Type();
-  OpFoldResult keys = tensor::getMixedSize(rewriter, loc, op.getKey(), 2);
+  OpFoldResult keys = getAttentionSize(rewriter, op, AttentionDim::Nk);
   OpFoldResult queries = tensor::getMixedSize(rewriter, loc, op.getQuery(), 2);
 
   SmallVector<OpFoldResult> outSizes =
@@ -247,15 +251,27 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
   SmallVector<AttentionOp> parts;
   Value m, l, acc;
   for (int64_t s = 0; s < splits; ++s) {
-    auto [start, end] =
-        getAttentionKeySplitRange(rewriter, loc, keys, queries, splits,
-                                  op.getCausal(), rewriter.getIndexAttr(s));
+    auto [start, end] = getAttentionKeySplitRange(
+        rewriter, loc, keys, queries, splits, op.getCausal(),
+        rewriter.getIndexAttr(s), pageSize);
     AffineExpr e, st;
     bindSymbols(ctx, e, st);
     OpFoldResult length = affine::makeComposedFoldedAffineApply(
         rewriter, loc, e - st, {end, start});
-    Value key = sliceAlong(rewriter, loc, op.getKey(), 2, start, length);
-    Value value = sliceAlong(rewriter, loc, op.getValue(), 2, start, length);
+    Value key = op.getKey(), value = op.getValue(), table;
+    if (op.isPaged()) {
+      // Pages [start / ps, end / ps) of each entry: the split's own table
+      // over the whole caches.
+      auto pages = [&](OpFoldResult v) {
+        return affine::makeComposedFoldedAffineApply(rewriter, loc,
+                                                     e.floorDiv(pageSize), {v});
+      };
+      table = sliceAlong(rewriter, loc, op.getPageTable(), 1, pages(start),
+                         pages(length));
+    } else {
+      key = sliceAlong(rewriter, loc, key, 2, start, length);
+      value = sliceAlong(rewriter, loc, value, 2, start, length);
+    }
     Value mask = op.getMask()
                      ? sliceAlong(rewriter, loc, op.getMask(), 3, start, length)
                      : Value();
@@ -276,7 +292,7 @@ mlir::softmax::splitAttentionAlongKeys(RewriterBase &rewriter, AttentionOp op,
     bool causal = op.getCausal() && (s == splits - 1 || lengths);
     auto part = AttentionOp::create(
         rewriter, loc, types, op.getQuery(), key, value, mask, lambda, lengths,
-        /*page_table=*/Value(), partOut, partLse, partCounts, MaskedRows::Zero,
+        table, partOut, partLse, partCounts, MaskedRows::Zero,
         rewriter.getF32FloatAttr(scale), causal, /*window=*/IntegerAttr(),
         lambdaKind, skipTile, op.getUnifiedMaxAttr());
     // The attributes a target reads (strategy requests) travel with it.

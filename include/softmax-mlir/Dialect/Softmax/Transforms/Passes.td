@@ -229,7 +229,10 @@ def SoftmaxSplitAttentionKeys : Pass<"softmax-split-attention-keys"> {
     first split takes what is left, possibly nothing). With `causal`, a
     split holds at least `Nq - 1` keys, so every split but the last lies
     left of every row's diagonal and the last keeps the op's bottom-right
-    alignment.
+    alignment. A paged op's splits take whole pages (the size rounded up
+    to a multiple of the page size): each partial reads the whole caches
+    through its own columns of the page table, and the count is capped at
+    the page count.
 
     `splits=S` forces the count; `splits=0` takes it from the cost model
     (`chooseAttentionKeySplits`, docs/Attention.md): with `B H
@@ -237,8 +240,8 @@ def SoftmaxSplitAttentionKeys : Pass<"softmax-split-attention-keys"> {
     once they fill 4/5 of the units, otherwise the fewest splits whose last
     wave is within 85% of the best efficiency, keeping
     `min-keys-per-split` keys per split. Dynamic shapes are not split by
-    the model. An attention with a window, on memrefs, or with a dynamic
-    `H / Hkv` fails the pass with the reason; with a count of 1 it is left
+    the model. An attention with a window, on memrefs, with a dynamic
+    `H / Hkv` or a dynamic page size fails the pass with the reason; with a count of 1 it is left
     as it is.
 
     A skip threshold (BLASST) goes to every partial, with its tile, as

@@ -102,11 +102,13 @@ int64_t chooseKeySplits(int64_t blocks, int64_t keys,
 /// of `splits` over `keys` keys and `queries` query rows: splits of
 /// max(ceil(Nk / splits), causal ? Nq - 1 : 0) keys counted back from the
 /// last key, the first taking the remainder (possibly none). The one rule
-/// of splitAttentionAlongKeys and of the GPU kernel's split blocks.
+/// of splitAttentionAlongKeys and of the GPU kernel's split blocks. With a
+/// `granule` (a paged op's page size, which divides Nk) the size is
+/// rounded up to a multiple of it, so every boundary is a page boundary.
 std::pair<OpFoldResult, OpFoldResult>
 getAttentionKeySplitRange(OpBuilder &b, Location loc, OpFoldResult keys,
                           OpFoldResult queries, int64_t splits, bool causal,
-                          OpFoldResult split);
+                          OpFoldResult split, int64_t granule = 1);
 
 /// Replaces `op` (on tensors) with `splits` partial softmax.attention ops
 /// over consecutive ranges of its keys, each yielding its f32 output and
