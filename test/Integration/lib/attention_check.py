@@ -474,7 +474,9 @@ def split_keys(softmax_opt: str, path: str, chosen: list[Case], splits: int) -> 
     if out.returncode:
         return "softmax-split-attention-keys failed\n" + out.stderr[-4000:]
     def units(c):
-        return -(-c.nk // c.page_size) if c.page_size else c.nk
+        # Cases of other checks (attention_skip_check) have no pages.
+        page = getattr(c, "page_size", None)
+        return -(-c.nk // page) if page else c.nk
 
     want = sum(min(splits, max(units(c), 1)) for c in chosen)
     got = len(re.findall(r"= softmax\.attention\b", out.stdout))
