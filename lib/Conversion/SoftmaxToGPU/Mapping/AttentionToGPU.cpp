@@ -188,11 +188,10 @@ public:
 
 private:
   /// One piece of a stream-K chunk: entry `entry`'s keys [start, end), its
-  /// partial's row `slot`, and the ops that close its loop (endPiece).
+  /// partial's row `slot`, and the loop over the pieces (endPieces).
   struct Piece {
     Value entry, start, end, slot;
     Operation *loop = nullptr;
-    Block *body = nullptr;
   };
   /// Opens the loop over the pieces of this block's chunk and leaves the
   /// insertion point where one piece is built; the block ids give the
@@ -602,7 +601,6 @@ AttentionKernel::Piece AttentionKernel::beginPieces(gpu::LaunchOp launch) {
   piece.end = minI(mul(sub(end, s0), idx(kKeysPerTile)), keys);
   piece.slot = add(e, chunk);
   piece.loop = pieces;
-  piece.body = body;
   // The last piece's warps are done with the shared buffers; an entry
   // without keys has no piece.
   gpu::BarrierOp::create(b, loc);
