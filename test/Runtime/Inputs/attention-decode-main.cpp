@@ -69,6 +69,7 @@ extern "C" void _mlir_ciface_stream_3(Q *, Q *, Q *, MemRef<1> *, Q *);
 extern "C" void _mlir_ciface_split_4(Q *, Q *, Q *, MemRef<1> *, Q *);
 extern "C" void _mlir_ciface_paged_stream(Q *, Q *, Q *, MemRef<1> *,
                                           MemRef<2> *, Q *);
+extern "C" void _mlir_ciface_mask_stream(Q *, Q *, Q *, Q *, MemRef<1> *, Q *);
 
 int main() {
   std::printf("backend: %s\n", softmaxRuntimeGetBackendName());
@@ -82,6 +83,7 @@ int main() {
   auto *len = managed<int32_t>(B);
   auto *table = managed<int32_t>(B * PAGES_PER_ENTRY);
   auto *o = managed<uint16_t>(B * H * D);
+  auto *mask = managed<float>(B * H * NK);
   if (softmaxRuntimeGetLastError()) {
     std::printf("setup: runtime error %d: %s\n", softmaxRuntimeGetLastError(),
                 softmaxRuntimeGetLastErrorString());
@@ -94,6 +96,9 @@ int main() {
     v[i] = toBF16(normal(rng));
   }
   std::copy(kLengths, kLengths + B, len);
+  // An additive mask of N(0, 2) values: the masked reference adds it.
+  for (int64_t i = 0; i < B * H * NK; ++i)
+    mask[i] = 2.0f * normal(rng);
   // Pages at shuffled places; the cache rows past each entry's pages hold
   // garbage that must not be read (entries' keys past L are masked).
   std::vector<int32_t> perm(PAGES);
@@ -115,29 +120,34 @@ int main() {
           }
     }
 
-  // float64 reference, [B, H, D].
-  std::vector<double> ref(B * H * D, 0.0);
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t h = 0; h < H; ++h) {
-      int64_t g = h / (H / HKV), n = kLengths[b];
-      if (n == 0)
-        continue;
-      std::vector<double> s(n);
-      for (int64_t j = 0; j < n; ++j) {
-        double dot = 0;
-        for (int64_t c = 0; c < D; ++c)
-          dot += fromBF16(q[(b * H + h) * D + c]) *
-                 fromBF16(k[((b * HKV + g) * NK + j) * D + c]);
-        s[j] = dot / std::sqrt(double(D));
+  // float64 reference, [B, H, D], with or without the mask.
+  auto reference = [&](bool masked) {
+    std::vector<double> ref(B * H * D, 0.0);
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < H; ++h) {
+        int64_t g = h / (H / HKV), n = kLengths[b];
+        if (n == 0)
+          continue;
+        std::vector<double> s(n);
+        for (int64_t j = 0; j < n; ++j) {
+          double dot = 0;
+          for (int64_t c = 0; c < D; ++c)
+            dot += fromBF16(q[(b * H + h) * D + c]) *
+                   fromBF16(k[((b * HKV + g) * NK + j) * D + c]);
+          s[j] = dot / std::sqrt(double(D)) +
+                 (masked ? double(mask[(b * H + h) * NK + j]) : 0.0);
+        }
+        double m = *std::max_element(s.begin(), s.end()), l = 0;
+        for (double &x : s)
+          l += (x = std::exp(x - m));
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t c = 0; c < D; ++c)
+            ref[(b * H + h) * D + c] +=
+                s[j] / l * fromBF16(v[((b * HKV + g) * NK + j) * D + c]);
       }
-      double m = *std::max_element(s.begin(), s.end()), l = 0;
-      for (double &x : s)
-        l += (x = std::exp(x - m));
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t c = 0; c < D; ++c)
-          ref[(b * H + h) * D + c] +=
-              s[j] / l * fromBF16(v[((b * HKV + g) * NK + j) * D + c]);
-    }
+    return ref;
+  };
+  std::vector<double> plain = reference(false), withMask = reference(true);
 
   Q qm = view<4>(q, {B, H, 1, D}), om = view<4>(o, {B, H, 1, D});
   Q km = view<4>(k, {B, HKV, NK, D}), vm = view<4>(v, {B, HKV, NK, D});
@@ -147,7 +157,8 @@ int main() {
   MemRef<2> tm = view<2>(table, {B, PAGES_PER_ENTRY});
 
   int failed = 0;
-  auto check = [&](const char *name, auto &&run) {
+  auto check = [&](const char *name, const std::vector<double> &ref,
+                   auto &&run) {
     std::fill(o, o + B * H * D, uint16_t(0x7fc0)); // bf16 NaN
     run();
     if (softmaxRuntimeGetLastError()) {
@@ -179,11 +190,16 @@ int main() {
     std::printf("%s: %s (worst row rel err %.1e)\n", name, ok ? "PASS" : "FAIL",
                 worst);
   };
-  check("stream_auto",
+  Q mm = view<4>(mask, {B, H, 1, NK});
+  check("stream_auto", plain,
         [&] { _mlir_ciface_stream_auto(&qm, &km, &vm, &lm, &om); });
-  check("stream_3", [&] { _mlir_ciface_stream_3(&qm, &km, &vm, &lm, &om); });
-  check("split_4", [&] { _mlir_ciface_split_4(&qm, &km, &vm, &lm, &om); });
-  check("paged_stream",
+  check("stream_3", plain,
+        [&] { _mlir_ciface_stream_3(&qm, &km, &vm, &lm, &om); });
+  check("split_4", plain,
+        [&] { _mlir_ciface_split_4(&qm, &km, &vm, &lm, &om); });
+  check("paged_stream", plain,
         [&] { _mlir_ciface_paged_stream(&qm, &kpm, &vpm, &lm, &tm, &om); });
+  check("mask_stream", withMask,
+        [&] { _mlir_ciface_mask_stream(&qm, &km, &vm, &mm, &lm, &om); });
   return failed ? 1 : 0;
 }

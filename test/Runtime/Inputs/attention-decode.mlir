@@ -7,6 +7,7 @@
 //                 entries, entries cross chunks
 //   split_4       plain split-KV, 4 splits
 //   paged_stream  pages of 16 keys through a [5, 19] page table, stream-K
+//   mask_stream   an additive f32 mask [5, 8, 1, 300] (no packing), stream-K
 !q = memref<5x8x1x64xbf16>
 !kv = memref<5x2x300x64xbf16>
 !pages = memref<95x16x2x64xbf16>
@@ -24,5 +25,9 @@ func.func @split_4(%q: !q, %k: !kv, %v: !kv, %len: memref<5xi32>, %o: !q) attrib
 }
 func.func @paged_stream(%q: !q, %k: !pages, %v: !pages, %len: memref<5xi32>, %pt: memref<5x19xi32>, %o: !q) attributes {llvm.emit_c_interface} {
   softmax.attention ins(%q, %k, %v : !q, !pages, !pages) outs(%o : !q) masked(zero) key_lengths(%len : memref<5xi32>) page_table(%pt : memref<5x19xi32>)
+  return
+}
+func.func @mask_stream(%q: !q, %k: !kv, %v: !kv, %m: memref<5x8x1x300xf32>, %len: memref<5xi32>, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v, %m : !q, !kv, !kv, memref<5x8x1x300xf32>) outs(%o : !q) masked(zero) key_lengths(%len : memref<5xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 3>}
   return
 }
