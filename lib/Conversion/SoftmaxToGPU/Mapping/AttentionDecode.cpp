@@ -4,9 +4,10 @@
 // keys: one block per query tile leaves most multiprocessors idle and
 // stages every KV tile once per query head. Packing gives the query heads
 // of a KV head one tile; splitting gives each tile's keys to several
-// blocks, whose partials a second kernel merges. The split follows the one
-// rule of the IR split (getAttentionKeySplitRange, chooseKeySplits), the
-// merge the state algebra (StateMath).
+// blocks, whose partials a second kernel merges; stream-K gives every
+// block an equal run of the whole batch's key tiles. The split follows the
+// one rule of the IR split (getAttentionKeySplitRange, chooseKeySplits),
+// the merge the state algebra (StateMath).
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,7 +158,8 @@ mlir::softmax::detail::planKeySplits(AttentionOp op, const GPUTarget &target,
   s = chooseDecodeKeySplits(blocks, *keys, target.multiprocessors, resident,
                             model);
   // Ragged entries (key_lengths) give blocks of unequal work, which finer
-  // splits balance: at least 8 waves, still 256 keys a split or more.
+  // splits balance where stream-K is not taken (planStreamK replaces the
+  // split otherwise): at least 8 waves, still 256 keys a split or more.
   // Measured on the H200 (B 64, H 32, Hkv 8, lengths 1024-16384): 3469
   // GB/s at the wave model's 2 splits, 3775 at 8; paged 3153 and 3556
   // (bench/results/decode/gpu_ragged.md).

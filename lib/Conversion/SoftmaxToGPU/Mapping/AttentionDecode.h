@@ -4,8 +4,10 @@
 // long KV caches): GQA packing, where the query heads of one KV head share
 // a query tile so that each K/V tile staged serves all of them, and
 // split-KV, where several blocks fold disjoint key ranges of one query tile
-// into f32 partials that a second kernel merges through the state algebra
-// (docs/Attention.md, "Decode on the GPU").
+// into f32 partials that a second kernel merges through the state algebra,
+// and stream-K, where each block folds an equal run of the whole batch's
+// key tiles into the same partials (docs/Attention.md, "Decode on the
+// GPU").
 //
 //===----------------------------------------------------------------------===//
 
