@@ -78,3 +78,69 @@ def emulate(q, k, v, causal: bool, lam: float, qt: int, kt: int, start: int = 0,
     out = (O / L[:, None]).nan_to_num(0.0)
     most = int(skips.max()) if rows else 0
     return dense, out, live, skipped, most
+
+
+def emulate_rows(q, k, v, causal: bool, lam, kt: int = 64, splits: int = 1,
+                 group: int = 1):
+    """The rule for query tiles of one row each (tile [1, Kt], or one query
+    row per head), every (batch, head) at once: q [B, H, Nq, d], k and v
+    [B, Hkv, Nk, d], lam one lambda per batch entry. `group` query heads
+    share a warp (GQA packing): the warp skips a tile's V and P V only when
+    every row of its group of heads does. Returns (dense output, skip
+    output [B, H, Nq, dv], live row pairs, skipped row pairs, the fraction
+    of (warp, tile) pairs whose V was not needed, the largest tile count
+    skipped for one row)."""
+    b, h, nq, d = q.shape
+    hkv, nk = k.shape[1], k.shape[2]
+    rep = h // hkv
+    kd = k.double().repeat_interleave(rep, 1)
+    vd = v.double().repeat_interleave(rep, 1)
+    s = (q.double() @ kd.transpose(-1, -2)) / math.sqrt(d)
+    if causal:
+        i = torch.arange(nq, device=s.device)[:, None] + (nk - nq)
+        j = torch.arange(nk, device=s.device)[None, :]
+        s = s.masked_fill(j > i, float("-inf"))
+    dense = torch.softmax(s, -1).nan_to_num(0.0) @ vd
+    lam = torch.as_tensor(lam, dtype=torch.float64, device=s.device).reshape(b)
+    on = (lam > 0) & (lam < 1)
+    loglam = torch.where(on, lam.clamp(1e-300, 1).log(),
+                         torch.full_like(lam, float("-inf")))[:, None, None]
+    shape = (b, h, nq)
+    neg = torch.full(shape, float("-inf"), device=s.device, dtype=torch.float64)
+    M, L, O = neg.clone(), torch.zeros(shape, device=s.device, dtype=torch.float64), \
+        torch.zeros(b, h, nq, vd.shape[-1], device=s.device, dtype=torch.float64)
+    live = skipped = warp_pairs = warp_skips = 0
+    most = torch.zeros(shape, device=s.device, dtype=torch.float64)
+    for lo, hi in split_ranges(nk, nq, splits, causal):
+        m, l = neg.clone(), torch.zeros_like(L)
+        o = torch.zeros_like(O)
+        for k0 in range(lo, hi, kt):
+            st = s[..., k0:min(k0 + kt, hi)]
+            tm = st.max(-1).values
+            sees = ~torch.isneginf(tm)
+            allow = ~sees | ((tm - m) < loglam)
+            live += int(sees.sum())
+            skipped += int((allow & sees).sum())
+            most += (allow & sees).double()
+            # A warp's rows: `group` heads times Nq rows of one KV head.
+            ws = sees.view(b, h // group, group * nq).any(-1)
+            wa = allow.view(b, h // group, group * nq).all(-1)
+            warp_pairs += int(ws.sum())
+            warp_skips += int((ws & wa).sum())
+            mn = torch.maximum(m, tm)
+            ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
+            a = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
+            p = torch.exp(st - ms[..., None])
+            ln = l * a + p.sum(-1)
+            on_ = o * a[..., None] + p @ vd[:, :, k0:min(k0 + kt, hi)]
+            m = torch.where(allow, m, mn)
+            l = torch.where(allow, l, ln)
+            o = torch.where(allow[..., None], o, on_)
+        mn = torch.maximum(M, m)
+        ms = torch.where(torch.isneginf(mn), torch.zeros_like(mn), mn)
+        a1 = torch.where(torch.isneginf(M), torch.zeros_like(M), torch.exp(M - ms))
+        a2 = torch.where(torch.isneginf(m), torch.zeros_like(m), torch.exp(m - ms))
+        M, L, O = mn, L * a1 + l * a2, O * a1[..., None] + o * a2[..., None]
+    out = (O / L[..., None]).nan_to_num(0.0)
+    return (dense, out, live, skipped, warp_skips / max(warp_pairs, 1),
+            int(most.max()) if most.numel() else 0)

@@ -10,9 +10,10 @@ func.func @pack_with_mask(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x300x64xbf16>
 
 // -----
 
-func.func @pack_with_threshold(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x8x1x64xbf16>, %t: f32) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping packs query heads (2 asked for) only without a skip threshold (its query tiles are rows of one head)}}
-  softmax.attention ins(%q, %k, %k : memref<1x8x1x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x8x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<packed_heads = 2>}
+// Two query rows in a tile of 16: the tile's rows would span heads.
+func.func @pack_with_threshold(%q: memref<1x8x2x64xbf16>, %k: memref<1x2x300x64xbf16>, %o: memref<1x8x2x64xbf16>, %t: f32) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping packs query heads (2 asked for) only without a skip threshold whose query tiles hold several rows of one head (tile [1, 64], or one query row, packs)}}
+  softmax.attention ins(%q, %k, %k : memref<1x8x2x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x8x2x64xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<packed_heads = 2>}
   return
 }
 

@@ -230,12 +230,80 @@ func.func @paged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<600x64x8x128xbf1
 // CHECK:   arith.divf %[[A]], %cst{{.*}} : f32
 // CHECK:   affine.max
 // CHECK-COUNT-2: memref.atomic_rmw addi
-// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 1, key_splits = 4, packed_heads = 1>}
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 1>}
 // CHECK: gpu.launch async
 // AMD-LABEL: func.func @split_skip
 // AMD: gpu.launch async {{.*}} blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c4, %{{.*}} = %c1)
 // AMD: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 1, key_splits = 4, packed_heads = 1>}
 func.func @split_skip(%q: memref<1x4x1x128xbf16>, %k: memref<1x4x65536x128xbf16>, %o: memref<1x4x1x128xbf16>, %t: memref<1xf32>, %n: memref<2xi64>) {
   softmax.attention ins(%q, %k, %k : memref<1x4x1x128xbf16>, memref<1x4x65536x128xbf16>, memref<1x4x65536x128xbf16>) outs(%o : memref<1x4x1x128xbf16>) masked(zero) causal skip(scale_factor %t : memref<1xf32>, tile [16, 64]) skip_counts(%n : memref<2xi64>) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 4>}
+  return
+}
+
+// -----
+
+// A thresholded decode step of one query row takes the decode schedule:
+// each row is a query tile of its own (tile [16, 64] cut at Nq = 1), so
+// the 4 query heads of a KV head share a warp, each row deciding for
+// itself; two K/V buffers, the next K requested as a tile begins, V only
+// after the vote (and the next V with it while tiles are folded). The
+// loop waits for K before S (a V requested with it may stay in flight:
+// numGroups 1) and for V before P V, leaving the next K and V in flight
+// (numGroups 2, 1 or 0); each row's leader lane counts its pairs.
+// CHECK-LABEL: func.func @packed_skip
+// CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[KS:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>>, %[[VS:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>>)
+// CHECK:   %[[QUAD:.*]] = arith.remui %{{.*}}, %c4 : index
+// CHECK:   scf.for
+// CHECK:     scf.if
+// CHECK-NEXT:  nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK-NEXT: } else {
+// CHECK-NEXT:  nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK:     gpu.barrier
+// CHECK:     scf.if
+// CHECK:       nvgpu.device_async_copy %arg1{{.*}}, %[[KS]]
+// CHECK-NOT:   nvgpu.device_async_copy %arg2
+// CHECK:     nvvm.mma.sync
+// CHECK:     nvvm.redux.sync  or
+// CHECK:     nvvm.barrier #nvvm.reduction<or>
+// CHECK:     scf.if
+// CHECK:       nvgpu.device_async_copy %arg2{{.*}}, %[[VS]]
+// CHECK:     scf.if
+// CHECK:       nvgpu.device_async_copy %arg2{{.*}}, %[[VS]]
+// CHECK:     scf.if
+// CHECK:       scf.if
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// CHECK:       } else {
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK:       } else {
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK:       gpu.barrier
+// CHECK:     scf.if
+// CHECK:     } else {
+// CHECK:       nvgpu.ldmatrix %[[VS]]
+// CHECK:   nvgpu.device_async_wait
+// CHECK:   %[[LEADER:.*]] = arith.cmpi eq, %[[QUAD]], %c0 : index
+// CHECK:   scf.if %[[LEADER]] {
+// CHECK-COUNT-2: memref.atomic_rmw addi
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4>}
+func.func @packed_skip(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x3001x64xbf16>, %v: memref<2x2x3001x64xbf16>, %t: memref<2xf32>, %o: memref<2x8x1x64xbf16>, %n: memref<2xi64>) {
+  softmax.attention ins(%q, %k, %v : memref<2x8x1x64xbf16>, memref<2x2x3001x64xbf16>, memref<2x2x3001x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) skip(lambda %t : memref<2xf32>, tile [16, 64]) skip_counts(%n : memref<2xi64>)
+  return
+}
+
+// -----
+
+// Several query rows (speculative decoding) pack with a tile of one row,
+// [1, 64]: a row that skips a tile its warp folds keeps (m, l) (selects
+// on the fold's results) and adds no probability.
+// CHECK-LABEL: func.func @rows_skip
+// CHECK: scf.for
+// CHECK:   nvvm.redux.sync  or
+// CHECK:   scf.if
+// CHECK:   } else {
+// CHECK:     nvvm.ex2.approx.ftz.f
+// CHECK:     arith.select
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4>}
+func.func @rows_skip(%q: memref<1x8x4x64xbf16>, %k: memref<1x2x3001x64xbf16>, %v: memref<1x2x3001x64xbf16>, %t: f32, %o: memref<1x8x4x64xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<1x8x4x64xbf16>, memref<1x2x3001x64xbf16>, memref<1x2x3001x64xbf16>) outs(%o : memref<1x8x4x64xbf16>) masked(zero) causal skip(lambda %t : f32, tile [1, 64])
   return
 }

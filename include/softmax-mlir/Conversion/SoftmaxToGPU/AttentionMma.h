@@ -96,7 +96,9 @@ public:
   /// returns.
   virtual Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
                       Value buf) = 0;
-  virtual void wait(Value token) = 0;
+  /// Waits for the copies of `token`'s request and every earlier one,
+  /// leaving the last `pending` requests (made after it) in flight.
+  virtual void wait(Value token, int64_t pending = 0) = 0;
 
   /// S = Q K^T of the K tile in buffer `buf`, unscaled.
   virtual SmallVector<Value> scores(Value buf) = 0;

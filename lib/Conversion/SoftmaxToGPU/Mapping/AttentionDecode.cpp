@@ -28,6 +28,14 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
+bool mlir::softmax::detail::skipsRowWise(AttentionOp op) {
+  if (!op.hasSkipThreshold())
+    return false;
+  auto q = cast<MemRefType>(op.getQuery().getType());
+  return op.getSkipQueryRows() == 1 ||
+         (!q.isDynamicDim(2) && q.getDimSize(2) == 1);
+}
+
 /// Why `op` cannot have its query heads packed, or std::nullopt.
 static std::optional<std::string> whyNotPackable(AttentionOp op) {
   auto q = cast<MemRefType>(op.getQuery().getType());
@@ -37,8 +45,9 @@ static std::optional<std::string> whyNotPackable(AttentionOp op) {
     return "a mask operand (its rows belong to one head each)";
   if (op.getWindow())
     return "a window";
-  if (op.hasSkipThreshold())
-    return "a skip threshold (its query tiles are rows of one head)";
+  if (op.hasSkipThreshold() && !skipsRowWise(op))
+    return "a skip threshold whose query tiles hold several rows of one head "
+           "(tile [1, 64], or one query row, packs)";
   return std::nullopt;
 }
 

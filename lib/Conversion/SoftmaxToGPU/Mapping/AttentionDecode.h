@@ -19,6 +19,11 @@
 
 namespace mlir::softmax::detail {
 
+/// Whether each query tile of a thresholded `op` holds one row (tile [1,
+/// Kt], or one static query row per head): then any rows may share a warp,
+/// each deciding on its own tiles.
+bool skipsRowWise(AttentionOp op);
+
 /// The query heads per query tile (1: not packed) for `op`, from the
 /// request in `overrides` (0: choose) and the `blockRows` query rows a
 /// block of the default shape holds, or a diagnostic on `op` for a request

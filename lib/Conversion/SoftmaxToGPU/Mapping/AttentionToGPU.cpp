@@ -178,6 +178,13 @@ public:
     batch = batchSize;
     lseOut = partialLse;
   }
+  /// A thresholded op whose query tiles hold one row each (tile [1, Kt],
+  /// or one query row per head): each row decides for itself, and the warp
+  /// skips the tile's V and P V when all of its rows do.
+  void setRowWiseSkip(bool on) { rowWise = on; }
+  /// Two buffers, a decode step: the loop waits for a tile's K before S
+  /// and for its V only before P V, so that S overlaps V's copy.
+  void setOverlapValues(bool on) { overlapValues = on; }
   /// GQA packing: the kernel's rows are query heads times the op's
   /// `queryRows` rows (row r is position r mod queryRows), its lse buffer
   /// `lse` the op's as [B, Hkv', g Nq].
@@ -211,8 +218,11 @@ private:
   /// probabilities in `p`.
   /// At a unified max (a fold at a known offset, no rescale) O adds as
   /// it is.
+  /// With `keep` (one i1 per slot: the row skips the tile), those rows
+  /// keep their (m, l, O) and add no probability.
   SmallVector<Value> foldTile(StateFold &fold, ValueRange st,
-                              ArrayRef<Value> sc, SmallVector<Value> &p);
+                              ArrayRef<Value> sc, SmallVector<Value> &p,
+                              ArrayRef<Value> keep = {});
   /// The loop state's start: the identity (m, l) per slot, then zero
   /// accumulators.
   SmallVector<Value> initialState(int64_t slots);
@@ -228,6 +238,9 @@ private:
   /// two words used in turn by tile parity, so one barrier suffices)
   /// around a plain barrier.
   Value blockAny(Value pred, Value kv0);
+  /// Waits for the copies requested up to `token`'s and before, leaving
+  /// the last `pending` requests (an index from 0 to `most`) in flight.
+  void waitLeaving(Value token, Value pending, int64_t most);
   /// One tile of a thresholded op (the loop body after the scores): the
   /// warp's vote on StateMath::rowAllowsSkip over its rows, V requested
   /// only when some warp folds the tile, the fold and P V only in the
@@ -251,6 +264,9 @@ private:
   /// Split-KV and GQA packing (setKeySplits, setPackedRows); the first key
   /// of the block's split (null: 0).
   int64_t splits = 1;
+  bool rowWise = false, overlapValues = false;
+  /// The end of the block's key range (the tile loop's upper bound).
+  Value kvEnd;
   std::optional<StreamKSchedule> stream;
   Value batch;
   Value packedRows, lseOut, keyOffset;
@@ -358,7 +374,8 @@ void AttentionKernel::applyLimits(SmallVector<Value> &sc, Value kv0,
 
 SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
                                              ArrayRef<Value> sc,
-                                             SmallVector<Value> &p) {
+                                             SmallVector<Value> &p,
+                                             ArrayRef<Value> keep) {
   int64_t slots = mma.slots();
   SmallVector<Value> next, rowSum(slots), alpha(slots);
   for (int64_t r = 0; r < slots; ++r) {
@@ -371,6 +388,15 @@ SmallVector<Value> AttentionKernel::foldTile(StateFold &fold, ValueRange st,
     int64_t r = mma.slotOf(i);
     rowSum[r] = fold.addTerm(rowSum[r], i);
     p[i] = fold.term(i);
+    if (!keep.empty())
+      p[i] = sm.select(keep[r], sm.cst(0.0), p[i]);
+  }
+  // A row that keeps its state: its m and l as they were, O scaled by 1.
+  for (int64_t r = 0; r < (keep.empty() ? 0 : slots); ++r) {
+    next[r] = sm.select(keep[r], st[r], next[r]);
+    rowSum[r] = sm.select(keep[r], st[slots + r], rowSum[r]);
+    if (alpha[r])
+      alpha[r] = sm.select(keep[r], sm.cst(1.0), alpha[r]);
   }
   next.append(rowSum);
   SmallVector<Value> o(st.slice(2 * slots, accs));
@@ -402,6 +428,23 @@ Value AttentionKernel::blockAnyOnce(Value pred) {
   Value word = memref::LoadOp::create(b, loc, flags, ValueRange{idx(0)});
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, word,
                                arith::ConstantIntOp::create(b, loc, 0, 32));
+}
+
+void AttentionKernel::waitLeaving(Value token, Value pending, int64_t most) {
+  // The count of copy groups a wait leaves is an attribute: one wait per
+  // value.
+  if (most == 0) {
+    mma.wait(token);
+    return;
+  }
+  auto ifMost = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, pending, idx(most)),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifMost.getThenRegion().front());
+  mma.wait(token, most);
+  b.setInsertionPointToStart(&ifMost.getElseRegion().front());
+  waitLeaving(token, pending, most - 1);
 }
 
 Value AttentionKernel::log2Threshold(Value bIdx) {
@@ -457,22 +500,26 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   auto notI = [&](Value x) -> Value {
     return arith::XOrIOp::create(b, loc, x, yes);
   };
-  // The query tile is the warp's rows: it skips when each of its rows
-  // past Nq aside lets it (the op's rule, from the tile's own row max
-  // before it joins m). A pair is live when some row sees a key.
+  // Each row's verdict (the op's rule, from the tile's own row max before
+  // it joins m): rows past Nq let the tile go. A row sees the tile when
+  // some key of it is visible to it.
+  SmallVector<Value> rowAllows, rowSees;
   Value allow = yes, sees = arith::ConstantIntOp::create(b, loc, 0, 1);
   for (int64_t r = 0; r < slots; ++r) {
     Value g = fold.groupOffset(r);
     Value valid = cmp(arith::CmpIPredicate::slt, rows[r], nq);
-    allow =
-        andI(allow, orI(notI(valid), sm.rowAllowsSkip(g, st[r], log2Lambda)));
-    sees = orI(sees, andI(valid, sm.rowSeesTile(g)));
+    rowAllows.push_back(
+        orI(notI(valid), sm.rowAllowsSkip(g, st[r], log2Lambda)));
+    rowSees.push_back(andI(valid, sm.rowSeesTile(g)));
+    allow = andI(allow, rowAllows.back());
+    sees = orI(sees, rowSees.back());
   }
-  // One reduction over the warp for both: bit 0, some row holds the tile;
-  // bit 1, some row sees it.
+  // The warp skips the tile (no fold, no P V) when each of its rows lets
+  // it. One reduction over the warp: bit 0, some row holds the tile; bit 1
+  // (the counts of a warp-wide query tile), some row sees it.
   Type i32 = b.getI32Type();
   Value bits = arith::ExtUIOp::create(b, loc, i32, notI(allow));
-  if (counts)
+  if (counts && !rowWise)
     bits = arith::OrIOp::create(
         b, loc, bits,
         arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, sees),
@@ -485,7 +532,8 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
                                  arith::ConstantIntOp::create(b, loc, 0, 32));
   };
   Value warpSkip = notI(bit(1));
-  // A skipped tile leaves (m, l, O) as they were.
+  // A skipped tile leaves (m, l, O) as they were; where each row is a
+  // query tile of its own, so do the rows of a folded tile that skip it.
   SmallVector<Value> kept(st.take_front(2 * slots + accs));
   SmallVector<Type> types;
   for (Value v : kept)
@@ -502,7 +550,8 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     scf::YieldOp::create(b, loc, same);
     b.setInsertionPointToStart(&folded.getElseRegion().front());
     SmallVector<Value> p;
-    SmallVector<Value> next = foldTile(fold, st, sc, p);
+    SmallVector<Value> next = foldTile(
+        fold, st, sc, p, rowWise ? ArrayRef(rowAllows) : ArrayRef<Value>());
     next.append(p);
     scf::YieldOp::create(b, loc, next);
   }
@@ -514,19 +563,51 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   // A V requested with the tile (the last tile was folded) has landed for
   // this thread, and past the barrier for every thread; every warp has
   // read K. A V not requested yet is requested now if some warp folds the
-  // tile; then the next K.
+  // tile. With one buffer, the next K follows (into the buffer every warp
+  // is done with); with two, it was requested as the tile began, and the
+  // next V is requested with it when this tile is folded, so that V of a
+  // run of folded tiles is in flight as early as the dense schedule's.
   Value early = st[speculated];
-  mma.wait(token);
+  bool twoBuffers = mma.stages() == 2;
+  if (!twoBuffers)
+    mma.wait(token);
   Value needV = blockAny(notI(warpSkip), kv0);
+  Value late = andI(needV, notI(early));
   {
-    auto late = scf::IfOp::create(b, loc, andI(needV, notI(early)),
-                                  /*withElseRegion=*/false);
+    auto ifLate = scf::IfOp::create(b, loc, late, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&late.getThenRegion().front());
-    mma.wait(mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf));
+    b.setInsertionPointToStart(&ifLate.getThenRegion().front());
+    Value lateV = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+    if (!twoBuffers) {
+      mma.wait(lateV);
+      gpu::BarrierOp::create(b, loc);
+    }
+  }
+  if (!twoBuffers) {
+    mma.stage(/*value=*/false, bIdx, kvHead, add(kv0, idx(kKeysPerTile)), buf);
+  } else {
+    Value nextKv = add(kv0, idx(kKeysPerTile));
+    Value ahead = andI(needV, cmp(arith::CmpIPredicate::slt, nextKv, kvEnd));
+    auto ifAhead = scf::IfOp::create(b, loc, ahead, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifAhead.getThenRegion().front());
+      mma.stage(/*value=*/true, bIdx, kvHead, nextKv, sub(idx(1), buf));
+    }
+    // V of this tile, leaving in flight what was requested after it: the
+    // next K (requested as this tile began, so after an early V and before
+    // a late one) and the next V.
+    auto ifNeed = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifNeed.getThenRegion().front());
+    Value one = idx(1), zero = idx(0);
+    auto count = [&](Value flag) -> Value {
+      return arith::SelectOp::create(b, loc, flag, one, zero);
+    };
+    Value hasNext = cmp(arith::CmpIPredicate::slt, nextKv, kvEnd);
+    waitLeaving(token, add(count(andI(early, hasNext)), count(ahead)), 2);
     gpu::BarrierOp::create(b, loc);
   }
-  mma.stage(/*value=*/false, bIdx, kvHead, add(kv0, idx(kKeysPerTile)), buf);
   SmallVector<Type> accTypes;
   for (Value v : o)
     accTypes.push_back(v.getType());
@@ -541,14 +622,28 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   }
   next.append(pv.getResults().begin(), pv.getResults().end());
   if (counts) {
-    // Per warp, i32: at most one pair per key tile.
-    Value warpSees = bit(2);
     Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
-    next.push_back(arith::AddIOp::create(
-        b, loc, live, arith::ExtUIOp::create(b, loc, i32, warpSees)));
-    next.push_back(arith::AddIOp::create(
-        b, loc, skipped,
-        arith::ExtUIOp::create(b, loc, i32, andI(warpSees, warpSkip))));
+    auto addIf = [&](Value sum, Value pred) -> Value {
+      return arith::AddIOp::create(b, loc, sum,
+                                   arith::ExtUIOp::create(b, loc, i32, pred));
+    };
+    if (rowWise) {
+      // Per row, i32, counted by the row's leader lane: at most one pair
+      // per row and key tile.
+      Value leader = mma.isRowLeader();
+      for (int64_t r = 0; r < slots; ++r) {
+        Value seen = andI(leader, rowSees[r]);
+        live = addIf(live, seen);
+        skipped = addIf(skipped, andI(seen, rowAllows[r]));
+      }
+    } else {
+      // Per warp, i32: at most one pair per key tile.
+      Value warpSees = bit(2);
+      live = addIf(live, warpSees);
+      skipped = addIf(skipped, andI(warpSees, warpSkip));
+    }
+    next.push_back(live);
+    next.push_back(skipped);
   }
   next.push_back(needV);
   return next;
@@ -702,6 +797,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // Tiles start at multiples of 64 below kvLo.
   kvLo = mul(div(kvLo, kKeysPerTile), idx(kKeysPerTile));
   firstTile = kvLo;
+  kvEnd = kvHi;
 
   // Loop state: m per slot, l per slot, then the O accumulators.
   int64_t slots = mma.slots();
@@ -752,9 +848,19 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     auto loop = scf::ForOp::create(
         b, loc, kvLo, kvHi, idx(kKeysPerTile), init,
         [&](OpBuilder &, Location, Value kv0, ValueRange st) {
-          // Tile kv0 has landed for every thread, and every warp is done
-          // with the buffer about to be refilled.
-          mma.wait(kGroup);
+          // K of tile kv0 has landed for every thread, and every warp is
+          // done with the buffer about to be refilled. With two buffers V
+          // of the tile, requested after its K, may still be in flight
+          // while S is computed (waitForValues waits for it before P V).
+          if (twoBuffers && overlapValues)
+            waitLeaving(kGroup,
+                        skips ? arith::SelectOp::create(b, loc, st[speculated],
+                                                        idx(1), idx(0))
+                                    .getResult()
+                              : idx(1),
+                        1);
+          else
+            mma.wait(kGroup);
           gpu::BarrierOp::create(b, loc);
           Value buf = zeroBuf, vGroup;
           if (twoBuffers) {
@@ -767,7 +873,9 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             b.setInsertionPointToStart(&more.getThenRegion().front());
             Value other = sub(idx(1), buf);
             mma.stage(/*value=*/false, bIdx, kvHead, next, other);
-            mma.stage(/*value=*/true, bIdx, kvHead, next, other);
+            // A thresholded tile's V waits for its vote (skipTile).
+            if (!skips)
+              mma.stage(/*value=*/true, bIdx, kvHead, next, other);
           } else if (!skips) {
             vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
           } else {
@@ -838,6 +946,14 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             gpu::BarrierOp::create(b, loc);
             mma.stage(/*value=*/false, bIdx, kvHead,
                       add(kv0, idx(kKeysPerTile)), buf);
+          } else if (overlapValues) {
+            // V of this tile, leaving the next tile's K and V in flight.
+            Value hasNext = cmp(arith::CmpIPredicate::slt,
+                                add(kv0, idx(kKeysPerTile)), kvHi);
+            waitLeaving(
+                kGroup,
+                arith::SelectOp::create(b, loc, hasNext, idx(2), idx(0)), 2);
+            gpu::BarrierOp::create(b, loc);
           }
           next.append(mma.accumulate(p, o, buf));
           scf::YieldOp::create(b, loc, next);
@@ -852,9 +968,12 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   if (!unified)
     loop = tileLoop(false);
   if (counts) {
-    // One lane per warp adds the warp's pairs (the mapping zeroed them).
+    // One lane per warp adds the warp's pairs, or each row leader its
+    // rows' (the mapping zeroed them).
     auto leader = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, rem(tid, mma.lanes()), idx(0)),
+        b, loc,
+        rowWise ? mma.isRowLeader()
+                : cmp(arith::CmpIPredicate::eq, rem(tid, mma.lanes()), idx(0)),
         /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&leader.getThenRegion().front());
@@ -995,26 +1114,27 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   bool nvidia = target.vendor == GPUVendor::NVIDIA;
   // The threshold must be honoured or refused, never dropped. The kernel
   // decides per warp and staged tile, so those are the tiles it can skip.
+  // Where each query tile is one row (skipsRowWise), every row decides
+  // for itself and the warp holds any rows.
   bool skips = op.hasSkipThreshold();
+  bool rowWise = skipsRowWise(op);
   if (skips) {
     int64_t qt = op.getSkipQueryRows(), kt = op.getSkipKeys();
     bool wide = hooks.maxRowsPerWarp() >= 32;
-    if (kt != kKeysPerTile || (qt != 16 && (qt != 32 || !wide)) ||
-        (overrides.rowsPerWarp && overrides.rowsPerWarp != qt))
+    bool warpRows = qt == 16 || (qt == 32 && wide);
+    if (kt != kKeysPerTile || (qt != 1 && !warpRows) ||
+        (!rowWise && overrides.rowsPerWarp && overrides.rowsPerWarp != qt))
       return op->emitOpError()
              << "GPU attention mapping skips key tiles of " << kKeysPerTile
-             << " keys for one warp's query rows: it honours skip tiles of "
-                "[16, 64]"
+             << " keys for one warp's query rows, or for each row: it "
+                "honours skip tiles of [1, 64], [16, 64]"
              << (wide ? " and [32, 64]" : "")
              << (overrides.rowsPerWarp
                      ? " (as many rows as attention-rows-per-warp)"
                      : "")
              << ", not [" << qt << ", " << kt << "]";
-    if (overrides.buffers == 2)
-      return op->emitOpError(
-          "GPU attention mapping with attention-buffers 2 requests each V "
-          "tile before its skip decision; a thresholded attention takes 1");
-    overrides.rowsPerWarp = qt;
+    if (!rowWise)
+      overrides.rowsPerWarp = qt;
   }
   // Every shaped operand is a buffer: query, key, value, mask, threshold,
   // output, lse, counts.
@@ -1066,16 +1186,18 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   int64_t packed = *packedOr;
   int64_t kernelRows =
       q.isDynamicDim(2) ? ShapedType::kDynamic : q.getDimSize(2) * packed;
-  if (!ShapedType::isDynamic(kernelRows) && kernelRows < rowsPerWarp * warps) {
+  bool decodeShaped =
+      !ShapedType::isDynamic(kernelRows) && kernelRows < rowsPerWarp * warps;
+  if (decodeShaped) {
     // Fewer rows than the prefill block: a memory-bound decode step. 16
     // rows per warp and two buffers, measured on the H200 (B8 H32 Hkv8
     // d128, one row against 32768 keys): 3810 GB/s of KV read against 3509
     // with 32 rows and one buffer (cuDNN 4179); at 131072 keys (B1) 3242
-    // against 2793. Two buffers need asynchronous copies and no threshold
-    // (skipTile requests V after its vote).
-    if (!overrides.rowsPerWarp && !skips)
+    // against 2793. Two buffers need asynchronous copies; a threshold's
+    // query tile sets the rows unless each row is a tile of its own.
+    if (!overrides.rowsPerWarp && (!skips || rowWise))
       rowsPerWarp = 16;
-    if (!overrides.buffers && !skips && hooks.supportsAsyncCopy())
+    if (!overrides.buffers && hooks.supportsAsyncCopy())
       buffers = 2;
     warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
   }
@@ -1280,6 +1402,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                            heads, kvHeads);
     if (flagWords)
       kernel.setFlags(smem.back());
+    kernel.setRowWiseSkip(rowWise);
+    kernel.setOverlapValues(decodeShaped);
     if (packed > 1)
       kernel.setPackedRows(queryRows, lse);
     if (splits > 1)

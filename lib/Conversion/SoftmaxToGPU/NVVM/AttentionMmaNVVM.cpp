@@ -119,8 +119,9 @@ public:
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
   Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
               Value buf) override;
-  void wait(Value token) override {
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(0));
+  void wait(Value token, int64_t pending) override {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
+                                     b.getI32IntegerAttr(pending));
   }
 
   SmallVector<Value> scores(Value buf) override;

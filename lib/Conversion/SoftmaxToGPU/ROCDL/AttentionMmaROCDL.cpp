@@ -65,7 +65,7 @@ public:
   void loadQuery(Value bIdx, Value hIdx, Value warpRow) override;
   Value stage(bool value, Value bIdx, Value kvHead, Value kv0,
               Value buf) override;
-  void wait(Value) override {}
+  void wait(Value, int64_t) override {}
 
   SmallVector<Value> scores(Value buf) override;
   int64_t slotOf(int64_t) const override { return 0; }

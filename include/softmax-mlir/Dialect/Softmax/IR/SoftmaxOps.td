@@ -301,8 +301,10 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     records. A target folds exactly these tiles or refuses the op with a
     diagnostic; none drops the threshold. The key-tiled decomposition
     honours any tile, the CPU vector mapping `tile [1, W]` at vector width
-    `W`, the GPU mappings `tile [16, 64]` and (NVIDIA) `[32, 64]`: one
-    warp's query rows by one staged tile of 64 keys.
+    `W`, the GPU mappings `tile [16, 64]` and (NVIDIA) `[32, 64]` (one
+    warp's query rows by one staged tile of 64 keys) and `[1, 64]` (each
+    row on its own, so any rows share a warp: packed query heads of a
+    decode step); with one query row, any `Qt` is a tile of one row.
 
     ```mlir
     %o, %n = softmax.attention
