@@ -18,6 +18,7 @@ libsoftmax_skip_decode.so (bench/gpu/bench_decode.py's steps). Variants:
            [1, 64]; the mapping's plan (packed, two buffers)
   skip_b1  the same with one K/V buffer (V of a tile requested after its
            vote, the next K after P V): what the two-buffer schedule gives
+  skip_nocounts  the same without skip_counts (its sparsity is the rule's)
 
 `run` first checks small odd shapes (primes, splits that end mid-tile,
 per-request lambda with an entry that turns skipping off): the kernel's
@@ -53,6 +54,7 @@ SHAPES = {
     "b8_h32_kv8_l32768": (8, 32, 8, 1, 32768, 128, False),
     "b1_h32_kv8_l131072": (1, 32, 8, 1, 131072, 128, False),
     "b8_h32_kv8_q4_l32768": (8, 32, 8, 4, 32768, 128, True),
+    "b8_h32_kv8_q4_l32768_nc": (8, 32, 8, 4, 32768, 128, False),
 }
 CHECKS = {
     "chk_b2_h8_kv2_l1031": (2, 8, 2, 1, 1031, 64, False),
@@ -60,7 +62,7 @@ CHECKS = {
     "chk_b1_h4_kv1_q3_l3001": (1, 4, 1, 3, 3001, 128, True),
     "chk_b2_h2_kv2_l777": (2, 2, 2, 1, 777, 128, True),
 }
-VARIANTS = {"dense": None, "skip": {}, "skip_b1": {"buffers": 1}}
+VARIANTS = {"dense": None, "skip": {}, "skip_b1": {"buffers": 1}, "skip_nocounts": {}}
 LAMBDAS = [0.0, 1e-3, 1e-2, 3e-2]
 
 
@@ -75,8 +77,9 @@ def function(name: str, shape, request) -> str:
     skip = ""
     if request is not None:
         args += f", %t: memref<{b}xf32>, %n: memref<2xi64>"
-        skip = (f" skip(lambda %t : memref<{b}xf32>, tile [{tile_rows(shape)}, 64])"
-                f" skip_counts(%n : memref<2xi64>)")
+        skip = f" skip(lambda %t : memref<{b}xf32>, tile [{tile_rows(shape)}, 64])"
+        if not name.endswith("nocounts"):
+            skip += " skip_counts(%n : memref<2xi64>)"
     attr = ""
     if request:
         fields = ", ".join(f"{k} = {v}" for k, v in request.items())
@@ -89,7 +92,7 @@ def function(name: str, shape, request) -> str:
 def kernels():
     for shape_name, shape in {**CHECKS, **SHAPES}.items():
         for var, req in VARIANTS.items():
-            if shape_name in CHECKS and var == "dense":
+            if shape_name in CHECKS and var in ("dense", "skip_nocounts"):
                 continue
             yield f"{shape_name}__{var}", shape, req
 
@@ -211,7 +214,7 @@ def run(args) -> int:
             case["kernels"]["dense"] = {"ms": ms, "gbs": kv_bytes / (ms * 1e-3) / 1e9,
                                         "rel_err": rel(o, exact)}
             print(shape_name, peak, "dense", json.dumps(case["kernels"]["dense"]), flush=True)
-            for var in ("skip", "skip_b1"):
+            for var in ("skip", "skip_b1", "skip_nocounts"):
                 name = f"{shape_name}__{var}"
                 for lam_value in LAMBDAS:
                     lams = [lam_value] * b
@@ -224,6 +227,8 @@ def run(args) -> int:
                     check_error()
                     live, skipped = counts.tolist()
                     _, _, rl, rs, vskip, _ = emulate(name, shape, q, k, v, lams)
+                    if var == "skip_nocounts":
+                        live, skipped = rl, rs
                     err = rel(o, exact)
                     nan = bool(torch.isnan(o).any().item())
                     ms = triton.testing.do_bench(call, rep=args.rep)
