@@ -70,12 +70,12 @@ def tile_rows(shape) -> int:
     return 16 if shape[3] == 1 else 1
 
 
-def function(name: str, shape, request) -> str:
+def function(name: str, shape, request, skips: bool) -> str:
     b, h, hkv, nq, nk, d, causal = shape
     qt, kt = f"memref<{b}x{h}x{nq}x{d}xbf16>", f"memref<{b}x{hkv}x{nk}x{d}xbf16>"
     args = f"%q: {qt}, %k: {kt}, %v: {kt}, %o: {qt}"
     skip = ""
-    if request is not None:
+    if skips:
         args += f", %t: memref<{b}xf32>, %n: memref<2xi64>"
         skip = f" skip(lambda %t : memref<{b}xf32>, tile [{tile_rows(shape)}, 64])"
         if not name.endswith("nocounts"):
@@ -89,16 +89,35 @@ def function(name: str, shape, request) -> str:
             f"masked(zero){' causal' if causal else ''}{skip}{attr}\n  return\n}}\n")
 
 
+# More splits than the plan's: more blocks, so more K tiles in flight per
+# multiprocessor, against fewer tiles per split (each split's first tile is
+# folded).
+MORE_SPLITS = {"b8_h32_kv8_l32768": [8, 16], "b1_h32_kv8_l131072": [64]}
+
+
+def variants_of(shape_name: str) -> dict:
+    v = dict(VARIANTS)
+    if shape_name in CHECKS:
+        v.pop("dense")
+        v.pop("skip_nocounts")
+    for n in MORE_SPLITS.get(shape_name, []):
+        v[f"dense_s{n}"] = None
+        v[f"skip_s{n}"] = {"key_splits": n}
+    return v
+
+
 def kernels():
     for shape_name, shape in {**CHECKS, **SHAPES}.items():
-        for var, req in VARIANTS.items():
-            if shape_name in CHECKS and var in ("dense", "skip_nocounts"):
-                continue
-            yield f"{shape_name}__{var}", shape, req
+        for var, req in variants_of(shape_name).items():
+            if var.startswith("dense_s"):
+                req = {"key_splits": int(var[7:])}
+                yield f"{shape_name}__{var}", shape, req, False
+            else:
+                yield f"{shape_name}__{var}", shape, req, req is not None
 
 
 def build(args) -> int:
-    return build_library(args, "".join(function(n, s, r) for n, s, r in kernels()),
+    return build_library(args, "".join(function(*k) for k in kernels()),
                          "skip_decode")
 
 
@@ -201,7 +220,8 @@ def run(args) -> int:
         for peak in (12.0, 16.0):
             q, k, v = inputs(shape, peak, 7 + nk + int(peak))
             case = {"shape": shape_name, "peak": peak, "kv_bytes": kv_bytes,
-                    "plans": {var: plans.get(f"{shape_name}__{var}") for var in VARIANTS},
+                    "plans": {var: plans.get(f"{shape_name}__{var}")
+                              for var in variants_of(shape_name)},
                     "kernels": {}}
             o = torch.empty_like(q)
             dense_call = caller(f"{shape_name}__dense", q, k, v, o)
@@ -214,7 +234,17 @@ def run(args) -> int:
             case["kernels"]["dense"] = {"ms": ms, "gbs": kv_bytes / (ms * 1e-3) / 1e9,
                                         "rel_err": rel(o, exact)}
             print(shape_name, peak, "dense", json.dumps(case["kernels"]["dense"]), flush=True)
-            for var in ("skip", "skip_b1", "skip_nocounts"):
+            skip_vars = [v_ for v_ in variants_of(shape_name) if v_.startswith("skip")]
+            for var in [v_ for v_ in variants_of(shape_name) if v_.startswith("dense_s")]:
+                dc = caller(f"{shape_name}__{var}", q, k, v, o)
+                dc()
+                torch.cuda.synchronize()
+                check_error()
+                ms = triton.testing.do_bench(dc, rep=args.rep)
+                case["kernels"][var] = {"ms": ms, "gbs": kv_bytes / (ms * 1e-3) / 1e9,
+                                        "speedup": dense_ms / ms, "rel_err": rel(o, exact)}
+                print(shape_name, peak, var, json.dumps(case["kernels"][var]), flush=True)
+            for var in skip_vars:
                 name = f"{shape_name}__{var}"
                 for lam_value in LAMBDAS:
                     lams = [lam_value] * b
