@@ -261,6 +261,34 @@ static ParseResult parseDpsResults(OpAsmParser &,
 static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type, Type,
                             Type) {}
 
+/// softmax.linear_cross_entropy: a result per init, of its type.
+static ParseResult parseCrossEntropyResults(OpAsmParser &, Type &loss,
+                                            Type &lse, Type lossInit,
+                                            Type lseInit) {
+  loss = lossInit;
+  lse = lseInit;
+  return success();
+}
+
+static void printCrossEntropyResults(OpAsmPrinter &, Operation *, Type, Type,
+                                     Type, Type) {}
+
+static ParseResult parseCrossEntropyGradResults(OpAsmParser &, Type &gh,
+                                                Type &gw, Type &gb,
+                                                Type &counts, Type ghInit,
+                                                Type gwInit, Type gbInit,
+                                                Type countsInit) {
+  gh = ghInit;
+  gw = gwInit;
+  gb = gbInit;
+  counts = countsInit;
+  return success();
+}
+
+static void printCrossEntropyGradResults(OpAsmPrinter &, Operation *, Type,
+                                         Type, Type, Type, Type, Type, Type,
+                                         Type) {}
+
 namespace {
 using AttnDim = AttentionDim;
 

@@ -177,6 +177,7 @@ void transform::ApplySoftmaxDecomposePatternsOp::populatePatterns(
   // cost model's choice, as its description says (select_algorithm first
   // picks another target's).
   populateSoftmaxExpandPatterns(patterns, CostModelTarget::CPU);
+  populateSoftmaxCrossEntropyDecomposePatterns(patterns);
 }
 
 void transform::ApplySoftmaxStateToLinalgPatternsOp::populatePatterns(

@@ -90,6 +90,26 @@ struct AttentionOpInterface
     return success();
   }
 };
+/// softmax.linear_cross_entropy has a decomposition on tensors and no
+/// mapping on buffers yet: bufferizing it says so, where one-shot
+/// bufferization would only say that the op was not bufferized (the GPU
+/// pipelines bufferize before they map).
+struct CrossEntropyRefusal
+    : public DstBufferizableOpInterfaceExternalModel<CrossEntropyRefusal,
+                                                     LinearCrossEntropyOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &,
+                          const BufferizationOptions &,
+                          BufferizationState &) const {
+    return op->emitOpError(
+        "has no mapping on buffers yet (no GPU kernel): decompose it on "
+        "tensors first (softmax-decompose, as softmax-to-cpu does)");
+  }
+};
+
 } // namespace
 
 void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
@@ -100,5 +120,6 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
         *ctx);
     LogSumExpOp::attachInterface<SemanticOpBufferization<LogSumExpOp>>(*ctx);
     AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
+    LinearCrossEntropyOp::attachInterface<CrossEntropyRefusal>(*ctx);
   });
 }

@@ -168,6 +168,8 @@ struct SoftmaxDecomposePass
     populateSoftmaxExpandPatterns(expand, *autoTarget, filter);
     populateSoftmaxAttentionDecomposePatterns(expand, attentionKeyTileSize,
                                               filter);
+    // No mapping takes the fused cross-entropy yet: decomposed always.
+    populateSoftmaxCrossEntropyDecomposePatterns(expand);
     if (failed(applyPatternsGreedily(root, std::move(expand))))
       return signalPassFailure();
     // Only ops on memrefs survive: their state would need buffers of its own.

@@ -85,3 +85,27 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// decompose: the fused linear cross-entropy becomes its loop over
+// vocabulary tiles folded by softmax.partial, then softmax.lse.
+// CHECK-LABEL: func @cross_entropy
+// CHECK: scf.for %{{.*}} = %c0 to %c300 step %c64
+// CHECK:   softmax.partial ins(%{{.*}} : tensor<{{.*}}xf32>) {{.*}} dimension(1) algorithm(online)
+// CHECK: softmax.lse
+// CHECK-NOT: softmax.linear_cross_entropy
+func.func @cross_entropy(%h: tensor<4x16xf32>, %w: tensor<300x16xf32>, %t: tensor<4xi32>, %l0: tensor<4xf32>) -> tensor<4xf32> {
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<4x16xf32>, tensor<300x16xf32>, tensor<4xi32>) outs(%l0 : tensor<4xf32>) reduction(none) vocab_tile(64)
+  return %l : tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.softmax.decompose
+    } : !transform.any_op
+    transform.yield
+  }
+}

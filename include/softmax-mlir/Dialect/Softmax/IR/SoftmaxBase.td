@@ -114,6 +114,15 @@ def Softmax_AlgorithmAttr : I32EnumAttr<"Algorithm",
   let cppNamespace = "::mlir::softmax";
 }
 
+def Softmax_LossReductionAttr : I32EnumAttr<"LossReduction",
+    "how softmax.linear_cross_entropy reduces the per-token losses", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Sum", 1, "sum">,
+      I32EnumAttrCase<"Mean", 2, "mean">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+}
+
 def Softmax_MaskedRowsAttr : I32EnumAttr<"MaskedRows",
     "what a fully masked (all -inf) row yields", [
       I32EnumAttrCase<"Zero", 0, "zero">,

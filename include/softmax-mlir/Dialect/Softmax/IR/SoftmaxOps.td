@@ -703,4 +703,6 @@ def Softmax_LseOp : Softmax_Op<"lse", [
   }];
 }
 
+include "softmax-mlir/Dialect/Softmax/IR/CrossEntropyOps.td"
+
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD

@@ -370,8 +370,10 @@ def ApplySoftmaxDecomposePatternsOp : TransformDialectOp<
     (populateSoftmaxExpandPatterns). Every `softmax.softmax`,
     `softmax.log_softmax` and `softmax.logsumexp` on tensors becomes a
     `softmax.partial` followed by `softmax.normalize` or `softmax.lse`; an
-    op still marked `auto` first gets the CPU cost model's algorithm. Ops
-    on memrefs are not matched (decompose before bufferization).
+    op still marked `auto` first gets the CPU cost model's algorithm. A
+    `softmax.linear_cross_entropy` becomes its loop over vocabulary tiles
+    around `softmax.partial` (populateSoftmaxCrossEntropyDecomposePatterns).
+    Ops on memrefs are not matched (decompose before bufferization).
     `transform.apply_patterns.softmax.state_to_linalg` takes the state ops
     on to linalg.
 

@@ -161,6 +161,11 @@ def SoftmaxDecompose : Pass<"softmax-decompose"> {
        (the last tile may be shorter). An attention the decomposition
        cannot take (on memrefs, or with a dynamic `H / Hkv`) fails the
        pass with the reason.
+       `softmax.linear_cross_entropy` becomes an `scf.for` over tiles of
+       `vocab_tile` classes whose `[N, Vt]` f32 logits (a contraction with
+       a slice of the classifier) fold into each token's
+       `softmax.partial` state, then `softmax.lse`, the target logits and
+       the reduction (docs/CrossEntropy.md); no `N x V` tensor is built.
     2. With `reduction-tile-size=N`, every `softmax.partial` is tiled along
        its reduction dimension by N through its TilingInterface: an `scf.for`
        carries the state as its destination, so the tiled reduction equals

@@ -51,6 +51,13 @@ void populateSoftmaxAttentionDecomposePatterns(
     RewritePatternSet &patterns, int64_t keyTileSize = 0,
     std::function<bool(Operation *)> filter = nullptr);
 
+/// softmax.linear_cross_entropy -> its reference form: a loop over tiles
+/// of the vocabulary (vocab_tile classes) whose [N, Vt] f32 logits fold
+/// into each token's softmax.partial state, the target logits as a dot of
+/// each hidden row with its target's classifier row, softmax.lse, the
+/// per-token losses and the reduction. No [N, V] tensor is built.
+void populateSoftmaxCrossEntropyDecomposePatterns(RewritePatternSet &patterns);
+
 /// Replaces a paged softmax.attention (page_table, on tensors) by the same
 /// op over dense [B, Hkv, Nk, D] keys and values gathered through its page
 /// table (a linalg.generic of tensor.extract): the reference form of

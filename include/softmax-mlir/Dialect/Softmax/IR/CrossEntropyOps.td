@@ -1,0 +1,186 @@
+//===- CrossEntropyOps.td - fused linear cross-entropy -------*- tablegen -*-===//
+//
+// softmax.linear_cross_entropy: the loss of a classifier over a vocabulary,
+// without the N x V logits (Cut Cross-Entropy, arXiv 2411.09009).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_CROSSENTROPYOPS_TD
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_CROSSENTROPYOPS_TD
+
+def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
+    Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
+    // hidden, classifier, targets, loss_init.
+    Softmax_RequiredOperandSegments<"0, 1, 2, 4">]> {
+  let summary = "cross-entropy of a linear classifier, logits never stored";
+  let description = [{
+    The loss of classifying each of `N` tokens among `V` classes, with the
+    logits `z = h W^T (+ bias)` of `hidden` `[N, D]` and `classifier`
+    `[V, D]` (PyTorch's `F.cross_entropy(h @ W.T + b, t)`), computed without
+    an `N x V` buffer: the vocabulary is folded tile by tile (`vocab_tile`
+    classes at a time) into each token's online state `(m, l)`
+    (`softmax.partial`), and the target's logit is a dot of `h_n` with row
+    `t_n` of `classifier`. For token `n` with target `t_n`:
+
+    ```
+    z_nv  = s tanh((h_n . W_v + b_v) / s)   with softcap(s), else h_n . W_v + b_v
+    lse_n = log sum_v exp(z_nv)
+    loss_n = lse_n - z_n,t_n + c lse_n^2    (z_loss(c); c = 0 without it)
+    ```
+
+    A token whose target is `ignore_index` has loss 0 and is left out of
+    the mean; a target outside `[0, V)` that is not `ignore_index` gives a
+    NaN loss (PyTorch raises; an op cannot, and NaN cannot go unnoticed).
+    `reduction(none)` writes the `[N]` losses, `sum` their sum and `mean`
+    their sum over the count of tokens not ignored (0 / 0 = NaN when every
+    token is ignored, as PyTorch gives). The optional `lse` init receives
+    `lse_n` for every token (what a backward pass recomputes the
+    probabilities from). Logits, states and losses are f32 whatever the
+    input type; `hidden`, `classifier` and `bias` share one element type
+    (f16, bf16 or f32), the targets are i32 or i64.
+
+    Example:
+
+    ```mlir
+    %loss, %lse = softmax.linear_cross_entropy
+        ins(%h, %w, %t : tensor<8192x2048xbf16>, tensor<128256x2048xbf16>,
+                         tensor<8192xi64>)
+        outs(%l0 : tensor<f32>) lse(%s0 : tensor<8192xf32>)
+        reduction(mean) ignore_index(-100) softcap(30.0) z_loss(1.0e-4)
+    ```
+  }];
+  let arguments = (ins TensorOf<[F16, BF16, F32]>:$hidden,
+                       TensorOf<[F16, BF16, F32]>:$classifier,
+                       TensorOf<[I32, I64]>:$targets,
+                       Optional<TensorOf<[F16, BF16, F32]>>:$bias,
+                       TensorOf<[F32]>:$loss_init,
+                       Optional<TensorOf<[F32]>>:$lse_init,
+                       Softmax_LossReductionAttr:$reduction,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
+                       OptionalAttr<F32Attr>:$softcap,
+                       OptionalAttr<F32Attr>:$z_loss,
+                       DefaultValuedAttr<I64Attr, "1024">:$vocab_tile);
+  let results = (outs TensorOf<[F32]>:$loss, Optional<TensorOf<[F32]>>:$lse);
+  let assemblyFormat = [{
+    `ins` `(` $hidden `,` $classifier `,` $targets `:` type($hidden) `,`
+        type($classifier) `,` type($targets) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $loss_init `:` type($loss_init) `)`
+    (`lse` `(` $lse_init^ `:` type($lse_init) `)`)?
+    `reduction` `(` $reduction `)`
+    (`ignore_index` `(` $ignore_index^ `)`)?
+    (`softcap` `(` $softcap^ `)`)?
+    (`z_loss` `(` $z_loss^ `)`)?
+    (`vocab_tile` `(` $vocab_tile^ `)`)?
+    attr-dict `` custom<CrossEntropyResults>(type($loss), type($lse),
+        ref(type($loss_init)), ref(type($lse_init)))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable();
+  }];
+}
+
+def Softmax_LinearCrossEntropyGradOp
+    : Softmax_Op<"linear_cross_entropy_grad", [
+        Pure, AttrSizedOperandSegments, AttrSizedResultSegments,
+        DestinationStyleOpInterface,
+        // hidden, classifier, targets, lse, grad_loss, grad_hidden_init,
+        // grad_classifier_init.
+        Softmax_RequiredOperandSegments<"0, 1, 2, 3, 4, 6, 7">]> {
+  let summary = "gradients of softmax.linear_cross_entropy, logits recomputed";
+  let description = [{
+    The backward pass of `softmax.linear_cross_entropy` with the same
+    `reduction`, `ignore_index`, `softcap`, `z_loss` and `vocab_tile`: given
+    the forward's `lse` `[N]` and the gradient of the loss `grad_loss`
+    (rank 0 for `mean` and `sum`, `[N]` for `none`), writes the gradients
+    of `hidden` (`[N, D]`), `classifier` (`[V, D]`) and, with `bias`, of
+    `bias` (`[V]`). The logits are recomputed tile by tile (tiles of
+    `token_tile` tokens by `vocab_tile` classes), never stored whole:
+
+    ```
+    p_nv  = exp(z_nv - lse_n)
+    dz_nv = w_n (p_nv (1 + 2 c lse_n) - [v = t_n])     (c: z_loss)
+    du_nv = dz_nv (1 - (z_nv / s)^2)                  (softcap(s))
+    grad_hidden     = du W,  grad_classifier = du^T h,  grad_bias = sum_n du
+    ```
+
+    with `w_n` the token's weight: `grad_loss_n` (`none`), `grad_loss`
+    (`sum`) or `grad_loss / kept tokens` (`mean`), 0 for an ignored token
+    and NaN for a target out of range. Every sum is accumulated in f32 and
+    rounded once to the init's element type (f16, bf16 or f32).
+
+    Gradient filtering (Cut Cross-Entropy): a tile whose `|du|` are all
+    below `filter` skips its two contractions (the tile adds nothing to the
+    gradients). Each skipped entry is below `filter` in magnitude, so a
+    gradient element is off by at most `filter` times the sum of the
+    magnitudes of the `h` (or `W`) entries it would have met. Without the
+    attribute it defaults by the inputs' type: 2^-12 for bf16, 2^-15 for
+    f16, 0 (exact) for f32; `filter(0.0)` is the exact mode. The optional
+    `filter_counts` init (`tensor<2xi64>`) receives the number of tiles
+    and how many were filtered.
+
+    Example:
+
+    ```mlir
+    %gh, %gw, %n = softmax.linear_cross_entropy_grad
+        ins(%h, %w, %t, %lse, %dl : tensor<8192x2048xbf16>,
+            tensor<128256x2048xbf16>, tensor<8192xi64>, tensor<8192xf32>,
+            tensor<f32>)
+        outs(%gh0, %gw0 : tensor<8192x2048xbf16>, tensor<128256x2048xbf16>)
+        filter_counts(%n0 : tensor<2xi64>)
+        reduction(mean) filter(2.44140625e-04)
+    ```
+  }];
+  let arguments = (ins TensorOf<[F16, BF16, F32]>:$hidden,
+                       TensorOf<[F16, BF16, F32]>:$classifier,
+                       TensorOf<[I32, I64]>:$targets,
+                       TensorOf<[F32]>:$lse,
+                       TensorOf<[F32]>:$grad_loss,
+                       Optional<TensorOf<[F16, BF16, F32]>>:$bias,
+                       TensorOf<[F16, BF16, F32]>:$grad_hidden_init,
+                       TensorOf<[F16, BF16, F32]>:$grad_classifier_init,
+                       Optional<TensorOf<[F16, BF16, F32]>>:$grad_bias_init,
+                       Optional<TensorOf<[I64]>>:$filter_counts_init,
+                       Softmax_LossReductionAttr:$reduction,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
+                       OptionalAttr<F32Attr>:$softcap,
+                       OptionalAttr<F32Attr>:$z_loss,
+                       OptionalAttr<F32Attr>:$filter,
+                       DefaultValuedAttr<I64Attr, "1024">:$vocab_tile,
+                       DefaultValuedAttr<I64Attr, "64">:$token_tile);
+  let results = (outs TensorOf<[F16, BF16, F32]>:$grad_hidden,
+                      TensorOf<[F16, BF16, F32]>:$grad_classifier,
+                      Optional<TensorOf<[F16, BF16, F32]>>:$grad_bias,
+                      Optional<TensorOf<[I64]>>:$filter_counts);
+  let assemblyFormat = [{
+    `ins` `(` $hidden `,` $classifier `,` $targets `,` $lse `,` $grad_loss
+        `:` type($hidden) `,` type($classifier) `,` type($targets) `,`
+        type($lse) `,` type($grad_loss) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $grad_hidden_init `,` $grad_classifier_init `:`
+        type($grad_hidden_init) `,` type($grad_classifier_init) `)`
+    (`grad_bias` `(` $grad_bias_init^ `:` type($grad_bias_init) `)`)?
+    (`filter_counts` `(` $filter_counts_init^ `:` type($filter_counts_init)
+        `)`)?
+    `reduction` `(` $reduction `)`
+    (`ignore_index` `(` $ignore_index^ `)`)?
+    (`softcap` `(` $softcap^ `)`)?
+    (`z_loss` `(` $z_loss^ `)`)?
+    (`filter` `(` $filter^ `)`)?
+    (`vocab_tile` `(` $vocab_tile^ `)`)?
+    (`token_tile` `(` $token_tile^ `)`)?
+    attr-dict `` custom<CrossEntropyGradResults>(type($grad_hidden),
+        type($grad_classifier), type($grad_bias), type($filter_counts),
+        ref(type($grad_hidden_init)), ref(type($grad_classifier_init)),
+        ref(type($grad_bias_init)), ref(type($filter_counts_init)))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable();
+    /// `filter`, or the default of the inputs' element type.
+    double getFilterOrDefault();
+  }];
+}
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_CROSSENTROPYOPS_TD

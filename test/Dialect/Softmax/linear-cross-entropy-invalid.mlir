@@ -1,0 +1,103 @@
+// RUN: softmax-opt %s -split-input-file -verify-diagnostics
+
+func.func @rank(%h: tensor<8x4x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op needs hidden [N, D], classifier [V, D] and targets [N], not ranks 3, 2 and 1}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x4x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @features(%h: tensor<8x64xbf16>, %w: tensor<100x32xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op hidden has 64 features and classifier 32}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x32xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @tokens(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<7xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op hidden has 8 tokens and targets 7}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<7xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @mixed(%h: tensor<8x64xbf16>, %w: tensor<100x64xf32>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op hidden ('bf16') and classifier ('f32') need one element type}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xf32>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @bias(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %b: tensor<99xbf16>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op bias must be [V] with the classifier's 100 classes, not 'tensor<99xbf16>'}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) bias(%b : tensor<99xbf16>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @reduced_shape(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<8xf32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op reduction(mean) writes one loss, a rank-0 tensor, not 'tensor<8xf32>'}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<8xf32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @per_token_shape(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op reduction(none) writes one loss per token, [N], not 'tensor<f32>'}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(none)
+  return
+}
+
+// -----
+
+func.func @lse_shape(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>, %s0: tensor<4xf32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op lse must be [N], one per token, not 'tensor<4xf32>'}}
+  %l, %s = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) lse(%s0 : tensor<4xf32>) reduction(sum)
+  return
+}
+
+// -----
+
+func.func @ignore_i32(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi32>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op ignore_index 4294967296 does not fit the i32 targets}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi32>) outs(%l0 : tensor<f32>) reduction(mean) ignore_index(4294967296)
+  return
+}
+
+// -----
+
+func.func @softcap(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op softcap must be positive and finite, not -3}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean) softcap(-3.0)
+  return
+}
+
+// -----
+
+func.func @z_loss(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op z_loss must be non-negative and finite, not -1}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean) z_loss(-1.0)
+  return
+}
+
+// -----
+
+func.func @vocab_tile(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op vocab_tile must be positive, not 0}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean) vocab_tile(0)
+  return
+}
+
+// -----
+
+func.func @element_type(%h: tensor<8x64xf64>, %w: tensor<100x64xf64>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float values, but got 'tensor<8x64xf64>'}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xf64>, tensor<100x64xf64>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}

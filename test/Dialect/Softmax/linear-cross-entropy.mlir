@@ -1,0 +1,20 @@
+// RUN: softmax-opt %s | softmax-opt | FileCheck %s
+// RUN: softmax-opt %s --mlir-print-op-generic | softmax-opt | FileCheck %s
+
+// Every optional part, and the defaults left unprinted (ignore_index
+// -100, vocab_tile 1024).
+// CHECK-LABEL: func.func @all
+// CHECK: %{{.*}}, %{{.*}} = softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) bias(%{{.*}} : tensor<1031xbf16>) outs(%{{.*}} : tensor<f32>) lse(%{{.*}} : tensor<8xf32>) reduction(mean) softcap(3.000000e+01) z_loss(9.99999974E-5) vocab_tile(256)
+// CHECK-NOT: ignore_index
+func.func @all(%h: tensor<8x64xbf16>, %w: tensor<1031x64xbf16>, %t: tensor<8xi64>, %b: tensor<1031xbf16>, %l0: tensor<f32>, %s0: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
+  %l, %s = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) bias(%b : tensor<1031xbf16>) outs(%l0 : tensor<f32>) lse(%s0 : tensor<8xf32>) reduction(mean) ignore_index(-100) softcap(30.0) z_loss(1.0e-4) vocab_tile(256)
+  return %l, %s : tensor<f32>, tensor<8xf32>
+}
+
+// Per-token losses, dynamic sizes, i32 targets, another ignore index.
+// CHECK-LABEL: func.func @per_token
+// CHECK: softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>) outs(%{{.*}} : tensor<?xf32>) reduction(none) ignore_index(0){{$}}
+func.func @per_token(%h: tensor<?x?xf32>, %w: tensor<?x?xf32>, %t: tensor<?xi32>, %l0: tensor<?xf32>) -> tensor<?xf32> {
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>) outs(%l0 : tensor<?xf32>) reduction(none) ignore_index(0)
+  return %l : tensor<?xf32>
+}
