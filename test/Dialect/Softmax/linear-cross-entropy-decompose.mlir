@@ -40,3 +40,31 @@ func.func @mean(%h: tensor<8x64xbf16>, %w: tensor<1031x64xbf16>, %t: tensor<8xi6
   %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) bias(%b : tensor<1031xbf16>) outs(%l0 : tensor<f32>) reduction(mean) softcap(30.0) vocab_tile(256)
   return %l : tensor<f32>
 }
+
+// The gradient: class tiles of 32 outside, token blocks of 2 inside; each
+// (block, tile) recomputes its logits, forms du, reduces max |du| and,
+// unless it is below the filter, runs du W into the block's grad_hidden
+// rows and du^T h into the tile's grad_classifier rows; the counts count
+// every tile and the filtered ones; grad_classifier rows are rounded to
+// bf16 once per tile.
+// CHECK-LABEL: func.func @grad
+// CHECK:       scf.for %[[V0:.*]] = %c0 to %c97 step %c32
+// CHECK:         scf.for %[[N0:.*]] = %c0 to %c5 step %c2
+// CHECK:           math.exp
+// CHECK:           math.absf
+// CHECK:           %[[M:.*]] = tensor.extract
+// CHECK:           %[[SKIP:.*]] = arith.cmpf olt, %[[M]], %cst
+// CHECK:           scf.if %[[SKIP]]
+// CHECK:           } else {
+// CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK:             tensor.insert_slice
+// CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK:           arith.extui %[[SKIP]] : i1 to i64
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         tensor.insert_slice
+// CHECK:       tensor.insert %{{.*}} into %arg7[%c0]
+// CHECK:       tensor.insert %{{.*}} into %{{.*}}[%c1]
+func.func @grad(%h: tensor<5x16xbf16>, %w: tensor<97x16xbf16>, %t: tensor<5xi64>, %lse: tensor<5xf32>, %dl: tensor<f32>, %gh0: tensor<5x16xbf16>, %gw0: tensor<97x16xbf16>, %n0: tensor<2xi64>) -> (tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<2xi64>) {
+  %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<5x16xbf16>, tensor<97x16xbf16>) filter_counts(%n0 : tensor<2xi64>) reduction(mean) vocab_tile(32) token_tile(2)
+  return %gh, %gw, %n : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<2xi64>
+}

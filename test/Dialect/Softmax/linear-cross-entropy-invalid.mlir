@@ -101,3 +101,51 @@ func.func @element_type(%h: tensor<8x64xf64>, %w: tensor<100x64xf64>, %t: tensor
   %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xf64>, tensor<100x64xf64>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
   return
 }
+
+// -----
+
+func.func @grad_loss_shape(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<8xf32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op reduction(mean) takes one loss gradient, a rank-0 tensor, not 'tensor<8xf32>'}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<8xf32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @grad_classifier_shape(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<64x100xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op grad_classifier must have classifier's shape 'tensor<100x64xbf16>', not 'tensor<64x100xbf16>'}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<64x100xbf16>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @grad_bias_without_bias(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>, %gb0: tensor<100xf32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op has a grad_bias init without a bias}}
+  %gh, %gw, %gb = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) grad_bias(%gb0 : tensor<100xf32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @grad_filter(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op filter must be non-negative and finite, not -1}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean) filter(-1.0)
+  return
+}
+
+// -----
+
+func.func @grad_counts(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>, %n0: tensor<3xi64>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op filter_counts must be tensor<2xi64>, not 'tensor<3xi64>'}}
+  %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) filter_counts(%n0 : tensor<3xi64>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @grad_token_tile(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op token_tile must be positive, not 0}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean) token_tile(0)
+  return
+}

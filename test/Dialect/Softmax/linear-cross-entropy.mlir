@@ -18,3 +18,11 @@ func.func @per_token(%h: tensor<?x?xf32>, %w: tensor<?x?xf32>, %t: tensor<?xi32>
   %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>) outs(%l0 : tensor<?xf32>) reduction(none) ignore_index(0)
   return %l : tensor<?xf32>
 }
+
+// The gradient op, every optional part.
+// CHECK-LABEL: func.func @grad
+// CHECK: softmax.linear_cross_entropy_grad ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) bias(%{{.*}} : tensor<97xbf16>) outs(%{{.*}}, %{{.*}} : tensor<5x16xf32>, tensor<97x16xbf16>) grad_bias(%{{.*}} : tensor<97xf32>) filter_counts(%{{.*}} : tensor<2xi64>) reduction(mean) softcap(3.000000e+01) z_loss(9.99999974E-5) filter(2.44140625E-4) vocab_tile(32) token_tile(2)
+func.func @grad(%h: tensor<5x16xbf16>, %w: tensor<97x16xbf16>, %t: tensor<5xi64>, %lse: tensor<5xf32>, %dl: tensor<f32>, %b: tensor<97xbf16>, %gh0: tensor<5x16xf32>, %gw0: tensor<97x16xbf16>, %gb0: tensor<97xf32>, %n0: tensor<2xi64>) -> (tensor<5x16xf32>, tensor<97x16xbf16>, tensor<97xf32>, tensor<2xi64>) {
+  %gh, %gw, %gb, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) bias(%b : tensor<97xbf16>) outs(%gh0, %gw0 : tensor<5x16xf32>, tensor<97x16xbf16>) grad_bias(%gb0 : tensor<97xf32>) filter_counts(%n0 : tensor<2xi64>) reduction(mean) softcap(30.0) z_loss(1.0e-4) filter(2.44140625e-4) vocab_tile(32) token_tile(2)
+  return %gh, %gw, %gb, %n : tensor<5x16xf32>, tensor<97x16xbf16>, tensor<97xf32>, tensor<2xi64>
+}

@@ -172,7 +172,28 @@ def close(got, ref, scale) -> bool:
     return nan_ok and bool(np.all(np.abs(got[fin] - ref[fin]) <= 2e-5 * scale))
 
 
-def main() -> int:
+def check(c: Case, inputs, out: str) -> tuple[bool, str]:
+    h, w, b, t = inputs
+    got = parse_i32(out)
+    ref_loss, ref_lse = reference(c, h, w, b, t)
+    scale = max(1.0, float(np.nanmax(np.abs(ref_lse))))
+    if c.reduction != "none":
+        # A sum over N tokens rounds N times.
+        scale *= c.n
+    ok = close(got[0].astype(np.float64), ref_loss, scale)
+    if c.lse:
+        ok &= close(got[1].astype(np.float64), ref_lse, scale)
+    worst = float(np.nanmax(np.abs(got[0] - ref_loss))) if np.any(
+        ~np.isnan(ref_loss)) else 0.0
+    return ok, (f"loss {got[0][:4].tolist()} ref {ref_loss[:4].tolist()} "
+                f"max abs err {worst:.2e}")
+
+
+def drive(all_cases, build_case, check_case) -> int:
+    """The command line and the loop of the cross-entropy checks: per case,
+    build_case(case, rng, path) writes the module and returns its inputs,
+    softmax-to-cpu and mlir-runner run it, check_case(case, inputs, stdout)
+    says (ok, what to print)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--softmax-opt", required=True)
     ap.add_argument("--mlir-runner", required=True)
@@ -184,34 +205,27 @@ def main() -> int:
     rng = np.random.default_rng(seed)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for c in cases():
+        for c in all_cases:
             path = os.path.join(tmp, c.name + ".mlir")
-            h, w, b, t = build(c, rng, path)
+            inputs = build_case(c, rng, path)
             out, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
                                      path, "")
             if err:
                 print(f"FAIL {c.name}: {err}")
                 failed += 1
                 continue
-            got = parse_i32(out)
-            ref_loss, ref_lse = reference(c, h, w, b, t)
-            scale = max(1.0, float(np.nanmax(np.abs(ref_lse))))
-            if c.reduction != "none":
-                # A sum over N tokens rounds N times.
-                scale *= c.n
-            ok = close(got[0].astype(np.float64), ref_loss, scale)
-            if c.lse:
-                ok &= close(got[1].astype(np.float64), ref_lse, scale)
-            worst = float(np.nanmax(np.abs(got[0] - ref_loss))) if np.any(
-                ~np.isnan(ref_loss)) else 0.0
-            print(f"{'PASS' if ok else 'FAIL'} {c.name}: loss {got[0][:4].tolist()} "
-                  f"ref {ref_loss[:4].tolist()} max abs err {worst:.2e}")
+            ok, line = check_case(c, inputs, out)
+            print(f"{'PASS' if ok else 'FAIL'} {c.name}: {line}")
             failed += not ok
     if failed:
         print(f"FAIL: {failed} cases")
         return 1
     print("PASS: all checks")
     return 0
+
+
+def main() -> int:
+    return drive(cases(), build, check)
 
 
 if __name__ == "__main__":

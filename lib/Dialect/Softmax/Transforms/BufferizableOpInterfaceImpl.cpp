@@ -90,13 +90,14 @@ struct AttentionOpInterface
     return success();
   }
 };
-/// softmax.linear_cross_entropy has a decomposition on tensors and no
-/// mapping on buffers yet: bufferizing it says so, where one-shot
-/// bufferization would only say that the op was not bufferized (the GPU
-/// pipelines bufferize before they map).
+/// softmax.linear_cross_entropy and its gradient have decompositions on
+/// tensors and no mapping on buffers yet: bufferizing one says so, where
+/// one-shot bufferization would only say that the op was not bufferized
+/// (the GPU pipelines bufferize before they map).
+template <typename OpTy>
 struct CrossEntropyRefusal
-    : public DstBufferizableOpInterfaceExternalModel<CrossEntropyRefusal,
-                                                     LinearCrossEntropyOp> {
+    : public DstBufferizableOpInterfaceExternalModel<CrossEntropyRefusal<OpTy>,
+                                                     OpTy> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
@@ -120,6 +121,9 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
         *ctx);
     LogSumExpOp::attachInterface<SemanticOpBufferization<LogSumExpOp>>(*ctx);
     AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
-    LinearCrossEntropyOp::attachInterface<CrossEntropyRefusal>(*ctx);
+    LinearCrossEntropyOp::attachInterface<
+        CrossEntropyRefusal<LinearCrossEntropyOp>>(*ctx);
+    LinearCrossEntropyGradOp::attachInterface<
+        CrossEntropyRefusal<LinearCrossEntropyGradOp>>(*ctx);
   });
 }

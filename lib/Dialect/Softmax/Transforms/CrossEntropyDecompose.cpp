@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CrossEntropyTiles.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
@@ -27,45 +28,119 @@
 
 using namespace mlir;
 using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+Value CrossEntropyTiles::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value CrossEntropyTiles::f32Const(OpBuilder &nb, double v) {
+  return arith::ConstantOp::create(nb, loc, nb.getF32FloatAttr(v));
+}
+
+Value CrossEntropyTiles::fill(ArrayRef<OpFoldResult> sizes, double v) {
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, f32);
+  return linalg::FillOp::create(b, loc, f32Const(b, v), empty).getResult(0);
+}
+
+Value CrossEntropyTiles::toF32(OpBuilder &nb, Value x) {
+  return x.getType() == f32 ? x : arith::ExtFOp::create(nb, loc, f32, x);
+}
+
+Value CrossEntropyTiles::logit(OpBuilder &nb, Value x, Value bias) {
+  if (bias)
+    x = arith::AddFOp::create(nb, loc, x, toF32(nb, bias));
+  if (softcap) {
+    Value s = f32Const(nb, *softcap);
+    x = arith::MulFOp::create(
+        nb, loc, s,
+        math::TanhOp::create(nb, loc, arith::DivFOp::create(nb, loc, x, s)));
+  }
+  return x;
+}
+
+Value CrossEntropyTiles::logitsTile(Value h, OpFoldResult rows, Value w,
+                                    Value size, Value bias) {
+  // z[n, v] = sum_d h[n, d] W[v, d], in f32.
+  MLIRContext *ctx = b.getContext();
+  AffineExpr n, v, d;
+  bindDims(ctx, n, v, d);
+  auto map = [&](ArrayRef<AffineExpr> r) {
+    return AffineMap::get(3, 0, r, ctx);
+  };
+  using utils::IteratorType;
+  Value zeros = fill({rows, size}, 0.0);
+  Value dots =
+      linalg::GenericOp::create(
+          b, loc, zeros.getType(), ValueRange{h, w}, ValueRange{zeros},
+          ArrayRef<AffineMap>{map({n, d}), map({v, d}), map({n, v})},
+          ArrayRef<IteratorType>{IteratorType::parallel, IteratorType::parallel,
+                                 IteratorType::reduction},
+          [&](OpBuilder &nb, Location, ValueRange args) {
+            Value prod = arith::MulFOp::create(nb, loc, toF32(nb, args[0]),
+                                               toF32(nb, args[1]));
+            linalg::YieldOp::create(
+                nb, loc,
+                arith::AddFOp::create(nb, loc, args[2], prod).getResult());
+          })
+          .getResult(0);
+  if (!bias && !softcap)
+    return dots;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap col = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  SmallVector<Value> ins = {dots};
+  SmallVector<AffineMap> maps = {id};
+  if (bias) {
+    ins.push_back(bias);
+    maps.push_back(col);
+  }
+  maps.push_back(id);
+  return linalg::GenericOp::create(
+             b, loc, dots.getType(), ins, ValueRange{fill({rows, size}, 0.0)},
+             maps,
+             ArrayRef<IteratorType>{IteratorType::parallel,
+                                    IteratorType::parallel},
+             [&](OpBuilder &nb, Location, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, loc, logit(nb, args[0], bias ? args[1] : Value()));
+             })
+      .getResult(0);
+}
+
+Value CrossEntropyTiles::convertInto(Value x, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  AffineMap id =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  SmallVector<utils::IteratorType> its(type.getRank(),
+                                       utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id}, its,
+             [&](OpBuilder &nb, Location, ValueRange args) {
+               Value v = args[0];
+               if (type.getElementType() != f32)
+                 v = arith::TruncFOp::create(nb, loc, type.getElementType(), v);
+               linalg::YieldOp::create(nb, loc, v);
+             })
+      .getResult(0);
+}
+
+static std::optional<double> softcapOf(FloatAttr cap) {
+  return cap ? std::optional(cap.getValueAsDouble()) : std::nullopt;
+}
 
 namespace {
 /// The pieces of one decomposition, built at the op.
-class CrossEntropyDecomposer {
+class CrossEntropyDecomposer : CrossEntropyTiles {
 public:
   CrossEntropyDecomposer(OpBuilder &b, LinearCrossEntropyOp op)
-      : b(b), op(op), loc(op.getLoc()), f32(b.getF32Type()) {}
+      : CrossEntropyTiles(b, op.getLoc(), softcapOf(op.getSoftcapAttr())),
+        op(op) {}
 
   SmallVector<Value> build();
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value dim(Value t, int64_t i) { return tensor::DimOp::create(b, loc, t, i); }
-  Value f32Const(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
-  /// A [sizes] f32 tensor filled with `v`.
-  Value fill(ArrayRef<OpFoldResult> sizes, double v) {
-    Value empty = tensor::EmptyOp::create(b, loc, sizes, f32);
-    return linalg::FillOp::create(b, loc, f32Const(v), empty).getResult(0);
-  }
-  /// x as f32 (extended from f16 or bf16).
-  Value toF32(OpBuilder &nb, Value x) {
-    return x.getType() == f32 ? x : arith::ExtFOp::create(nb, loc, f32, x);
-  }
-  /// The logit from the raw dot `x` (+ `bias`): s tanh(x / s) with a
-  /// softcap.
-  Value logit(OpBuilder &nb, Value x, Value bias) {
-    if (bias)
-      x = arith::AddFOp::create(nb, loc, x, toF32(nb, bias));
-    if (FloatAttr cap = op.getSoftcapAttr()) {
-      Value s = arith::ConstantOp::create(
-          nb, loc, nb.getF32FloatAttr(cap.getValueAsDouble()));
-      x = arith::MulFOp::create(
-          nb, loc, s,
-          math::TanhOp::create(nb, loc, arith::DivFOp::create(nb, loc, x, s)));
-    }
-    return x;
-  }
   /// The online state (m, l) over every class: the loop over vocabulary
   /// tiles.
   std::pair<Value, Value> vocabularyState();
@@ -73,10 +148,7 @@ private:
   /// target out of range, whose loss is NaN anyway).
   Value targetLogits();
 
-  OpBuilder &b;
   LinearCrossEntropyOp op;
-  Location loc;
-  Type f32;
   /// N (static where the type has it) and V.
   OpFoldResult tokens;
   Value classes;
@@ -108,53 +180,7 @@ std::pair<Value, Value> CrossEntropyDecomposer::vocabularyState() {
                                     ValueRange{size}, ValueRange{one})
                                     .getResult()
                               : Value();
-        // z[n, v] = sum_d h[n, d] W[v, d], in f32.
-        MLIRContext *ctx = b.getContext();
-        AffineExpr n, v, d;
-        bindDims(ctx, n, v, d);
-        auto map = [&](ArrayRef<AffineExpr> r) {
-          return AffineMap::get(3, 0, r, ctx);
-        };
-        using utils::IteratorType;
-        Value dots =
-            linalg::GenericOp::create(
-                b, loc, fill({tokens, size}, 0.0).getType(),
-                ValueRange{h, rowsW}, ValueRange{fill({tokens, size}, 0.0)},
-                ArrayRef<AffineMap>{map({n, d}), map({v, d}), map({n, v})},
-                ArrayRef<IteratorType>{IteratorType::parallel,
-                                       IteratorType::parallel,
-                                       IteratorType::reduction},
-                [&](OpBuilder &nb, Location, ValueRange args) {
-                  Value prod = arith::MulFOp::create(
-                      nb, loc, toF32(nb, args[0]), toF32(nb, args[1]));
-                  linalg::YieldOp::create(
-                      nb, loc,
-                      arith::AddFOp::create(nb, loc, args[2], prod)
-                          .getResult());
-                })
-                .getResult(0);
-        if (bias || op.getSoftcapAttr()) {
-          AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
-          AffineMap col = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
-          SmallVector<Value> ins = {dots};
-          SmallVector<AffineMap> maps = {id};
-          if (biasTile) {
-            ins.push_back(biasTile);
-            maps.push_back(col);
-          }
-          maps.push_back(id);
-          dots = linalg::GenericOp::create(
-                     b, loc, dots.getType(), ins,
-                     ValueRange{fill({tokens, size}, 0.0)}, maps,
-                     ArrayRef<IteratorType>{IteratorType::parallel,
-                                            IteratorType::parallel},
-                     [&](OpBuilder &nb, Location, ValueRange args) {
-                       linalg::YieldOp::create(
-                           nb, loc,
-                           logit(nb, args[0], biasTile ? args[1] : Value()));
-                     })
-                     .getResult(0);
-        }
+        Value dots = logitsTile(h, tokens, rowsW, size, biasTile);
         Type t = state[0].getType();
         auto partial = PartialOp::create(b, loc, t, t, t, dots, state[0],
                                          state[1], state[2],
@@ -336,4 +362,5 @@ struct DecomposeLinearCrossEntropy
 void mlir::softmax::populateSoftmaxCrossEntropyDecomposePatterns(
     RewritePatternSet &patterns) {
   patterns.add<DecomposeLinearCrossEntropy>(patterns.getContext());
+  populateCrossEntropyGradDecomposePatterns(patterns);
 }

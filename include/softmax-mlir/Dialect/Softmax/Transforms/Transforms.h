@@ -55,7 +55,9 @@ void populateSoftmaxAttentionDecomposePatterns(
 /// of the vocabulary (vocab_tile classes) whose [N, Vt] f32 logits fold
 /// into each token's softmax.partial state, the target logits as a dot of
 /// each hidden row with its target's classifier row, softmax.lse, the
-/// per-token losses and the reduction. No [N, V] tensor is built.
+/// per-token losses and the reduction. No [N, V] tensor is built. Also
+/// softmax.linear_cross_entropy_grad -> loops over (token block, class
+/// tile) recomputing the logits, with the gradient filter.
 void populateSoftmaxCrossEntropyDecomposePatterns(RewritePatternSet &patterns);
 
 /// Replaces a paged softmax.attention (page_table, on tensors) by the same

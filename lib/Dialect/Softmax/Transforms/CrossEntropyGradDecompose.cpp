@@ -1,0 +1,350 @@
+//===- CrossEntropyGradDecompose.cpp - the cross-entropy's gradients ------===//
+//
+// The reference form of softmax.linear_cross_entropy_grad, on tensors: a
+// loop over tiles of vocab_tile classes, inside it a loop over blocks of
+// token_tile tokens; each (block, tile) recomputes its logits (the
+// forward's contraction), forms du = w (p (1 + 2 c lse) - onehot) (times
+// the softcap's derivative), and unless every |du| is below the filter adds
+// du W to the block's rows of grad_hidden, du^T h to the tile's rows of
+// grad_classifier and the column sums of du to grad_bias. Sums in f32,
+// rounded once into the inits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CrossEntropyTiles.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+using utils::IteratorType;
+
+namespace {
+class GradDecomposer : CrossEntropyTiles {
+public:
+  GradDecomposer(OpBuilder &b, LinearCrossEntropyGradOp op)
+      : CrossEntropyTiles(
+            b, op.getLoc(),
+            op.getSoftcapAttr()
+                ? std::optional(op.getSoftcapAttr().getValueAsDouble())
+                : std::nullopt),
+        op(op), ctx(b.getContext()) {}
+
+  SmallVector<Value> build();
+
+private:
+  Value dim(Value t, int64_t i) { return tensor::DimOp::create(b, loc, t, i); }
+  Value slice(Value t, ArrayRef<Value> offsets, ArrayRef<Value> sizes) {
+    SmallVector<Value> ones(offsets.size(), idx(1));
+    return tensor::ExtractSliceOp::create(b, loc, t, offsets, sizes, ones);
+  }
+  Value insert(Value x, Value into, ArrayRef<Value> offsets,
+               ArrayRef<Value> sizes) {
+    SmallVector<Value> ones(offsets.size(), idx(1));
+    return tensor::InsertSliceOp::create(b, loc, x, into, offsets, sizes, ones);
+  }
+  AffineMap map(unsigned dims, ArrayRef<unsigned> results) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned r : results)
+      exprs.push_back(getAffineDimExpr(r, ctx));
+    return AffineMap::get(dims, 0, exprs, ctx);
+  }
+  /// w_n, f32 [N]: each token's weight in the gradient.
+  Value tokenWeights();
+  /// du [rows, size] of one (block, tile) from its logits z.
+  Value logitGradients(Value z, Value lse, Value weights, Value targets,
+                       Value v0, OpFoldResult rows, Value size);
+  /// acc + (a contraction `ins` with the maps, reducing the last dim).
+  Value contract(ValueRange ins, ArrayRef<AffineMap> maps, Value acc,
+                 unsigned dims);
+
+  LinearCrossEntropyGradOp op;
+  MLIRContext *ctx;
+  Value tokens, classes, features;
+};
+} // namespace
+
+Value GradDecomposer::tokenWeights() {
+  Value t = op.getTargets(), dl = op.getGradLoss();
+  Type tt = cast<RankedTensorType>(t.getType()).getElementType();
+  LossReduction red = op.getReduction();
+  AffineMap id = map(1, {0}), scalar = map(1, {});
+  // The mean's denominator: the kept tokens.
+  Value count;
+  if (red == LossReduction::Mean) {
+    Value zero = fill({}, 0.0);
+    count = linalg::GenericOp::create(
+                b, loc, zero.getType(), ValueRange{t}, ValueRange{zero},
+                ArrayRef<AffineMap>{id, scalar},
+                ArrayRef<IteratorType>{IteratorType::reduction},
+                [&](OpBuilder &nb, Location, ValueRange a) {
+                  Value kept = arith::CmpIOp::create(
+                      nb, loc, arith::CmpIPredicate::ne, a[0],
+                      arith::ConstantOp::create(
+                          nb, loc, nb.getIntegerAttr(tt, op.getIgnoreIndex())));
+                  Value one = arith::SelectOp::create(
+                      nb, loc, kept, f32Const(nb, 1.0), f32Const(nb, 0.0));
+                  linalg::YieldOp::create(
+                      nb, loc,
+                      arith::AddFOp::create(nb, loc, a[1], one).getResult());
+                })
+                .getResult(0);
+  }
+  SmallVector<Value> ins = {t, dl};
+  SmallVector<AffineMap> maps = {id, red == LossReduction::None ? id : scalar};
+  if (count) {
+    ins.push_back(count);
+    maps.push_back(scalar);
+  }
+  maps.push_back(id);
+  Value zeros = fill({tokens}, 0.0);
+  return linalg::GenericOp::create(
+             b, loc, zeros.getType(), ins, ValueRange{zeros}, maps,
+             ArrayRef<IteratorType>{IteratorType::parallel},
+             [&](OpBuilder &nb, Location, ValueRange a) {
+               using P = arith::CmpIPredicate;
+               auto cst = [&](int64_t v) -> Value {
+                 return arith::ConstantOp::create(nb, loc,
+                                                  nb.getIntegerAttr(tt, v));
+               };
+               Value w = a[1];
+               if (count)
+                 w = arith::DivFOp::create(nb, loc, w, a[2]);
+               Value vClasses =
+                   arith::IndexCastOp::create(nb, loc, tt, classes);
+               Value inRange = arith::AndIOp::create(
+                   nb, loc,
+                   arith::CmpIOp::create(nb, loc, P::sge, a[0], cst(0)),
+                   arith::CmpIOp::create(nb, loc, P::slt, a[0], vClasses));
+               Value kept = arith::CmpIOp::create(nb, loc, P::ne, a[0],
+                                                  cst(op.getIgnoreIndex()));
+               w = arith::SelectOp::create(
+                   nb, loc, inRange, w,
+                   f32Const(nb, std::numeric_limits<double>::quiet_NaN()));
+               w = arith::SelectOp::create(nb, loc, kept, w, f32Const(nb, 0.0));
+               linalg::YieldOp::create(nb, loc, w);
+             })
+      .getResult(0);
+}
+
+Value GradDecomposer::logitGradients(Value z, Value lse, Value weights,
+                                     Value targets, Value v0, OpFoldResult rows,
+                                     Value size) {
+  Type tt = cast<RankedTensorType>(targets.getType()).getElementType();
+  double c = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0.0;
+  Value zeros = fill({rows, size}, 0.0);
+  AffineMap id = map(2, {0, 1}), row = map(2, {0});
+  return linalg::GenericOp::create(
+             b, loc, zeros.getType(), ValueRange{z, lse, weights, targets},
+             ValueRange{zeros}, ArrayRef<AffineMap>{id, row, row, row, id},
+             ArrayRef<IteratorType>{IteratorType::parallel,
+                                    IteratorType::parallel},
+             [&](OpBuilder &nb, Location, ValueRange a) {
+               Value zv = a[0], s = a[1], w = a[2], t = a[3];
+               Value p = math::ExpOp::create(
+                   nb, loc, arith::SubFOp::create(nb, loc, zv, s));
+               if (c != 0.0)
+                 p = arith::MulFOp::create(
+                     nb, loc, p,
+                     arith::AddFOp::create(
+                         nb, loc, f32Const(nb, 1.0),
+                         arith::MulFOp::create(nb, loc, f32Const(nb, 2 * c),
+                                               s)));
+               // The class of this column: v0 + v.
+               Value cls = arith::AddIOp::create(
+                   nb, loc, v0, linalg::IndexOp::create(nb, loc, 1));
+               Value isTarget = arith::CmpIOp::create(
+                   nb, loc, arith::CmpIPredicate::eq,
+                   arith::IndexCastOp::create(nb, loc, tt, cls), t);
+               Value g = arith::SubFOp::create(
+                   nb, loc, p,
+                   arith::SelectOp::create(nb, loc, isTarget, f32Const(nb, 1.0),
+                                           f32Const(nb, 0.0)));
+               g = arith::MulFOp::create(nb, loc, g, w);
+               if (softcap) {
+                 // d(s tanh(u / s)) / du = 1 - (z / s)^2.
+                 Value r =
+                     arith::DivFOp::create(nb, loc, zv, f32Const(nb, *softcap));
+                 g = arith::MulFOp::create(
+                     nb, loc, g,
+                     arith::SubFOp::create(
+                         nb, loc, f32Const(nb, 1.0),
+                         arith::MulFOp::create(nb, loc, r, r)));
+               }
+               linalg::YieldOp::create(nb, loc, g);
+             })
+      .getResult(0);
+}
+
+Value GradDecomposer::contract(ValueRange ins, ArrayRef<AffineMap> maps,
+                               Value acc, unsigned dims) {
+  SmallVector<IteratorType> its(dims - 1, IteratorType::parallel);
+  its.push_back(IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, acc.getType(), ins, ValueRange{acc}, maps, its,
+             [&](OpBuilder &nb, Location, ValueRange a) {
+               Value prod = toF32(nb, a[0]);
+               if (ins.size() > 1)
+                 prod = arith::MulFOp::create(nb, loc, prod, toF32(nb, a[1]));
+               linalg::YieldOp::create(
+                   nb, loc,
+                   arith::AddFOp::create(nb, loc, a.back(), prod).getResult());
+             })
+      .getResult(0);
+}
+
+SmallVector<Value> GradDecomposer::build() {
+  Value h = op.getHidden(), w = op.getClassifier(), t = op.getTargets();
+  Value bias = op.getBias(), lse = op.getLse();
+  tokens = dim(h, 0);
+  classes = dim(w, 0);
+  features = dim(h, 1);
+  Value weights = tokenWeights();
+  double eps = op.getFilterOrDefault();
+  Value vTile = idx(op.getVocabTile()), nTile = idx(op.getTokenTile());
+  Value zero = idx(0);
+  Type i64 = b.getI64Type();
+  Value zero64 = arith::ConstantIntOp::create(b, loc, 0, 64);
+  Value one64 = arith::ConstantIntOp::create(b, loc, 1, 64);
+
+  SmallVector<Value> init = {fill({tokens, features}, 0.0),
+                             op.getGradClassifierInit()};
+  if (op.getGradBiasInit())
+    init.push_back(op.getGradBiasInit());
+  init.append({zero64, zero64});
+  bool withBias = op.getGradBiasInit() != nullptr;
+  auto outer = scf::ForOp::create(
+      b, loc, zero, classes, vTile, init,
+      [&](OpBuilder &ob, Location, Value v0, ValueRange st) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ob.getInsertionBlock());
+        Value size = arith::MinSIOp::create(
+            b, loc, vTile, arith::SubIOp::create(b, loc, classes, v0));
+        Value wRows = slice(w, {v0, zero}, {size, features});
+        Value bRows = bias ? slice(bias, {v0}, {size}) : Value();
+        SmallVector<Value> tileInit = {st[0], fill({size, features}, 0.0)};
+        if (withBias)
+          tileInit.push_back(fill({size}, 0.0));
+        tileInit.append({st[st.size() - 2], st[st.size() - 1]});
+        auto inner = scf::ForOp::create(
+            b, loc, zero, tokens, nTile, tileInit,
+            [&](OpBuilder &ib, Location, Value n0, ValueRange in) {
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPointToStart(ib.getInsertionBlock());
+              Value rows = arith::MinSIOp::create(
+                  b, loc, nTile, arith::SubIOp::create(b, loc, tokens, n0));
+              Value hRows = slice(h, {n0, zero}, {rows, features});
+              Value z = logitsTile(hRows, rows, wRows, size, bRows);
+              Value du = logitGradients(z, slice(lse, {n0}, {rows}),
+                                        slice(weights, {n0}, {rows}),
+                                        slice(t, {n0}, {rows}), v0, rows, size);
+              // The filter: skip when every |du| of the tile is below eps.
+              Value largest =
+                  linalg::GenericOp::create(
+                      b, loc, fill({}, 0.0).getType(), ValueRange{du},
+                      ValueRange{fill({}, 0.0)},
+                      ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {})},
+                      ArrayRef<IteratorType>{IteratorType::reduction,
+                                             IteratorType::reduction},
+                      [&](OpBuilder &nb, Location, ValueRange a) {
+                        linalg::YieldOp::create(
+                            nb, loc,
+                            arith::MaximumFOp::create(
+                                nb, loc, a[1],
+                                math::AbsFOp::create(nb, loc, a[0]))
+                                .getResult());
+                      })
+                      .getResult(0);
+              Value m = tensor::ExtractOp::create(b, loc, largest);
+              Value skip = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::OLT, m, f32Const(b, eps));
+              SmallVector<Type> types;
+              for (Value v : in.drop_back(2))
+                types.push_back(v.getType());
+              auto ifKeep = scf::IfOp::create(b, loc, types, skip,
+                                              /*withElseRegion=*/true);
+              {
+                OpBuilder::InsertionGuard g3(b);
+                b.setInsertionPointToStart(&ifKeep.getThenRegion().front());
+                scf::YieldOp::create(b, loc, in.drop_back(2));
+                b.setInsertionPointToStart(&ifKeep.getElseRegion().front());
+                // grad_hidden rows += du W; grad_classifier rows += du^T h;
+                // grad_bias += column sums of du.
+                Value ghRows = slice(in[0], {n0, zero}, {rows, features});
+                ghRows =
+                    contract({du, wRows},
+                             {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})},
+                             ghRows, 3);
+                SmallVector<Value> next = {
+                    insert(ghRows, in[0], {n0, zero}, {rows, features}),
+                    contract({du, hRows},
+                             {map(3, {2, 0}), map(3, {2, 1}), map(3, {0, 1})},
+                             in[1], 3)};
+                if (withBias)
+                  next.push_back(
+                      contract({du}, {map(2, {1, 0}), map(2, {0})}, in[2], 2));
+                scf::YieldOp::create(b, loc, next);
+              }
+              SmallVector<Value> yields(ifKeep.getResults());
+              yields.push_back(
+                  arith::AddIOp::create(b, loc, in[in.size() - 2], one64));
+              yields.push_back(arith::AddIOp::create(
+                  b, loc, in.back(),
+                  arith::ExtUIOp::create(b, loc, i64, skip)));
+              scf::YieldOp::create(b, loc, yields);
+            });
+        // The tile's rows of grad_classifier (and grad_bias), rounded once.
+        Value gwRows = slice(st[1], {v0, zero}, {size, features});
+        SmallVector<Value> next = {
+            inner.getResult(0), insert(convertInto(inner.getResult(1), gwRows),
+                                       st[1], {v0, zero}, {size, features})};
+        if (withBias)
+          next.push_back(insert(
+              convertInto(inner.getResult(2), slice(st[2], {v0}, {size})),
+              st[2], {v0}, {size}));
+        next.push_back(inner.getResult(inner.getNumResults() - 2));
+        next.push_back(inner.getResult(inner.getNumResults() - 1));
+        scf::YieldOp::create(b, loc, next);
+      });
+  SmallVector<Value> results = {
+      convertInto(outer.getResult(0), op.getGradHiddenInit()),
+      outer.getResult(1)};
+  if (withBias)
+    results.push_back(outer.getResult(2));
+  if (Value counts = op.getFilterCountsInit()) {
+    unsigned n = outer.getNumResults();
+    Value c = tensor::InsertOp::create(b, loc, outer.getResult(n - 2), counts,
+                                       ValueRange{idx(0)});
+    results.push_back(tensor::InsertOp::create(b, loc, outer.getResult(n - 1),
+                                               c, ValueRange{idx(1)}));
+  }
+  return results;
+}
+
+namespace {
+struct DecomposeLinearCrossEntropyGrad
+    : public OpRewritePattern<LinearCrossEntropyGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LinearCrossEntropyGradOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, GradDecomposer(rewriter, op).build());
+    return success();
+  }
+};
+} // namespace
+
+void mlir::softmax::detail::populateCrossEntropyGradDecomposePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DecomposeLinearCrossEntropyGrad>(patterns.getContext());
+}
