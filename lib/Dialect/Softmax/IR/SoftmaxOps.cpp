@@ -289,6 +289,18 @@ static void printCrossEntropyGradResults(OpAsmPrinter &, Operation *, Type,
                                          Type, Type, Type, Type, Type, Type,
                                          Type) {}
 
+static ParseResult parseTopKResults(OpAsmParser &, Type &probs, Type &indices,
+                                    Type &logProbs, Type probsInit,
+                                    Type indicesInit, Type logProbsInit) {
+  probs = probsInit;
+  indices = indicesInit;
+  logProbs = logProbsInit;
+  return success();
+}
+
+static void printTopKResults(OpAsmPrinter &, Operation *, Type, Type, Type,
+                             Type, Type, Type) {}
+
 namespace {
 using AttnDim = AttentionDim;
 

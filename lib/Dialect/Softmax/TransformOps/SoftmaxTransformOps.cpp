@@ -178,6 +178,7 @@ void transform::ApplySoftmaxDecomposePatternsOp::populatePatterns(
   // picks another target's).
   populateSoftmaxExpandPatterns(patterns, CostModelTarget::CPU);
   populateSoftmaxCrossEntropyDecomposePatterns(patterns);
+  populateSoftmaxTopKDecomposePatterns(patterns);
 }
 
 void transform::ApplySoftmaxStateToLinalgPatternsOp::populatePatterns(

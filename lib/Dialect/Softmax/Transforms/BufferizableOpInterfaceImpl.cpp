@@ -90,13 +90,14 @@ struct AttentionOpInterface
     return success();
   }
 };
-/// softmax.linear_cross_entropy and its gradient have decompositions on
-/// tensors and no mapping on buffers yet: bufferizing one says so, where
+/// softmax.linear_cross_entropy, its gradient and softmax.topk have
+/// decompositions on tensors and no mapping on buffers yet: bufferizing
+/// one says so, where
 /// one-shot bufferization would only say that the op was not bufferized
 /// (the GPU pipelines bufferize before they map).
 template <typename OpTy>
-struct CrossEntropyRefusal
-    : public DstBufferizableOpInterfaceExternalModel<CrossEntropyRefusal<OpTy>,
+struct UnmappedOpRefusal
+    : public DstBufferizableOpInterfaceExternalModel<UnmappedOpRefusal<OpTy>,
                                                      OpTy> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
@@ -122,8 +123,9 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
     LogSumExpOp::attachInterface<SemanticOpBufferization<LogSumExpOp>>(*ctx);
     AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
     LinearCrossEntropyOp::attachInterface<
-        CrossEntropyRefusal<LinearCrossEntropyOp>>(*ctx);
+        UnmappedOpRefusal<LinearCrossEntropyOp>>(*ctx);
     LinearCrossEntropyGradOp::attachInterface<
-        CrossEntropyRefusal<LinearCrossEntropyGradOp>>(*ctx);
+        UnmappedOpRefusal<LinearCrossEntropyGradOp>>(*ctx);
+    TopKOp::attachInterface<UnmappedOpRefusal<TopKOp>>(*ctx);
   });
 }

@@ -168,8 +168,10 @@ struct SoftmaxDecomposePass
     populateSoftmaxExpandPatterns(expand, *autoTarget, filter);
     populateSoftmaxAttentionDecomposePatterns(expand, attentionKeyTileSize,
                                               filter);
-    // No mapping takes the fused cross-entropy yet: decomposed always.
+    // No mapping takes the fused cross-entropy or top-k yet: decomposed
+    // always.
     populateSoftmaxCrossEntropyDecomposePatterns(expand);
+    populateSoftmaxTopKDecomposePatterns(expand);
     if (failed(applyPatternsGreedily(root, std::move(expand))))
       return signalPassFailure();
     // Only ops on memrefs survive: their state would need buffers of its own.

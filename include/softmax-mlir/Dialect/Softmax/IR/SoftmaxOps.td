@@ -704,5 +704,6 @@ def Softmax_LseOp : Softmax_Op<"lse", [
 }
 
 include "softmax-mlir/Dialect/Softmax/IR/CrossEntropyOps.td"
+include "softmax-mlir/Dialect/Softmax/IR/TopKOps.td"
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXOPS_TD

@@ -60,6 +60,10 @@ void populateSoftmaxAttentionDecomposePatterns(
 /// tile) recomputing the logits, with the gradient filter.
 void populateSoftmaxCrossEntropyDecomposePatterns(RewritePatternSet &patterns);
 
+/// softmax.topk -> softmax.logsumexp and k selection passes (linalg
+/// reductions over the row), the reference form.
+void populateSoftmaxTopKDecomposePatterns(RewritePatternSet &patterns);
+
 /// Replaces a paged softmax.attention (page_table, on tensors) by the same
 /// op over dense [B, Hkv, Nk, D] keys and values gathered through its page
 /// table (a linalg.generic of tensor.extract): the reference form of

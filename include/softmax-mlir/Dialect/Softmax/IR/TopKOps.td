@@ -1,0 +1,65 @@
+//===- TopKOps.td - fused softmax + top-k ---------------------*- tablegen -*-===//
+//
+// softmax.topk: the k most probable classes of each row with their
+// softmax probabilities, from one read of the row (the online softmax
+// paper's fused softmax + top-k, arXiv 1805.02867).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_TOPKOPS_TD
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_TOPKOPS_TD
+
+def Softmax_TopKOp : Softmax_Op<"topk", [
+    Pure, DestinationStyleOpInterface]> {
+  let summary = "the k largest softmax probabilities of each row, with indices";
+  let description = [{
+    For each row of `input` `[B, V]`, the `k` largest elements in
+    descending order and their softmax probabilities over the whole row:
+    `probs[b, j] = exp(x[b, i_j] - lse_b)` with `lse_b = log sum_v
+    exp(x[b, v])`, `indices[b, j] = i_j`, and with `log_probs` also
+    `x[b, i_j] - lse_b`. Ties are broken by the lower index, so the order
+    is total and the result deterministic: `i_j` is the j-th element in
+    the order (value descending, index ascending). NaN elements are never
+    chosen (a row that holds one has NaN probabilities: its lse is NaN, as
+    softmax gives). Where a row has fewer than `k` elements that can be chosen (V <
+    k, or NaNs), the remaining positions get index -1 and probability 0
+    (log-probability -inf). A row of all `-inf` has probability 0
+    everywhere (its lse is `-inf`). Probabilities are f32 whatever the
+    input type (f16, bf16, f32); indices are i32 or i64.
+
+    Example:
+
+    ```mlir
+    %p, %i = softmax.topk ins(%x : tensor<256x128256xbf16>)
+                          outs(%p0, %i0 : tensor<256x50xf32>, tensor<256x50xi32>)
+                          k(50)
+    ```
+  }];
+  let arguments = (ins TensorOf<[F16, BF16, F32]>:$input,
+                       TensorOf<[F32]>:$probs_init,
+                       TensorOf<[I32, I64]>:$indices_init,
+                       Optional<TensorOf<[F32]>>:$log_probs_init,
+                       I64Attr:$k);
+  let results = (outs TensorOf<[F32]>:$probs,
+                      TensorOf<[I32, I64]>:$indices,
+                      Optional<TensorOf<[F32]>>:$log_probs);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $probs_init `,` $indices_init `:` type($probs_init) `,`
+        type($indices_init) `)`
+    (`log_probs` `(` $log_probs_init^ `:` type($log_probs_init) `)`)?
+    `k` `(` $k `)`
+    attr-dict `` custom<TopKResults>(type($probs), type($indices),
+        type($log_probs), ref(type($probs_init)), ref(type($indices_init)),
+        ref(type($log_probs_init)))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), 1,
+                                         getLogProbsInit() ? 3 : 2);
+    }
+  }];
+}
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_TOPKOPS_TD

@@ -1,0 +1,17 @@
+// RUN: softmax-opt %s | softmax-opt | FileCheck %s
+// RUN: softmax-opt %s --mlir-print-op-generic | softmax-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @probs
+// CHECK: %{{.*}}, %{{.*}} = softmax.topk ins(%{{.*}} : tensor<256x128256xbf16>) outs(%{{.*}}, %{{.*}} : tensor<256x50xf32>, tensor<256x50xi32>) k(50)
+func.func @probs(%x: tensor<256x128256xbf16>, %p0: tensor<256x50xf32>, %i0: tensor<256x50xi32>) -> (tensor<256x50xf32>, tensor<256x50xi32>) {
+  %p, %i = softmax.topk ins(%x : tensor<256x128256xbf16>) outs(%p0, %i0 : tensor<256x50xf32>, tensor<256x50xi32>) k(50)
+  return %p, %i : tensor<256x50xf32>, tensor<256x50xi32>
+}
+
+// Dynamic rows, i64 indices and log-probabilities.
+// CHECK-LABEL: func.func @log_probs
+// CHECK: softmax.topk ins(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x4xf32>, tensor<?x4xi64>) log_probs(%{{.*}} : tensor<?x4xf32>) k(4)
+func.func @log_probs(%x: tensor<?x?xf32>, %p0: tensor<?x4xf32>, %i0: tensor<?x4xi64>, %l0: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xi64>, tensor<?x4xf32>) {
+  %p, %i, %l = softmax.topk ins(%x : tensor<?x?xf32>) outs(%p0, %i0 : tensor<?x4xf32>, tensor<?x4xi64>) log_probs(%l0 : tensor<?x4xf32>) k(4)
+  return %p, %i, %l : tensor<?x4xf32>, tensor<?x4xi64>, tensor<?x4xf32>
+}
