@@ -16,6 +16,7 @@ build_attention.py, whose steps it reuses). Variants:
   pack      packed heads, no split
   r32b1     32 query rows per warp and one K/V buffer (the prefill kernel's)
   sN        packed heads, N splits
+  b3, sNb3  three K/V buffers (the plan's splits, or N)
   *_phiP    algorithm(unified_max, phi = P) (phi_far, phi_over and
             phi_under: every block out of range, the fallback taken)
 
@@ -69,12 +70,18 @@ VARIANTS = {
     "s8_phi4": {"key_splits": 8, "phi": 4.0},
     "s16_phi4": {"key_splits": 16, "phi": 4.0},
     "auto_phi_far": {"phi": -100.0},
+    # Three K/V buffers: tiles j + 1 and j + 2 in flight while j is folded.
+    "b3": {"buffers": 3},
+    # The plan's kernel again, last: the run's spread.
+    "auto_again": {},
 }
 CHECK_VARIANTS = {"auto": {}, "s3": {"key_splits": 3}, "s7": {"key_splits": 7},
                   "nopack_s5": {"key_splits": 5, "packed_heads": 1},
                   "phi2": {"phi": 2.0}, "s3_phi2": {"key_splits": 3, "phi": 2.0},
                   "phi_over": {"phi": -100.0},
-                  "s7_phi_under": {"key_splits": 7, "phi": 150.0}}
+                  "s7_phi_under": {"key_splits": 7, "phi": 150.0},
+                  "b3": {"buffers": 3}, "s7_b3": {"key_splits": 7, "buffers": 3},
+                  "b3_phi2": {"buffers": 3, "phi": 2.0}}
 
 
 def packed_heads(shape) -> int:
@@ -111,8 +118,17 @@ SWEEP = {
 }
 
 
+# Split counts timed with three buffers (2 blocks a multiprocessor fit).
+SWEEP_B3 = {
+    "b8_h32_kv8_l32768": [2, 3, 4, 6, 8],
+    "b1_h32_kv8_l131072": [16, 24, 32, 33, 48],
+}
+
+
 def variants_of(shape_name: str) -> dict:
     v = dict(VARIANTS)
+    v.update({f"s{n}b3": {"key_splits": n, "buffers": 3}
+              for n in SWEEP_B3.get(shape_name, [])})
     if SHAPES[shape_name][3] == 1:
         # Stream-K takes one query row under causal (planStreamK).
         v.update({"k33": {"stream_k": 33}, "k49": {"stream_k": 49}})

@@ -172,8 +172,9 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "softmax.attention: query rows per warp, 16 or 32 (32 on NVIDIA "
            "only; 0: the measured default)">,
     Option<"attentionBuffers", "attention-buffers", "int64_t", "0",
-           "softmax.attention: shared-memory buffers per K/V tile, 1 or 2 "
-           "(2 on NVIDIA only; 0: the measured default)">,
+           "softmax.attention: shared-memory buffers per K/V tile, 1, 2 or "
+           "3 (2 and 3 on NVIDIA only, 3 not with a skip threshold; 0: the "
+           "measured default)">,
     Option<"attentionKeySplits", "attention-key-splits", "int64_t", "0",
            "softmax.attention: blocks that share a query tile's keys "
            "(split-KV, merged by a second kernel), 1 to 1024 (0: the cost "

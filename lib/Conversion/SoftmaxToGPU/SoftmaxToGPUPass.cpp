@@ -48,7 +48,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
       {{"attention-rows-per-warp", 16, 32, /*powerOfTwo=*/true,
         "the measured default"},
        options.attentionRowsPerWarp},
-      {{"attention-buffers", 1, 2, false, "the measured default"},
+      {{"attention-buffers", 1, 3, false, "the measured default"},
        options.attentionBuffers},
       {{"attention-key-splits", 1, 1024, false, "the cost model's"},
        options.attentionKeySplits},

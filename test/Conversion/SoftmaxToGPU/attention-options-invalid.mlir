@@ -1,6 +1,6 @@
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-rows-per-warp=24" 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx942 attention-rows-per-warp=32" 2>&1 | FileCheck %s --check-prefix=ROWS-CDNA
-// RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-buffers=3" 2>&1 | FileCheck %s --check-prefix=BUFS
+// RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-buffers=4" 2>&1 | FileCheck %s --check-prefix=BUFS
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx90a attention-buffers=2" 2>&1 | FileCheck %s --check-prefix=BUFS-CDNA
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-key-splits=2000" 2>&1 | FileCheck %s --check-prefix=SPLITS
 // RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-packed-heads=-1" 2>&1 | FileCheck %s --check-prefix=PACKED
@@ -15,8 +15,8 @@
 // op.
 // ROWS: error: softmax-map-to-gpu: attention-rows-per-warp must be 0 (the measured default) or a power of two from 16 to 32, not 24
 // ROWS-CDNA: error: 'softmax.attention' op attention-rows-per-warp must be 16 on CDNA (32 is NVIDIA only), not 32
-// BUFS: error: softmax-map-to-gpu: attention-buffers must be 0 (the measured default) or from 1 to 2, not 3
-// BUFS-CDNA: error: 'softmax.attention' op attention-buffers must be 1 on CDNA (2 needs asynchronous copies), not 2
+// BUFS: error: softmax-map-to-gpu: attention-buffers must be 0 (the measured default) or from 1 to 3, not 4
+// BUFS-CDNA: error: 'softmax.attention' op attention-buffers must be 1 on CDNA (2 and 3 need asynchronous copies), not 2
 // SPLITS: error: softmax-map-to-gpu: attention-key-splits must be 0 (the cost model's) or from 1 to 1024, not 2000
 // PACKED: error: softmax-map-to-gpu: attention-packed-heads must be 0 (the mapping's choice) or from 1 to 1024, not -1
 // PIPE: error: softmax-to-nvvm: attention-key-splits must be 0 (the cost model's) or from 1 to 1024, not 5000

@@ -8,3 +8,13 @@ func.func @rows(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x256x64xbf16>, %o: mem
   return
 }
 
+
+// -----
+
+// Three buffers keep two tiles in flight ahead of the one folded; a
+// thresholded tile's V waits for its vote, so it takes one or two.
+func.func @three_buffers(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x256x64xbf16>, %o: memref<1x8x1x64xbf16>, %t: f32) {
+  // expected-error @+1 {{'softmax.attention' op attention-buffers 3 does not combine with a skip threshold (1 or 2 do)}}
+  softmax.attention ins(%q, %k, %k : memref<1x8x1x64xbf16>, memref<1x2x256x64xbf16>, memref<1x2x256x64xbf16>) outs(%o : memref<1x8x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 3>}
+  return
+}

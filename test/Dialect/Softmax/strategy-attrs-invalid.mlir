@@ -87,8 +87,8 @@ func.func @attention_gpu_rows() attributes {softmax.strategy = #softmax.attentio
 
 // -----
 
-// expected-error @+1 {{buffers must be 1 or 2, got 3}}
-func.func @attention_gpu_buffers() attributes {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 3>}
+// expected-error @+1 {{buffers must be in [1, 3], got 4}}
+func.func @attention_gpu_buffers() attributes {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 4>}
 
 // -----
 

@@ -130,7 +130,7 @@ LogicalResult AttentionCPUStrategyAttr::verify(
 }
 
 // The kernels' shapes (AttentionToGPU.cpp): 16 or 32 query rows per warp,
-// one or two K/V buffers; CDNA's MFMA end takes 16 rows and one buffer.
+// one to three K/V buffers; CDNA's MFMA end takes 16 rows and one buffer.
 LogicalResult AttentionGPUStrategyAttr::verify(
     function_ref<InFlightDiagnostic()> emitError,
     std::optional<MatrixInstruction> mma, std::optional<int64_t> rowsPerWarp,
@@ -142,7 +142,7 @@ LogicalResult AttentionGPUStrategyAttr::verify(
       failed(SizeCheck{emitError, "key_splits", keySplits}.inRange(1, 1024)) ||
       failed(SizeCheck{emitError, "packed_heads", packedHeads}.atLeast(1)) ||
       failed(SizeCheck{emitError, "stream_k", streamK}.inRange(1, 4096)) ||
-      failed(SizeCheck{emitError, "buffers", buffers}.oneOf({1, 2})) ||
+      failed(SizeCheck{emitError, "buffers", buffers}.inRange(1, 3)) ||
       failed(SizeCheck{emitError, "rows_per_block", rowsPerBlock}.atLeast(1)) ||
       failed(SizeCheck{emitError, "keys_per_tile", keysPerTile}.powerOfTwo()))
     return failure();

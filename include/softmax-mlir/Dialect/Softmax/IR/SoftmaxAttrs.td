@@ -224,8 +224,9 @@ def Softmax_AttentionGPUStrategyAttr
     * `rows_per_warp`: query rows per warp, 16 or 32 (32 NVIDIA only).
     * `rows_per_block`: query rows per block (rows per warp times warps).
     * `keys_per_tile`: keys per shared-memory tile.
-    * `buffers`: shared-memory buffers per K/V tile, 1 or 2 (2 NVIDIA
-      only).
+    * `buffers`: shared-memory buffers per K/V tile, 1, 2 or 3 (2 and 3
+      NVIDIA only; 3, two tiles in flight ahead of the one folded, not with
+      a skip threshold).
     * `key_splits`: blocks that share one query tile's keys (split-KV,
       FlashDecoding): each folds a range of the keys into an f32 partial
       (O_s, lse_s), and a second kernel merges the partials through the
