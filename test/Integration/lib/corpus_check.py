@@ -38,9 +38,16 @@ of each argument through ``tensor.cast``.
 Error metric, per function (the maximum over its rows): softmax
 ``max |y - ref| / max |ref|`` per row; log_softmax ``max |y - ref| /
 max(1, |ref|)``; logsumexp ``|y - ref| / max(1, |ref|)``; attention, per
-query row, ``max |o - ref| / max |ref|``. Bounds: f32 2e-6 (softmax family)
-and 1e-5 (attention: the f32 contractions), f16 1e-2 and bf16 5e-2 (the
-front ends sum in the input type); ``bound`` in a manifest entry overrides.
+query row, ``max |o - ref| / max |ref|``; linear cross-entropy, per loss,
+``|y - ref| / max(1, |ref|)``. Bounds: f32 2e-6 (softmax family) and 1e-5
+(attention and cross-entropy: the f32 contractions), f16 1e-2 and bf16 5e-2
+(the front ends sum in the input type); ``bound`` in a manifest entry
+overrides.
+
+A linear cross-entropy (``"kind": "linear_cross_entropy"``) names its
+arguments (``hidden``, ``classifier``, ``bias`` or null, ``targets``), its
+``ignore_index`` and ``reduction``; its inputs are peaked logits (up to
+about +-15) and uniform targets with token 1 ignored.
 
 Output: one line per function,
 ``PASS|FAIL <file>: raised yes|no, max err raised X, original Y (bound B)``
@@ -81,7 +88,8 @@ UPSTREAM_PIPELINE = [
 BOUNDS = {("f32", False): 2e-6, ("f32", True): 1e-5, ("f16", False): 1e-2,
           ("f16", True): 1e-2, ("bf16", False): 5e-2, ("bf16", True): 5e-2}
 
-RAISED_RE = re.compile(r"\bsoftmax\.(softmax|log_softmax|logsumexp|attention)\b")
+RAISED_RE = re.compile(
+    r"\bsoftmax\.(softmax|log_softmax|logsumexp|attention|linear_cross_entropy)\b")
 
 
 def ttype(shape, elt: str) -> str:
@@ -221,9 +229,48 @@ def attention_inputs(sem, rng):
     return xs
 
 
+def cross_entropy_inputs(sem, rng):
+    """hidden N(0, 1), classifier N(0, 1) / sqrt(D) times 4 (peaked rows:
+    logits up to about +-15), bias N(0, 1); targets uniform over the
+    classes, with token 1 (of two or more) at the ignored index."""
+    args = sem["args"]
+    n, d = args[sem["hidden"]]["shape"]
+    v = args[sem["classifier"]]["shape"][0]
+    xs = [None] * len(args)
+    xs[sem["hidden"]] = rng.standard_normal((n, d))
+    xs[sem["classifier"]] = rng.standard_normal((v, d)) * 4.0 / np.sqrt(d)
+    if sem.get("bias") is not None:
+        xs[sem["bias"]] = rng.standard_normal(v)
+    t = rng.integers(0, v, n)
+    if n >= 2:
+        t[1] = sem["ignore_index"]
+    xs[sem["targets"]] = t
+    return xs
+
+
 # ---------------------------------------------------------------------------
 # References
 # ---------------------------------------------------------------------------
+
+
+def cross_entropy_ref(sem, vals):
+    h = vals[sem["hidden"]].astype(np.float64)
+    w = vals[sem["classifier"]].astype(np.float64)
+    z = h @ w.T
+    if sem.get("bias") is not None:
+        z = z + vals[sem["bias"]].astype(np.float64)
+    t = vals[sem["targets"]].astype(np.int64)
+    keep = t != sem["ignore_index"]
+    mx = z.max(axis=1)
+    lse = mx + np.log(np.exp(z - mx[:, None]).sum(axis=1))
+    picked = z[np.arange(len(t)), np.where(keep, t, 0)]
+    loss = np.where(keep, lse - picked, 0.0)
+    red = sem["reduction"]
+    if red == "none":
+        return loss
+    if red == "sum":
+        return np.array(loss.sum())
+    return np.array(loss.sum() / keep.sum())
 
 
 def softmax_ref(sem, vals):
@@ -384,20 +431,23 @@ def main(argv=None) -> int:
         # inputs of a function do not depend on which others run.
         rng = np.random.default_rng([args.seed, sum(name.encode()) * 1000 + len(name)])
         is_att = e["kind"] == "attention"
+        is_ce = e["kind"] == "linear_cross_entropy"
         try:
-            raw = attention_inputs(e, rng) if is_att else softmax_inputs(e, rng)
+            raw = (attention_inputs(e, rng) if is_att else
+                   cross_entropy_inputs(e, rng) if is_ce else softmax_inputs(e, rng))
             vals, hexes = [], []
             for a, x in zip(e["args"], raw):
                 v, hx = encode(x, a["dtype"])
                 vals.append(v)
                 hexes.append(hx)
-            ref = attention_ref(e, vals) if is_att else softmax_ref(e, vals)
+            ref = (attention_ref(e, vals) if is_att else
+                   cross_entropy_ref(e, vals) if is_ce else softmax_ref(e, vals))
         except (KeyError, ValueError, IndexError, TypeError) as ex:
             print(f"FAIL {name}: corpus.json entry unusable: {type(ex).__name__}: {ex}")
             failures.append(name)
             continue
         rdt = (e["out"] if is_att else e["result"])["dtype"]
-        bound = e.get("bound", BOUNDS[(rdt, is_att)])
+        bound = e.get("bound", BOUNDS[(rdt, is_att or is_ce)])
         text = (corpus / name).read_text()
         mod = tmp / name.replace(".mlir", ".run.mlir")
         mod.write_text(build_module(text, e, hexes))
@@ -428,6 +478,12 @@ def main(argv=None) -> int:
                 got = parse_memrefs(out, bits)[0].reshape(ref.shape)
                 if is_att:
                     err = attention_err(got, ref)
+                    bad = not np.isfinite(err)
+                elif is_ce:
+                    # Per loss: |y - ref| / max(1, |ref|).
+                    with np.errstate(all="ignore"):
+                        rel = np.abs(got - ref) / np.maximum(1.0, np.abs(ref))
+                    err = float(np.max(rel)) if np.all(np.isfinite(got)) else float("inf")
                     bad = not np.isfinite(err)
                 else:
                     op = e["kind"]

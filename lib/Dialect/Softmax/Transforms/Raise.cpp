@@ -228,7 +228,8 @@ struct RaiseDecomposed : public OpInterfaceRewritePattern<linalg::LinalgOp> {
 //===----------------------------------------------------------------------===//
 
 bool isSemanticOp(Operation *op) {
-  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op);
+  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp,
+             LinearCrossEntropyOp>(op);
 }
 
 struct SoftmaxRaisePass
@@ -273,4 +274,5 @@ struct SoftmaxRaisePass
 void mlir::softmax::populateSoftmaxRaisePatterns(RewritePatternSet &patterns) {
   patterns.add<RaiseLinalgSoftmax, RaiseDecomposed>(patterns.getContext());
   populateSoftmaxRaiseAttentionPatterns(patterns);
+  populateSoftmaxRaiseCrossEntropyPatterns(patterns);
 }

@@ -333,134 +333,14 @@ bool isBroadcastMask(AffineMap map, ShapedType type, unsigned rank) {
 }
 
 //===----------------------------------------------------------------------===//
-// Matrix products
+// Matrix products (the matchers are in RaiseContractions.cpp)
 //===----------------------------------------------------------------------===//
 
-/// out[b..., m, n] += sum_k lhs[b..., m, k] * rhs[b..., k, n], or
-/// rhs[b..., n, k] when `rhsTransposed`.
-struct BatchedMatmul {
-  Value lhs, rhs, init;
-  bool rhsTransposed;
-};
-
-/// yield(acc + a * b) over the two inputs, either order, each possibly
-/// extended (how named matmuls of f16 into f32 spell it).
-bool isMulAddBody(Block &body) {
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = body.getArgument(2);
-  Value product = add.getLhs() == acc   ? add.getRhs()
-                  : add.getRhs() == acc ? add.getLhs()
-                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return false;
-  auto strip = [](Value v) {
-    auto ext = v.getDefiningOp<arith::ExtFOp>();
-    return ext ? ext.getIn() : v;
-  };
-  Value a = strip(mul.getLhs()), b = strip(mul.getRhs());
-  Value x = body.getArgument(0), y = body.getArgument(1);
-  return (a == x && b == y) || (a == y && b == x);
-}
-
-/// Any linalg spelling of a batched matmul of rank 2 to 4 on tensors:
-/// linalg.matmul, linalg.batch_matmul (with or without indexing maps),
-/// linalg.contract, linalg.generic.
-std::optional<BatchedMatmul> matchBatchedMatmul(Operation *operation) {
-  auto op = dyn_cast_or_null<linalg::LinalgOp>(operation);
-  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op->getNumResults() != 1 || !op.getBlock())
-    return std::nullopt;
-  OpOperand *init = op.getDpsInitOperand(0);
-  int64_t rank = op.getRank(init);
-  if (rank < 2 || rank > 4 || op.getNumLoops() != rank + 1 ||
-      op.getNumReductionLoops() != 1)
-    return std::nullopt;
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
-  AffineMap out = op.getMatchingIndexingMap(init);
-  if (!out.isProjectedPermutation() || out.isFunctionOfDim(reductions[0]))
-    return std::nullopt;
-
-  AffineExpr k = getAffineDimExpr(reductions[0], op.getContext());
-  ArrayRef<AffineExpr> o = out.getResults();
-  SmallVector<AffineExpr> lhs(o.drop_back()), rhs(o.drop_back(2)),
-      rhsTransposed(o.drop_back(2));
-  lhs.push_back(k);
-  rhs.append({k, o.back()});
-  rhsTransposed.append({o.back(), k});
-  auto resultsOf = [&](unsigned input) {
-    return op.getMatchingIndexingMap(op.getDpsInputOperand(input))
-        .getResults();
-  };
-  if (resultsOf(0) != ArrayRef(lhs))
-    return std::nullopt;
-  bool transposed = resultsOf(1) == ArrayRef(rhsTransposed);
-  if (!transposed && resultsOf(1) != ArrayRef(rhs))
-    return std::nullopt;
-  if (!isMulAddBody(*op.getBlock()))
-    return std::nullopt;
-  return BatchedMatmul{op.getDpsInputs()[0], op.getDpsInputs()[1],
-                       init->get(), transposed};
-}
-
-/// An init that may be overwritten rather than accumulated into: zero
-/// everywhere, or undefined.
-bool isZeroOrUndef(Value init) {
-  if (init.getDefiningOp<tensor::EmptyOp>())
-    return true;
-  std::optional<APFloat> value = raise::splatFloatValue(init);
-  // Or a generic that broadcasts a zero scalar (generalized fills).
-  if (auto type = dyn_cast<RankedTensorType>(init.getType()); !value && type)
-    value = ElementView(init.getContext(), type.getShape())
-                .elementOf(init)
-                .constant;
-  return value && value->isZero();
-}
-
-SmallVector<int64_t> swapLastTwo(unsigned rank) {
-  SmallVector<int64_t> perm(rank);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::swap(perm[rank - 2], perm[rank - 1]);
-  return perm;
-}
-
-/// The tensor that `t` is the transpose of (last two dimensions swapped),
-/// when `t` is made by linalg.transpose or a generic copy that transposes.
-Value transposeSource(Value t) {
-  unsigned rank = cast<ShapedType>(t.getType()).getRank();
-  MLIRContext *ctx = t.getContext();
-  Elem e = elementOf(t, AffineMap::getMultiDimIdentityMap(rank, ctx));
-  SmallVector<unsigned> perm;
-  for (int64_t d : swapLastTwo(rank))
-    perm.push_back(d);
-  AffineMap swap = AffineMap::getPermutationMap(perm, ctx);
-  if (e.isRead() && e.map == swap)
-    return e.tensor;
-  // One copy that swaps the last two dimensions, whatever feeds it (the
-  // view above looks through every copy, down to a tensor that none of
-  // them swaps alone).
-  auto copy = t.getDefiningOp<linalg::LinalgOp>();
-  if (!copy || !copy.hasPureTensorSemantics() || copy.getNumDpsInputs() != 1 ||
-      copy.getNumDpsInits() != 1 || copy.getNumReductionLoops() != 0 ||
-      !copy.getBlock())
-    return Value();
-  OpOperand *in = copy.getDpsInputOperand(0);
-  Value yielded = copy.getBlock()->getTerminator()->getOperand(0);
-  if (yielded != copy.getMatchingBlockArgument(in))
-    return Value();
-  AffineMap inMap = copy.getMatchingIndexingMap(in);
-  AffineMap outMap = copy.getMatchingIndexingMap(copy.getDpsInitOperand(0));
-  if (!inMap.isPermutation() || !outMap.isPermutation())
-    return Value();
-  // out[outMap(l)] = in[inMap(l)]: out at index i reads in at
-  // inMap(outMap^-1(i)).
-  if (inMap.compose(inversePermutation(outMap)) != swap)
-    return Value();
-  return in->get();
-}
+using raise::BatchedMatmul;
+using raise::isZeroOrUndef;
+using raise::matchBatchedMatmul;
+using raise::swapLastTwo;
+using raise::transposeSource;
 
 Value transposeLastTwo(OpBuilder &b, Location loc, Value t) {
   auto type = cast<RankedTensorType>(t.getType());

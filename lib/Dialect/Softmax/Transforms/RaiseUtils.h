@@ -88,6 +88,29 @@ struct Candidate {
 /// softmax with a matrix that did not become attention.
 SmallVector<Candidate> findUnraisedCandidates(Operation *root);
 
+/// out[b..., m, n] += sum_k lhs[b..., m, k] * rhs[b..., k, n], or
+/// rhs[b..., n, k] when `rhsTransposed`.
+struct BatchedMatmul {
+  Value lhs, rhs, init;
+  bool rhsTransposed;
+};
+
+/// Any linalg spelling of a batched matmul of rank 2 to 4 on tensors:
+/// linalg.matmul, linalg.batch_matmul (with or without indexing maps),
+/// linalg.contract, linalg.generic.
+std::optional<BatchedMatmul> matchBatchedMatmul(Operation *operation);
+
+/// An init that may be overwritten rather than accumulated into: zero
+/// everywhere, or undefined.
+bool isZeroOrUndef(Value init);
+
+/// The permutation of `rank` dimensions that swaps the last two.
+SmallVector<int64_t> swapLastTwo(unsigned rank);
+
+/// The tensor that `t` is the transpose of (last two dimensions swapped),
+/// when `t` is made by linalg.transpose or a generic copy that transposes.
+Value transposeSource(Value t);
+
 } // namespace mlir::softmax::raise
 
 #endif // SOFTMAX_MLIR_LIB_DIALECT_SOFTMAX_TRANSFORMS_RAISEUTILS_H

@@ -339,9 +339,11 @@ def ApplySoftmaxRaisePatternsOp : TransformDialectOp<
   let description = [{
     Inside `transform.apply_patterns`: the patterns of `softmax-raise`
     (populateSoftmaxRaisePatterns), which turn `linalg.softmax`, the
-    decomposed linalg forms of softmax, log_softmax and logsumexp, and
-    linalg attention chains (Q K^T, scale, mask, softmax, P V) on tensors
-    into the semantic ops of the softmax dialect. The pass's remarks on
+    decomposed linalg forms of softmax, log_softmax and logsumexp, linalg
+    attention chains (Q K^T, scale, mask, softmax, P V) and the
+    cross-entropy of a linear classifier (h W^T + b, log_softmax, the NLL
+    of the targets) on tensors into the semantic ops of the softmax
+    dialect. The pass's remarks on
     what was not raised are the pass's only.
 
     Example:

@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def SoftmaxRaise : Pass<"softmax-raise"> {
-  let summary = "Raise linalg softmax, log-softmax, log-sum-exp and attention to the softmax dialect";
+  let summary = "Raise linalg softmax, log-softmax, log-sum-exp, attention and linear cross-entropy to the softmax dialect";
   let description = [{
     Rewrites `linalg.softmax` and every linalg spelling of
     `exp(x - max x) / sum exp(x - max x)` (also as a product with the
@@ -38,6 +38,19 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
     decomposed form, raised first), and `P V`. 3-D `[B*H, N, D]` forms are
     rewritten on `[1, B*H, N, D]` views; K and V repeated over heads as
     PyTorch's `repeat_kv` does become grouped-query operands.
+
+    The cross-entropy of a linear classifier becomes
+    `softmax.linear_cross_entropy` (torch-mlir's
+    `F.cross_entropy(h @ W.T + b, t)` after PyTorch's decomposition of
+    `nll_loss_forward`): logits `h W^T` (a matmul into zeros of `h` and a
+    transposed `W`, or through transposing maps) plus an optional bias over
+    the classes, a log-softmax over the classes (raised first), and the
+    NLL of the targets: `select(t != ignore, -logp[n, t'], 0)` with `t'`
+    the target or the target made safe by the same select, then nothing
+    (`reduction(none)`), a sum (`sum`), or the sum over the count of kept
+    tokens (`mean`). The gather and its bounds asserts go with it: a target
+    out of range gives NaN (the op's rule) instead of the front end's
+    assert.
 
     Every softmax-shaped computation (one that reaches a sum of `exp`) and
     every attention-shaped one (a softmax times a matrix) that is not raised

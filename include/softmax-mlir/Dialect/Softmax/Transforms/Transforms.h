@@ -16,8 +16,9 @@
 
 namespace mlir::softmax {
 
-/// linalg.softmax and decomposed linalg forms -> softmax semantic ops, and
-/// the attention chains of populateSoftmaxRaiseAttentionPatterns.
+/// linalg.softmax and decomposed linalg forms -> softmax semantic ops, the
+/// attention chains of populateSoftmaxRaiseAttentionPatterns and the
+/// cross-entropies of populateSoftmaxRaiseCrossEntropyPatterns.
 void populateSoftmaxRaisePatterns(RewritePatternSet &patterns);
 
 /// linalg attention chains (Q K^T, scale, additive mask, softmax over the
@@ -25,6 +26,13 @@ void populateSoftmaxRaisePatterns(RewritePatternSet &patterns);
 /// softmax.softmax or a linalg.softmax; populateSoftmaxRaisePatterns raises
 /// the decomposed forms to one.
 void populateSoftmaxRaiseAttentionPatterns(RewritePatternSet &patterns);
+
+/// linalg cross-entropy of a linear classifier (h W^T (+ b), a log_softmax
+/// over the classes, the NLL of the targets with an ignored index, reduced
+/// by none, sum or the mean over kept tokens) ->
+/// softmax.linear_cross_entropy. The log_softmax must already be a
+/// softmax.log_softmax; populateSoftmaxRaisePatterns raises it to one.
+void populateSoftmaxRaiseCrossEntropyPatterns(RewritePatternSet &patterns);
 
 /// The target of the algorithm cost model.
 enum class CostModelTarget { CPU, GPU };
