@@ -125,17 +125,12 @@ Value CrossEntropyTiles::convertInto(Value x, Value init) {
       .getResult(0);
 }
 
-static std::optional<double> softcapOf(FloatAttr cap) {
-  return cap ? std::optional(cap.getValueAsDouble()) : std::nullopt;
-}
-
 namespace {
 /// The pieces of one decomposition, built at the op.
 class CrossEntropyDecomposer : CrossEntropyTiles {
 public:
   CrossEntropyDecomposer(OpBuilder &b, LinearCrossEntropyOp op)
-      : CrossEntropyTiles(b, op.getLoc(), softcapOf(op.getSoftcapAttr())),
-        op(op) {}
+      : CrossEntropyTiles(b, op.getLoc(), op.getSoftcapAttr()), op(op) {}
 
   SmallVector<Value> build();
 

@@ -34,12 +34,8 @@ namespace {
 class GradDecomposer : CrossEntropyTiles {
 public:
   GradDecomposer(OpBuilder &b, LinearCrossEntropyGradOp op)
-      : CrossEntropyTiles(
-            b, op.getLoc(),
-            op.getSoftcapAttr()
-                ? std::optional(op.getSoftcapAttr().getValueAsDouble())
-                : std::nullopt),
-        op(op), ctx(b.getContext()) {}
+      : CrossEntropyTiles(b, op.getLoc(), op.getSoftcapAttr()), op(op),
+        ctx(b.getContext()) {}
 
   SmallVector<Value> build();
 

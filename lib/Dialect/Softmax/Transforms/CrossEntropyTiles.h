@@ -18,8 +18,12 @@
 namespace mlir::softmax::detail {
 
 struct CrossEntropyTiles {
-  CrossEntropyTiles(OpBuilder &b, Location loc, std::optional<double> softcap)
-      : b(b), loc(loc), softcap(softcap), f32(b.getF32Type()) {}
+  /// `softcap`: the op's attribute (null without one).
+  CrossEntropyTiles(OpBuilder &b, Location loc, FloatAttr softcap)
+      : b(b), loc(loc),
+        softcap(softcap ? std::optional(softcap.getValueAsDouble())
+                        : std::nullopt),
+        f32(b.getF32Type()) {}
 
   Value idx(int64_t v);
   Value f32Const(OpBuilder &nb, double v);
