@@ -1,11 +1,13 @@
 // RUN: softmax-opt %s --softmax-raise --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-raise="remarks=true" --split-input-file -verify-diagnostics -o /dev/null
 //
 // Near misses of the linear cross-entropy raising: each function is
 // Raise/Corpus/torch-mlir-linear-cross-entropy-mean.mlir (torch-mlir's
 // F.cross_entropy(h @ W.T + b, t); origin in that file) with one edit that
 // changes what it computes, named above it. None becomes a
 // softmax.linear_cross_entropy of the whole (its log_softmax is still
-// raised); where the edit is past a sum of losses, the sum is one.
+// raised); where the edit is past a sum of losses, the sum is one. With
+// remarks, each gather of log-probabilities left over says why.
 
 // The mask keeps the ignored tokens (t == -100): not a cross-entropy over the kept ones.
 // CHECK-LABEL: func.func @keeps_ignored(
@@ -96,6 +98,7 @@ func.func @keeps_ignored(%6: tensor<4x6xf32>, %cst_0: tensor<37x6xf32>, %cst: te
     %expanded = tensor.expand_shape %n3 [[0, 1]] output_shape [4, 1] : tensor<4xi64> into tensor<4x1xi64>
     %n4 = tensor.empty() : tensor<4x1xf32>
     %n5 = linalg.fill ins(%cst_n0 : f32) outs(%n4 : tensor<4x1xf32>) -> tensor<4x1xf32>
+    // expected-remark @+1 {{softmax-raise: cross-entropy-shaped computation not raised: not select(t != ignore, x, 0)}}
     %n6 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%expanded : tensor<4x1xi64>) outs(%n5 : tensor<4x1xf32>) {
     ^bb0(%in: i64, %out: f32):
       %y19 = linalg.index 0 : index
@@ -391,6 +394,7 @@ func.func @gathers_row_zero(%6: tensor<4x6xf32>, %cst_0: tensor<37x6xf32>, %cst:
     %expanded = tensor.expand_shape %n3 [[0, 1]] output_shape [4, 1] : tensor<4xi64> into tensor<4x1xi64>
     %n4 = tensor.empty() : tensor<4x1xf32>
     %n5 = linalg.fill ins(%cst_n0 : f32) outs(%n4 : tensor<4x1xf32>) -> tensor<4x1xf32>
+    // expected-remark @+1 {{softmax-raise: cross-entropy-shaped computation not raised: the gather does not read row n for token n}}
     %n6 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%expanded : tensor<4x1xi64>) outs(%n5 : tensor<4x1xf32>) {
     ^bb0(%in: i64, %out: f32):
       %y19 = arith.constant 0 : index
@@ -538,6 +542,7 @@ func.func @no_negation(%6: tensor<4x6xf32>, %cst_0: tensor<37x6xf32>, %cst: tens
     %expanded = tensor.expand_shape %n3 [[0, 1]] output_shape [4, 1] : tensor<4xi64> into tensor<4x1xi64>
     %n4 = tensor.empty() : tensor<4x1xf32>
     %n5 = linalg.fill ins(%cst_n0 : f32) outs(%n4 : tensor<4x1xf32>) -> tensor<4x1xf32>
+    // expected-remark @+1 {{softmax-raise: cross-entropy-shaped computation not raised: the kept loss is not a negation}}
     %n6 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%expanded : tensor<4x1xi64>) outs(%n5 : tensor<4x1xf32>) {
     ^bb0(%in: i64, %out: f32):
       %y19 = linalg.index 0 : index
@@ -685,6 +690,7 @@ func.func @logits_argument(%6: tensor<4x6xf32>, %cst_0: tensor<37x6xf32>, %cst: 
     %expanded = tensor.expand_shape %n3 [[0, 1]] output_shape [4, 1] : tensor<4xi64> into tensor<4x1xi64>
     %n4 = tensor.empty() : tensor<4x1xf32>
     %n5 = linalg.fill ins(%cst_n0 : f32) outs(%n4 : tensor<4x1xf32>) -> tensor<4x1xf32>
+    // expected-remark @+1 {{softmax-raise: cross-entropy-shaped computation not raised: the logits are not a product h W^T into a zero init}}
     %n6 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%expanded : tensor<4x1xi64>) outs(%n5 : tensor<4x1xf32>) {
     ^bb0(%in: i64, %out: f32):
       %y19 = linalg.index 0 : index

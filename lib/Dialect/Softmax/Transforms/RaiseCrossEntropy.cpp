@@ -293,6 +293,14 @@ bool onlySummed(Value value) {
   });
 }
 
+} // namespace
+
+bool raise::matchesCrossEntropy(linalg::LinalgOp op, Why &why) {
+  return matchCrossEntropy(op, why).has_value();
+}
+
+namespace {
+
 struct RaiseLinearCrossEntropy
     : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;

@@ -4,11 +4,14 @@
 // and why, or the unraised softmax runs 10x slower without a word. The
 // matchers say how far they got; whatever got to a sum of exp (softmax
 // family) or to a product of a softmax with a matrix (attention) is
-// softmax-shaped, and its reason is reported.
+// softmax-shaped, and its reason is reported; so is a gather of
+// log-probabilities that did not become a cross-entropy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RaiseUtils.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::softmax;
@@ -49,6 +52,36 @@ static bool isProductOfSoftmax(linalg::LinalgOp op) {
   return false;
 }
 
+/// Whether the body of `op` gathers from a softmax.log_softmax result
+/// (tensor.extract): the NLL of a cross-entropy.
+static bool gathersLogProbs(linalg::LinalgOp op) {
+  if (!op.getBlock())
+    return false;
+  return llvm::any_of(op.getBlock()->getOps<tensor::ExtractOp>(),
+                      [](tensor::ExtractOp e) {
+                        return e.getTensor().getDefiningOp<LogSoftmaxOp>();
+                      });
+}
+
+/// Why the loss downstream of the gather `gather` is not a cross-entropy
+/// that softmax-raise raises: the furthest reason over the ops that use its
+/// result, a few steps on (the losses, their sum, the mean).
+static std::string whyNotCrossEntropy(linalg::LinalgOp gather) {
+  Why why;
+  SmallVector<std::pair<Operation *, unsigned>> work = {{gather, 0}};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    auto [op, depth] = work.pop_back_val();
+    if (depth > 8 || !seen.insert(op).second)
+      continue;
+    if (auto l = dyn_cast<linalg::LinalgOp>(op); l && l != gather)
+      matchesCrossEntropy(l, why);
+    for (Operation *user : op->getUsers())
+      work.push_back({user, depth + 1});
+  }
+  return why.stage >= 0 ? why.reason : "no loss reads the gathered values";
+}
+
 SmallVector<Candidate> raise::findUnraisedCandidates(Operation *root) {
   SmallVector<Candidate> found;
   llvm::SmallPtrSet<Operation *, 8> familyRoots;
@@ -63,6 +96,11 @@ SmallVector<Candidate> raise::findUnraisedCandidates(Operation *root) {
       familyRoots.insert(op);
       found.push_back({op, "softmax-shaped computation", family.reason,
                        /*isAttention=*/false});
+      return;
+    }
+    if (gathersLogProbs(op)) {
+      found.push_back({op, "cross-entropy-shaped computation",
+                       whyNotCrossEntropy(op), /*isAttention=*/false});
       return;
     }
     Why attention;

@@ -75,6 +75,11 @@ constexpr int kAttentionShapedStage = 1;
 /// `why` says how far the match got otherwise.
 bool matchesAttention(linalg::LinalgOp op, Why &why);
 
+/// Whether `op`'s result is a linear cross-entropy that softmax-raise
+/// raises (its mean, sum or [N] losses); `why` says how far the match got
+/// otherwise.
+bool matchesCrossEntropy(linalg::LinalgOp op, Why &why);
+
 /// A softmax- or attention-shaped computation that was not raised.
 struct Candidate {
   Operation *op;
@@ -84,8 +89,9 @@ struct Candidate {
 };
 
 /// The candidates under `root` that are left unraised: every root of a
-/// softmax-family match that got to a sum of exp, and every product of a
-/// softmax with a matrix that did not become attention.
+/// softmax-family match that got to a sum of exp, every product of a
+/// softmax with a matrix that did not become attention, and every gather
+/// of log-probabilities (an NLL) that did not become a cross-entropy.
 SmallVector<Candidate> findUnraisedCandidates(Operation *root);
 
 /// out[b..., m, n] += sum_k lhs[b..., m, k] * rhs[b..., k, n], or

@@ -52,8 +52,10 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
     out of range gives NaN (the op's rule) instead of the front end's
     assert.
 
-    Every softmax-shaped computation (one that reaches a sum of `exp`) and
-    every attention-shaped one (a softmax times a matrix) that is not raised
+    Every softmax-shaped computation (one that reaches a sum of `exp`),
+    every attention-shaped one (a softmax times a matrix) and every
+    cross-entropy-shaped one (a gather of log-probabilities) that is not
+    raised
     is counted in the pass statistics (`-mlir-pass-statistics`, where LLVM
     is built to print them; `remark-counts=true` reports the counts as a
     remark) and, with `remarks=true`, reported as a remark at its location
@@ -78,8 +80,8 @@ def SoftmaxRaise : Pass<"softmax-raise"> {
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Emit a remark with the reason for every softmax- or "
-           "attention-shaped computation that is not raised">,
+           "Emit a remark with the reason for every softmax-, attention- "
+           "or cross-entropy-shaped computation that is not raised">,
     Option<"remarkCounts", "remark-counts", "bool", /*default=*/"false",
            "Emit one remark with the number of candidates and of raised "
            "computations (the statistics, which Debian's LLVM does not "
