@@ -42,6 +42,9 @@ struct AttentionMmaConfig {
   /// Query rows per warp: 16, or 32 where `maxRowsPerWarp` allows.
   int64_t rowsPerWarp = 16;
   AttentionF32Precision f32Precision = AttentionF32Precision::Exact;
+  /// Whether the K/V tile copies go through L1 (NVIDIA: cp.async.ca)
+  /// rather than around it (.cg).
+  bool tilesThroughL1 = false;
 };
 
 /// A vendor's end of the GPU mapping.

@@ -1241,6 +1241,12 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   config.buffers = buffers;
   config.rowsPerWarp = rowsPerWarp;
   config.f32Precision = strategy->f32Precision;
+  // A decode block of several warps copies its tiles through L1: measured
+  // on the H200 (B1 H32 Hkv8, 16 rows against 65536 keys, 4 warps) 2835
+  // GB/s against 2607 around it, where one-warp blocks lose 6-15% (B8
+  // L32768 3717 against 3957) and prefill kernels do not care (0.99-1.01x;
+  // bench/results/decode/README.md, "Hardware counters").
+  config.tilesThroughL1 = decodeShaped && warps > 1 && !isF32;
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);
   // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.

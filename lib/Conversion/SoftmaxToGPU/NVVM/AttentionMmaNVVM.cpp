@@ -84,9 +84,10 @@ public:
 class NVVMAttentionMma : public AttentionMma {
 public:
   NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
-                   int64_t buffers, int64_t mTiles, bool queriesInSmem)
+                   int64_t buffers, int64_t mTiles, bool queriesInSmem,
+                   bool tilesThroughL1 = false)
       : AttentionMma(b, loc, op, warps, buffers), mTiles(mTiles),
-        queriesInSmem(queriesInSmem),
+        queriesInSmem(queriesInSmem), tilesThroughL1(tilesThroughL1),
         vecElts(128 / elt.getIntOrFloatBitWidth()) {}
 
   int64_t lanes() const override { return 32; }
@@ -232,6 +233,8 @@ protected:
   /// The warp's queries are read from shared memory per tile instead of
   /// being held in registers (where registers would not hold them).
   bool queriesInSmem;
+  /// K/V tiles copied through L1 (cp.async.ca), else around it (.cg).
+  bool tilesThroughL1;
   /// Elements per 16-byte copy (8 of f16/bf16, 4 of f32).
   int64_t vecElts;
 
@@ -324,7 +327,7 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, smem, ValueRange{buf, row, col}, src,
         kvIndices(src, bIdx, kvHead, srcRow, col), b.getIndexAttr(vecElts),
-        srcElements, b.getUnitAttr()));
+        srcElements, tilesThroughL1 ? UnitAttr() : b.getUnitAttr()));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
@@ -674,13 +677,11 @@ SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
   return o;
 }
 
-std::unique_ptr<AttentionMma>
-mlir::softmax::detail::makeNVVMAttentionMma(OpBuilder &b, Location loc,
-                                            AttentionOp op, int64_t warps,
-                                            int64_t buffers, int64_t rows,
-                                            bool queriesInSmem) {
-  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers,
-                                            rows / 16, queriesInSmem);
+std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMAttentionMma(
+    OpBuilder &b, Location loc, AttentionOp op, int64_t warps, int64_t buffers,
+    int64_t rows, bool queriesInSmem, bool tilesThroughL1) {
+  return std::make_unique<NVVMAttentionMma>(
+      b, loc, op, warps, buffers, rows / 16, queriesInSmem, tilesThroughL1);
 }
 
 std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMF32AttentionMma(

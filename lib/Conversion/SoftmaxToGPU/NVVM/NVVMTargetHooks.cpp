@@ -41,9 +41,9 @@ public:
     if (elt.isF32())
       return softmax::detail::makeNVVMF32AttentionMma(b, loc, op, c.warps, c.buffers,
                                              c.rowsPerWarp, c.f32Precision);
-    return softmax::detail::makeNVVMAttentionMma(b, loc, op, c.warps, c.buffers,
-                                        c.rowsPerWarp,
-                                        /*queriesInSmem=*/c.rowsPerWarp == 32);
+    return softmax::detail::makeNVVMAttentionMma(
+        b, loc, op, c.warps, c.buffers, c.rowsPerWarp,
+        /*queriesInSmem=*/c.rowsPerWarp == 32, c.tilesThroughL1);
   }
 };
 } // namespace
