@@ -813,8 +813,9 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   // A unified max: every slot's offset is phi, in the scores' log2 units.
   bool unified = op.hasUnifiedMax();
   Value phi = unified ? sm.log2Units(sm.cst(op.getUnifiedMaxPhi())) : Value();
+  // With two or three buffers, later tiles are requested as a tile starts.
   int64_t stages = mma.stages();
-  bool twoBuffers = stages >= 2;
+  bool pipelined = stages >= 2;
   Value zeroBuf = idx(0);
   Value counts = op.getSkipCounts();
   accs = init.size() - 2 * slots;
@@ -831,7 +832,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // S and its softmax, and the next K before P V (FA2's order).
     // With three, tiles j + 1 and j + 2 are in flight while j is folded.
     Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
-    if (twoBuffers)
+    if (pipelined)
       mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
     for (int64_t ahead = 1; ahead < stages - 1; ++ahead) {
       Value kv = add(kvLo, idx(ahead * kKeysPerTile));
@@ -870,7 +871,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           // done with the buffer about to be refilled. With two buffers V
           // of the tile, requested after its K, may still be in flight
           // while S is computed (waitForValues waits for it before P V).
-          if (twoBuffers && overlapValues)
+          if (pipelined && overlapValues)
             waitLeaving(kGroup,
                         skips ? arith::SelectOp::create(b, loc, st[speculated],
                                                         idx(1), idx(0))
@@ -891,7 +892,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             mma.wait(kGroup);
           gpu::BarrierOp::create(b, loc);
           Value buf = zeroBuf, vGroup;
-          if (twoBuffers) {
+          if (pipelined) {
             Value tile = div(sub(kv0, kvLo), kKeysPerTile);
             buf = rem(tile, stages);
             // The buffer of tile j - 1, which every warp is done with.
@@ -969,7 +970,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           SmallVector<Value> o(next.begin() + 2 * slots, next.end());
           next.resize(2 * slots);
 
-          if (!twoBuffers) {
+          if (!pipelined) {
             // V has landed, and every warp is done with this tile's K:
             // request the next one (past the end it reloads the last rows;
             // unused).
@@ -1245,7 +1246,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   // on the H200 (B1 H32 Hkv8, 16 rows against 65536 keys, 4 warps) 2835
   // GB/s against 2607 around it, where one-warp blocks lose 6-15% (B8
   // L32768 3717 against 3957) and prefill kernels do not care (0.99-1.01x;
-  // bench/results/decode/README.md, "Hardware counters").
+  // bench/results/decode/README.md, "Tiles through L1 in decode blocks of
+  // several warps" and "Hardware counters").
   config.tilesThroughL1 = decodeShaped && warps > 1 && !isF32;
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);

@@ -94,8 +94,8 @@ bool matchMask(const ElementView &view, const Element &mask,
   return false;
 }
 
-/// The classifier product under the log-probabilities `logProbs` [N, V]:
-/// h W^T, as a matmul of h with a transposed W or with W through
+/// The classifier product that the logits `logits` [N, V] are: h W^T, as a
+/// matmul of h with a transposed W or with W through
 /// transposing maps, plus an optional bias [V] broadcast over the tokens.
 bool matchLogits(Value logits, CrossEntropyMatch &m, Why &why) {
   auto type = cast<RankedTensorType>(logits.getType());
@@ -192,21 +192,29 @@ std::optional<CrossEntropyMatch> matchTokenLosses(Value loss, Why &why) {
   return m;
 }
 
-/// The [N] losses that the rank-0 sum `sum` adds up: a one-loop reduction
-/// of addf seeded with 0.
-Value summedLosses(Value sum) {
-  auto op = sum.getDefiningOp<linalg::LinalgOp>();
+/// The op that makes `result` by reducing one [N] input to rank 0 in one
+/// loop, and the op its body yields, of type OpTy.
+template <typename OpTy>
+std::pair<linalg::LinalgOp, OpTy> reductionToScalar(Value result) {
+  auto op = result.getDefiningOp<linalg::LinalgOp>();
   if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 || op.getNumLoops() != 1 ||
       op.getNumReductionLoops() != 1 || !op.getBlock() ||
       op.getRank(op.getDpsInitOperand(0)) != 0)
+    return {};
+  auto yielded =
+      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp<OpTy>();
+  return yielded ? std::pair(op, yielded) : std::pair<linalg::LinalgOp, OpTy>();
+}
+
+/// The [N] losses that the rank-0 sum `sum` adds up: a one-loop reduction
+/// of addf seeded with 0.
+Value summedLosses(Value sum) {
+  auto [op, add] = reductionToScalar<arith::AddFOp>(sum);
+  if (!op)
     return Value();
   std::optional<APFloat> seed = splatFloatValue(op.getDpsInitOperand(0)->get());
-  auto add = op.getBlock()
-                 ->getTerminator()
-                 ->getOperand(0)
-                 .getDefiningOp<arith::AddFOp>();
-  if (!seed || !seed->isZero() || !add)
+  if (!seed || !seed->isZero())
     return Value();
   Value in = op.getBlock()->getArgument(0), acc = op.getBlock()->getArgument(1);
   if (!((add.getLhs() == in && add.getRhs() == acc) ||
@@ -224,20 +232,15 @@ bool countsKeptTokens(const ElementView &scalarView, const Element &count,
   Element n = scalarView.operand(count, 0);
   if (!n.isRead())
     return false;
-  auto op = n.tensor.getDefiningOp<linalg::LinalgOp>();
-  if (!op || op.getNumDpsInputs() != 1 || op.getNumLoops() != 1 ||
-      op.getNumReductionLoops() != 1 || !op.getBlock())
+  auto [op, add] = reductionToScalar<arith::AddIOp>(n.tensor);
+  if (!op)
     return false;
-  auto add = op.getBlock()
-                 ->getTerminator()
-                 ->getOperand(0)
-                 .getDefiningOp<arith::AddIOp>();
   Value in = op.getBlock()->getArgument(0);
   auto bit = [&](Value v) {
     auto ext = v.getDefiningOp<arith::ExtUIOp>();
     return ext && ext.getIn() == in;
   };
-  if (!add || !(bit(add.getLhs()) || bit(add.getRhs())))
+  if (!bit(add.getLhs()) && !bit(add.getRhs()))
     return false;
   Value maskTensor = op.getDpsInputOperand(0)->get();
   auto type = cast<RankedTensorType>(maskTensor.getType());
