@@ -31,7 +31,8 @@ struct MapSemanticOpPattern : public OpRewritePattern<OpTy> {
   const MappingT &mapping;
 };
 
-/// The patterns of softmax, log_softmax, logsumexp and attention for `Map`.
+/// The patterns of softmax, log_softmax, logsumexp, attention and topk for
+/// `Map`.
 template <typename MappingT,
           LogicalResult (*Map)(RewriterBase &, Operation *, const MappingT &)>
 void addMapSemanticOpPatterns(RewritePatternSet &patterns,
@@ -39,7 +40,8 @@ void addMapSemanticOpPatterns(RewritePatternSet &patterns,
   patterns.add<MapSemanticOpPattern<SoftmaxOp, MappingT, Map>,
                MapSemanticOpPattern<LogSoftmaxOp, MappingT, Map>,
                MapSemanticOpPattern<LogSumExpOp, MappingT, Map>,
-               MapSemanticOpPattern<AttentionOp, MappingT, Map>>(
+               MapSemanticOpPattern<AttentionOp, MappingT, Map>,
+               MapSemanticOpPattern<TopKOp, MappingT, Map>>(
       patterns.getContext(), mapping);
 }
 
@@ -49,7 +51,7 @@ inline LogicalResult applyMappingPatterns(Operation *root,
                                           RewritePatternSet &&patterns) {
   walkAndApplyPatterns(root, std::move(patterns));
   WalkResult left = root->walk([](Operation *op) {
-    return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op)
+    return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp>(op)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });

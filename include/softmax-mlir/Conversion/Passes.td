@@ -114,6 +114,12 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     product per tile when `attention-f32-precision=tf32` asks for it
     (about 1e-3); CDNA refuses f32 attention with a diagnostic.
 
+    `softmax.topk` becomes one launch of a block of 256 threads per row
+    that reads the row once: the online (m, l) and a candidate buffer in
+    workgroup memory above a running threshold, sorted by a bitonic
+    network when it could overflow (docs/TopK.md). A k whose buffer does
+    not fit in 48 KiB of workgroup memory is refused.
+
     The strategy (threads per row, rows per block, vector width, vectors
     kept in registers, blocks per row) comes from a heuristic over the
     target and the shape (docs/Passes/softmax-map-to-gpu.md) and is

@@ -99,6 +99,8 @@ LogicalResult mlir::softmax::mapOpToGPU(RewriterBase &rewriter, Operation *op,
   if (auto attention = dyn_cast<AttentionOp>(op))
     return mapAttentionOpToGPU(rewriter, attention, mapping.target, hooks,
                                mapping.attention);
+  if (auto topk = dyn_cast<TopKOp>(op))
+    return mapTopKOpToGPU(rewriter, topk, mapping.target);
   return mapSoftmaxOpToGPU(rewriter, op, mapping.target, hooks,
                            mapping.softmax);
 }

@@ -29,3 +29,19 @@ func.func @rows(%x: tensor<?x100xf32>, %p0: tensor<2x5xf32>, %i0: tensor<3x5xi32
   %p, %i = softmax.topk ins(%x : tensor<?x100xf32>) outs(%p0, %i0 : tensor<2x5xf32>, tensor<3x5xi32>) k(5)
   return
 }
+
+// -----
+
+func.func @mixed(%x: memref<2x100xf32>, %p0: tensor<2x5xf32>, %i0: tensor<2x5xi32>) {
+  // expected-error @+1 {{'softmax.topk' op operands must be all tensors or all memrefs}}
+  %p, %i = softmax.topk ins(%x : memref<2x100xf32>) outs(%p0, %i0 : tensor<2x5xf32>, tensor<2x5xi32>) k(5)
+  return
+}
+
+// -----
+
+func.func @buffer_rows(%x: memref<2x100xf32>, %p0: memref<2x5xf32>, %i0: memref<3x5xi32>) {
+  // expected-error @+1 {{'softmax.topk' op outputs must be [B, k] = [2, 5], not 'memref<3x5xi32>'}}
+  softmax.topk ins(%x : memref<2x100xf32>) outs(%p0, %i0 : memref<2x5xf32>, memref<3x5xi32>) k(5)
+  return
+}

@@ -181,6 +181,17 @@ LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
                                   const GPUTargetHooks &hooks,
                                   const AttentionGPUStrategy &overrides = {});
 
+/// Rewrites one softmax.topk on memrefs into one gpu.launch: a block of 256
+/// threads per row reads the row once in 16-byte loads (where the width
+/// divides a static row length), keeps the online (m, l) and a candidate
+/// buffer of k plus one step (rounded up to a power of two) in workgroup
+/// memory, sorted by a bitonic network whenever a step could overflow it
+/// (docs/TopK.md). Emits a diagnostic and fails on what it cannot honour:
+/// the tensor form, a k whose buffer exceeds the target's workgroup memory,
+/// rows of 2^31 - 1 elements or more.
+LogicalResult mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
+                             const GPUTarget &target);
+
 struct SoftmaxMapToGPUOptions; // Conversion/Passes.h
 
 /// The target and strategy overrides the GPU mapping runs with.
@@ -203,8 +214,8 @@ FailureOr<GPUMapping>
 getGPUMappingFromOptions(const SoftmaxMapToGPUOptions &options,
                          function_ref<InFlightDiagnostic()> emitError);
 
-/// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToGPU) or
-/// attention op (mapAttentionOpToGPU) on memrefs.
+/// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToGPU), attention
+/// (mapAttentionOpToGPU) or topk op (mapTopKOpToGPU) on memrefs.
 LogicalResult mapOpToGPU(RewriterBase &rewriter, Operation *op,
                          const GPUMapping &mapping);
 

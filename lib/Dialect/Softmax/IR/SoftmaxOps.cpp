@@ -289,17 +289,6 @@ static void printCrossEntropyGradResults(OpAsmPrinter &, Operation *, Type,
                                          Type, Type, Type, Type, Type, Type,
                                          Type) {}
 
-static ParseResult parseTopKResults(OpAsmParser &, Type &probs, Type &indices,
-                                    Type &logProbs, Type probsInit,
-                                    Type indicesInit, Type logProbsInit) {
-  probs = probsInit;
-  indices = indicesInit;
-  logProbs = logProbsInit;
-  return success();
-}
-
-static void printTopKResults(OpAsmPrinter &, Operation *, Type, Type, Type,
-                             Type, Type, Type) {}
 
 namespace {
 using AttnDim = AttentionDim;
@@ -593,21 +582,34 @@ LogicalResult AttentionOp::verify() {
   return verifySkip(known[static_cast<unsigned>(D::B)].size);
 }
 
-void AttentionOp::getEffects(
+/// On tensors a destination-style op of ours is pure; on memrefs it reads
+/// its inputs and writes (all of) its inits without reading them.
+static void dpsBufferEffects(
+    DestinationStyleOpInterface op,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  // On tensors the op is pure; on memrefs it reads the inputs and writes
-  // (all of) the inits without reading them.
-  for (OpOperand &operand : getOperation()->getOpOperands()) {
+  for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    if (isDpsInit(&operand))
+    if (op.isDpsInit(&operand))
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
     else
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
   }
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  dpsBufferEffects(*this, effects);
+}
+
+void TopKOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  dpsBufferEffects(*this, effects);
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,7 +12,12 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 LogicalResult TopKOp::verify() {
-  auto x = cast<RankedTensorType>(getInput().getType());
+  auto x = cast<ShapedType>(getInput().getType());
+  // All tensors (results of the inits' types) or all memrefs (no results).
+  bool onTensors = isa<RankedTensorType>(x);
+  for (Value v : getOperands())
+    if (isa<RankedTensorType>(v.getType()) != onTensors)
+      return emitOpError("operands must be all tensors or all memrefs");
   if (x.getRank() != 2)
     return emitOpError() << "needs rows [B, V], not rank " << x.getRank();
   int64_t k = getK();
@@ -25,9 +30,9 @@ LogicalResult TopKOp::verify() {
   // The row count the input or else the first output fixes.
   for (Value out : outs)
     if (ShapedType::isDynamic(rows))
-      rows = cast<RankedTensorType>(out.getType()).getDimSize(0);
+      rows = cast<ShapedType>(out.getType()).getDimSize(0);
   for (Value out : outs) {
-    auto t = cast<RankedTensorType>(out.getType());
+    auto t = cast<ShapedType>(out.getType());
     bool rowsAgree = ShapedType::isDynamic(rows) ||
                      ShapedType::isDynamic(t.getDimSize(0)) ||
                      t.getDimSize(0) == rows;

@@ -19,15 +19,15 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 static bool isMappable(Operation *op) {
-  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp>(op);
+  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp>(op);
 }
 
 static DiagnosedSilenceableFailure
 notMappable(transform::TransformOpInterface transformOp, Operation *target) {
   DiagnosedSilenceableFailure diag =
       transformOp.emitSilenceableError()
-      << "expects softmax.softmax, softmax.log_softmax, softmax.logsumexp or "
-         "softmax.attention ops, not "
+      << "expects softmax.softmax, softmax.log_softmax, softmax.logsumexp, "
+         "softmax.attention or softmax.topk ops, not "
       << target->getName();
   diag.attachNote(target->getLoc()) << "target op";
   return diag;

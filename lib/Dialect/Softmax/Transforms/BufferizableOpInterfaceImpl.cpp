@@ -90,7 +90,37 @@ struct AttentionOpInterface
     return success();
   }
 };
-/// softmax.linear_cross_entropy, its gradient and softmax.topk have
+/// Top-k reads its input and overwrites probs, indices and log_probs in
+/// place (the GPU mapping's form).
+struct TopKOpInterface
+    : public DstBufferizableOpInterfaceExternalModel<TopKOpInterface, TopKOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &) const {
+    return !cast<TopKOp>(op).isDpsInit(&operand);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto topk = cast<TopKOp>(op);
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    rewriter.setInsertionPoint(op);
+    TopKOp::create(rewriter, op->getLoc(), /*result_tensors=*/TypeRange(),
+                   buffers, topk.getProperties(),
+                   llvm::to_vector(op->getDiscardableAttrs()));
+    replaceOpWithBufferizedValues(rewriter, op,
+                                  ArrayRef<Value>(buffers).drop_front());
+    return success();
+  }
+};
+
+/// softmax.linear_cross_entropy and its gradient have
 /// decompositions on tensors and no mapping on buffers yet: bufferizing
 /// one says so, where
 /// one-shot bufferization would only say that the op was not bufferized
@@ -126,6 +156,6 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
         UnmappedOpRefusal<LinearCrossEntropyOp>>(*ctx);
     LinearCrossEntropyGradOp::attachInterface<
         UnmappedOpRefusal<LinearCrossEntropyGradOp>>(*ctx);
-    TopKOp::attachInterface<UnmappedOpRefusal<TopKOp>>(*ctx);
+    TopKOp::attachInterface<TopKOpInterface>(*ctx);
   });
 }

@@ -33,6 +33,9 @@ namespace {
 struct DecomposeTopK : public OpRewritePattern<TopKOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TopKOp op, PatternRewriter &b) const override {
+    // The reference is on tensors; the memref form is the GPU mapping's.
+    if (!isa<RankedTensorType>(op.getInput().getType()))
+      return b.notifyMatchFailure(op, "on memrefs");
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     Value x = op.getInput();

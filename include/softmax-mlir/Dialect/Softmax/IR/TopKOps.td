@@ -9,8 +9,18 @@
 #ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_TOPKOPS_TD
 #define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_TOPKOPS_TD
 
+def Softmax_TopKInput : AnyTypeOf<[RankedTensorOf<[F16, BF16, F32]>,
+                                   MemRefOf<[F16, BF16, F32]>],
+    "ranked tensor or memref of f16, bf16 or f32">;
+def Softmax_TopKProbs : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
+    "ranked tensor or memref of f32">;
+def Softmax_TopKIndices : AnyTypeOf<[RankedTensorOf<[I32, I64]>,
+                                     MemRefOf<[I32, I64]>],
+    "ranked tensor or memref of i32 or i64">;
+
 def Softmax_TopKOp : Softmax_Op<"topk", [
-    Pure, DestinationStyleOpInterface]> {
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "the k largest softmax probabilities of each row, with indices";
   let description = [{
     For each row of `input` `[B, V]`, the `k` largest elements in
@@ -27,30 +37,41 @@ def Softmax_TopKOp : Softmax_Op<"topk", [
     everywhere (its lse is `-inf`). Probabilities are f32 whatever the
     input type (f16, bf16, f32); indices are i32 or i64.
 
+    On tensors the op returns its outputs; on memrefs (after
+    bufferization) it writes its inits and has no results. That form is
+    what the GPU mapping takes (softmax-map-to-gpu): one block per row
+    reads the row once, keeping the online (m, l) and a buffer of
+    candidates above a running threshold (docs/TopK.md). The CPU lowering
+    decomposes the tensor form (softmax-decompose, as softmax-to-cpu does).
+
     Example:
 
     ```mlir
     %p, %i = softmax.topk ins(%x : tensor<256x128256xbf16>)
                           outs(%p0, %i0 : tensor<256x50xf32>, tensor<256x50xi32>)
                           k(50)
+
+    // After bufferization (the GPU mapping's form):
+    softmax.topk ins(%xb : memref<256x128256xbf16>)
+                 outs(%pb, %ib : memref<256x50xf32>, memref<256x50xi32>) k(50)
     ```
   }];
-  let arguments = (ins TensorOf<[F16, BF16, F32]>:$input,
-                       TensorOf<[F32]>:$probs_init,
-                       TensorOf<[I32, I64]>:$indices_init,
-                       Optional<TensorOf<[F32]>>:$log_probs_init,
+  let arguments = (ins Softmax_TopKInput:$input,
+                       Softmax_TopKProbs:$probs_init,
+                       Softmax_TopKIndices:$indices_init,
+                       Optional<Softmax_TopKProbs>:$log_probs_init,
                        I64Attr:$k);
-  let results = (outs TensorOf<[F32]>:$probs,
-                      TensorOf<[I32, I64]>:$indices,
-                      Optional<TensorOf<[F32]>>:$log_probs);
+  let results = (outs Variadic<RankedTensorOf<[F32, I32, I64]>>:$result_tensors);
+  // Result types are those of the inits on tensors and absent on memrefs, so
+  // they are never spelled.
   let assemblyFormat = [{
     `ins` `(` $input `:` type($input) `)`
     `outs` `(` $probs_init `,` $indices_init `:` type($probs_init) `,`
         type($indices_init) `)`
     (`log_probs` `(` $log_probs_init^ `:` type($log_probs_init) `)`)?
     `k` `(` $k `)`
-    attr-dict `` custom<TopKResults>(type($probs), type($indices),
-        type($log_probs), ref(type($probs_init)), ref(type($indices_init)),
+    attr-dict `` custom<DpsResults>(type($result_tensors),
+        ref(type($probs_init)), ref(type($indices_init)),
         ref(type($log_probs_init)))
   }];
   let hasVerifier = 1;
@@ -58,6 +79,20 @@ def Softmax_TopKOp : Softmax_Op<"topk", [
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return ::mlir::MutableOperandRange(getOperation(), 1,
                                          getLogProbsInit() ? 3 : 2);
+    }
+    /// The results on tensors (null on memrefs, where the op writes its
+    /// inits).
+    ::mlir::Value getProbs() {
+      return getResultTensors().empty() ? ::mlir::Value()
+                                        : getResultTensors()[0];
+    }
+    ::mlir::Value getIndices() {
+      return getResultTensors().empty() ? ::mlir::Value()
+                                        : getResultTensors()[1];
+    }
+    ::mlir::Value getLogProbs() {
+      return getResultTensors().size() < 3 ? ::mlir::Value()
+                                           : getResultTensors()[2];
     }
   }];
 }

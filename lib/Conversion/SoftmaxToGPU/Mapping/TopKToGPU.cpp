@@ -1,0 +1,503 @@
+//===- TopKToGPU.cpp - softmax.topk on buffers -> gpu.launch -------------===//
+//
+// The fused softmax + top-k of arXiv 1805.02867 as one kernel: a block per
+// row reads the row once, folding every element into the thread's online
+// state (m, l) and appending the elements above a running threshold tau to
+// a candidate buffer in workgroup memory. The row is read in steps of
+// `threads * width` consecutive elements; when a step could overflow the
+// buffer, the block sorts it (a bitonic network over (value descending,
+// index ascending)), keeps the k best and raises tau to the k-th value.
+// Because the steps walk the row in index order, an element equal to tau
+// comes after the k-th kept one in the op's order, so the filter is the
+// strict x > tau once k are kept (before that, everything but NaN passes:
+// -inf elements can be chosen, NaN never). At the end the buffer is sorted
+// once more, the row's state merged across the block, and the first k
+// written with exp(x - m) / l (docs/TopK.md).
+//
+// Upstream has no selection (linalg has reductions, the vector dialect a
+// sort of nothing): the kernel is built here from gpu.barrier, workgroup
+// attributions and memref.atomic_rmw.
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::softmax;
+
+namespace {
+/// The plan of one top-k kernel (docs/TopK.md, "GPU kernel").
+struct TopKPlan {
+  /// Threads of the block that reads a row.
+  int64_t threads = 256;
+  /// Elements per load: 16 bytes where the row length allows.
+  int64_t width = 1;
+  /// Loads each thread issues before it folds any (the bytes in flight).
+  int64_t loads = 4;
+  /// Candidate slots: k plus one step, rounded up to a power of two.
+  int64_t capacity = 0;
+  int64_t step() const { return threads * width; }
+  int64_t sharedBytes(int64_t warps) const {
+    return capacity * 8 + 4 + warps * 8;
+  }
+};
+
+class TopKKernel : IndexArith {
+public:
+  TopKKernel(OpBuilder &b, Location loc, const TopKPlan &plan,
+             const GPUTarget &target, TopKOp op, Value x, Value v)
+      : IndexArith(b, loc), plan(plan), target(target), op(op), x(x), v(v),
+        f32(b.getF32Type()), i32(b.getI32Type()), sm(b, loc, f32) {
+    inElt = cast<MemRefType>(x.getType()).getElementType();
+  }
+
+  void build(gpu::LaunchOp launch);
+
+private:
+  Value f32c(double c) { return sm.cst(c); }
+  Value i32c(int64_t c) {
+    return arith::ConstantIntOp::create(b, loc, i32, c);
+  }
+  Value toI32(Value index) {
+    return arith::IndexCastOp::create(b, loc, i32, index);
+  }
+  Value toIndex(Value i) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+  }
+  /// An scf.for whose body `body(iv, iterArgs)` builds with this builder
+  /// and returns the next iter_args.
+  scf::ForOp forLoop(Value lb, Value ub, Value step, ValueRange inits,
+                     function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+    OpBuilder::InsertionGuard g(b);
+    Block *block = loop.getBody();
+    if (inits.empty())
+      b.setInsertionPoint(block->getTerminator());
+    else
+      b.setInsertionPointToEnd(block);
+    SmallVector<Value> next =
+        body(loop.getInductionVar(), loop.getRegionIterArgs());
+    if (!inits.empty())
+      scf::YieldOp::create(b, loc, next);
+    return loop;
+  }
+  /// An scf.if; each branch builds with this builder and returns its
+  /// results (of `types`).
+  ValueRange ifElse(Value cond, TypeRange types,
+                    function_ref<SmallVector<Value>()> thenBody,
+                    function_ref<SmallVector<Value>()> elseBody = nullptr) {
+    auto ifOp = scf::IfOp::create(b, loc, types, cond,
+                                  /*withElseRegion=*/!types.empty());
+    OpBuilder::InsertionGuard g(b);
+    auto fill = [&](Block *block, function_ref<SmallVector<Value>()> fn) {
+      if (types.empty())
+        b.setInsertionPoint(block->getTerminator());
+      else
+        b.setInsertionPointToEnd(block);
+      SmallVector<Value> results = fn();
+      if (!types.empty())
+        scf::YieldOp::create(b, loc, results);
+    };
+    fill(ifOp.thenBlock(), thenBody);
+    if (!types.empty())
+      fill(ifOp.elseBlock(), elseBody);
+    return ifOp.getResults();
+  }
+  void store(Value value, Value buffer, ValueRange at) {
+    memref::StoreOp::create(b, loc, value, buffer, at);
+  }
+  Value load(Value buffer, ValueRange at) {
+    return memref::LoadOp::create(b, loc, buffer, at);
+  }
+  /// a ranks before b in the op's order: value descending, index ascending.
+  Value before(Value av, Value ai, Value bv, Value bi) {
+    Value gt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, av, bv);
+    Value eq = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, av, bv);
+    Value lower =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ai, bi);
+    return arith::OrIOp::create(b, loc, gt,
+                                arith::AndIOp::create(b, loc, eq, lower));
+  }
+  /// Sorts the first `count` candidates (i32) in the op's order; the slots
+  /// up to the next power of two are filled with a sentinel (-inf, INT_MAX)
+  /// that ranks after every element. Ends with a barrier.
+  void sortCandidates(Value count);
+  /// The threads' states merged over the block: every thread gets the row's.
+  std::pair<Value, Value> blockMerge(Value m, Value l);
+  std::pair<Value, Value> warpMerge(Value m, Value l);
+
+  const TopKPlan &plan;
+  const GPUTarget &target;
+  TopKOp op;
+  Value x, v;
+  FloatType f32;
+  IntegerType i32;
+  StateMath sm;
+  Type inElt;
+  Value tid, vals, idxs, counter, smemM, smemL;
+};
+} // namespace
+
+std::pair<Value, Value> TopKKernel::warpMerge(Value m, Value l) {
+  auto width = static_cast<int32_t>(target.warpSize);
+  for (int64_t offset = target.warpSize / 2; offset >= 1; offset /= 2) {
+    Value m2 = gpu::ShuffleOp::create(b, loc, m, offset, width,
+                                      gpu::ShuffleMode::XOR)
+                   .getShuffleResult();
+    Value l2 = gpu::ShuffleOp::create(b, loc, l, offset, width,
+                                      gpu::ShuffleMode::XOR)
+                   .getShuffleResult();
+    std::tie(m, l) = sm.merge(StateKind::Max, m, l, m2, l2);
+  }
+  return {m, l};
+}
+
+std::pair<Value, Value> TopKKernel::blockMerge(Value m, Value l) {
+  int64_t warps = plan.threads / target.warpSize;
+  std::tie(m, l) = warpMerge(m, l);
+  if (warps == 1)
+    return {m, l};
+  // Lane 0 of every warp parks its state; every warp then merges them all.
+  Value warpId = div(tid, target.warpSize);
+  Value laneInWarp = rem(tid, target.warpSize);
+  ifElse(cmp(arith::CmpIPredicate::eq, laneInWarp, idx(0)), {}, [&] {
+    store(m, smemM, warpId);
+    store(l, smemL, warpId);
+    return SmallVector<Value>{};
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value inRange = ult(laneInWarp, idx(warps));
+  Value slot = minU(laneInWarp, idx(warps - 1));
+  Value mw = sm.select(inRange, load(smemM, slot), sm.identityOffset());
+  Value lw = sm.select(inRange, load(smemL, slot), sm.identitySum());
+  return warpMerge(mw, lw);
+}
+
+void TopKKernel::sortCandidates(Value count) {
+  // log2 n = #{s >= 1 : 2^(s-1) < count} for the power of two n at or
+  // above max(count, 2) (n <= capacity); no count-leading-zeros op needed.
+  Value logN = idx(1);
+  for (int64_t s = 2; (int64_t(1) << (s - 1)) < plan.capacity; ++s) {
+    Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                       count, i32c(int64_t(1) << (s - 1)));
+    logN = arith::SelectOp::create(b, loc, more, idx(s), logN);
+  }
+  Value n = arith::ShLIOp::create(b, loc, idx(1), logN);
+  Value sentinelV = sm.negInf();
+  Value sentinelI = i32c(std::numeric_limits<int32_t>::max());
+  forLoop(add(toIndex(count), tid), n, idx(plan.threads), {},
+          [&](Value i, ValueRange) {
+            store(sentinelV, vals, i);
+            store(sentinelI, idxs, i);
+            return SmallVector<Value>{};
+          });
+  gpu::BarrierOp::create(b, loc);
+  Value half = arith::ShRUIOp::create(b, loc, n, idx(1));
+  // Bitonic network: blocks of size 2^s (s = 1..log2 n), strides 2^(s-1)
+  // down to 1; a barrier after each stride.
+  forLoop(idx(1), add(logN, idx(1)), idx(1), {}, [&](Value s, ValueRange) {
+    Value size = arith::ShLIOp::create(b, loc, idx(1), s);
+    forLoop(idx(0), s, idx(1), {}, [&](Value j, ValueRange) {
+      Value logStride = sub(sub(s, idx(1)), j);
+      Value stride = arith::ShLIOp::create(b, loc, idx(1), logStride);
+      forLoop(tid, half, idx(plan.threads), {}, [&](Value p, ValueRange) {
+        // Pair p compares lo and lo + stride; a pair whose lo has the size
+        // bit clear keeps the better first (at size n, every pair does).
+        Value high = arith::ShLIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, p, logStride),
+            add(logStride, idx(1)));
+        Value lo =
+            arith::OrIOp::create(b, loc, high, andI(p, sub(stride, idx(1))));
+        Value hi = add(lo, stride);
+        Value first = cmp(arith::CmpIPredicate::eq, andI(lo, size), idx(0));
+        Value av = load(vals, lo), ai = load(idxs, lo);
+        Value bv = load(vals, hi), bi = load(idxs, hi);
+        Value swap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           before(bv, bi, av, ai), first);
+        auto sel = [&](Value y, Value z) {
+          return arith::SelectOp::create(b, loc, swap, y, z).getResult();
+        };
+        store(sel(bv, av), vals, lo);
+        store(sel(bi, ai), idxs, lo);
+        store(sel(av, bv), vals, hi);
+        store(sel(ai, bi), idxs, hi);
+        return SmallVector<Value>{};
+      });
+      gpu::BarrierOp::create(b, loc);
+      return SmallVector<Value>{};
+    });
+    return SmallVector<Value>{};
+  });
+}
+
+void TopKKernel::build(gpu::LaunchOp launch) {
+  tid = launch.getThreadIds().x;
+  Value row = launch.getBlockIds().x;
+  auto attributions = launch.getWorkgroupAttributions();
+  vals = attributions[0];
+  idxs = attributions[1];
+  counter = attributions[2];
+  smemM = attributions[3];
+  smemL = attributions[4];
+  int64_t k = op.getK();
+  int64_t width = plan.width;
+  Value n = memref::DimOp::create(b, loc, x, 1);
+  Value zero32 = i32c(0);
+  Value at0 = idx(0);
+
+  ifElse(cmp(arith::CmpIPredicate::eq, tid, idx(0)), {}, [&] {
+    store(zero32, counter, at0);
+    return SmallVector<Value>{};
+  });
+  gpu::BarrierOp::create(b, loc);
+
+  auto vecType = VectorType::get({width}, inElt);
+  auto inf = APFloat::getInf(cast<FloatType>(inElt).getFloatSemantics(),
+                             /*Negative=*/true);
+  Value infVec =
+      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vecType, inf));
+  llvm::MaybeAlign align(width * inElt.getIntOrFloatBitWidth() / 8);
+  // The buffer is sorted when the next step could overflow it: more than
+  // capacity - step candidates.
+  Value pruneAt = i32c(plan.capacity - plan.step());
+  Value i1True = arith::ConstantIntOp::create(b, loc, 1, 1);
+
+  FoldRule rule(StateKind::Max);
+  rule.group = FoldRule::Group::Tree;
+
+  // iter_args: the thread's (m, l), then tau and whether k are kept.
+  SmallVector<Value> inits = {sm.identityOffset(), sm.identitySum(),
+                              sm.negInf(),
+                              arith::ConstantIntOp::create(b, loc, 0, 1)};
+  scf::ForOp loop = forLoop(
+      idx(0), n, idx(plan.loads * plan.step()), inits,
+      [&](Value base, ValueRange args) {
+        Value tau = args[2], full = args[3];
+        // Every load of the round first: `loads` vectors in flight.
+        SmallVector<Value> cols, valids;
+        SmallVector<SmallVector<Value>> elems;
+        SmallVector<Value> all;
+        for (int64_t u = 0; u < plan.loads; ++u) {
+          Value col =
+              add(base, add(idx(u * plan.step()), mul(tid, idx(width))));
+          Value valid = ult(col, n);
+          cols.push_back(col);
+          valids.push_back(valid);
+          Value vec = ifElse(
+              valid, vecType,
+              [&] {
+                return SmallVector<Value>{vector::LoadOp::create(
+                    b, loc, vecType, x, ValueRange{row, col},
+                    /*nontemporal=*/false, align)};
+              },
+              [&] { return SmallVector<Value>{infVec}; })[0];
+          SmallVector<Value> lanes;
+          for (int64_t e = 0; e < width; ++e)
+            lanes.push_back(sm.toAcc(
+                vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{e})));
+          all.append(lanes);
+          elems.push_back(std::move(lanes));
+        }
+        // The online fold of the round (-inf past the row adds nothing).
+        StateFold fold(sm, rule, {args[0]}, all);
+        Value mNew = fold.offset();
+        Value lNew = fold.newSum(args[1]);
+
+        for (int64_t u = 0; u < plan.loads; ++u) {
+          // This step's candidates: x > tau once k are kept, else every
+          // element but NaN (x >= tau = -inf).
+          SmallVector<Value> passes;
+          Value count = zero32;
+          for (Value xe : elems[u]) {
+            Value strict = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OGT, xe, tau);
+            Value any = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OGE, xe, tau);
+            Value pass = andI(
+                valids[u], arith::SelectOp::create(b, loc, full, strict, any));
+            passes.push_back(pass);
+            count = arith::AddIOp::create(
+                b, loc, count, arith::ExtUIOp::create(b, loc, i32, pass));
+          }
+          // One atomic per thread and step: its candidates take
+          // consecutive slots.
+          ifElse(
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count,
+                                    zero32),
+              {}, [&] {
+                Value slot = memref::AtomicRMWOp::create(
+                    b, loc, i32, arith::AtomicRMWKind::addi, count, counter,
+                    ValueRange{at0});
+                for (int64_t e = 0; e < width; ++e) {
+                  Value at = toIndex(slot);
+                  Value colE = toI32(add(cols[u], idx(e)));
+                  Value xe = elems[u][e];
+                  ifElse(passes[e], {}, [&] {
+                    store(xe, vals, at);
+                    store(colE, idxs, at);
+                    return SmallVector<Value>{};
+                  });
+                  slot = arith::AddIOp::create(
+                      b, loc, slot,
+                      arith::ExtUIOp::create(b, loc, i32, passes[e]));
+                }
+                return SmallVector<Value>{};
+              });
+          gpu::BarrierOp::create(b, loc);
+          Value held = load(counter, at0);
+          // Every thread has read the count before the next step adds.
+          gpu::BarrierOp::create(b, loc);
+          Value prune = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sgt, held, pruneAt);
+          ValueRange pruned = ifElse(
+              prune, TypeRange{f32, b.getI1Type()},
+              [&] {
+                sortCandidates(held);
+                // held > capacity - step >= k: keep the k best, tau the
+                // k-th.
+                Value kth = load(vals, idx(k - 1));
+                gpu::BarrierOp::create(b, loc);
+                ifElse(cmp(arith::CmpIPredicate::eq, tid, idx(0)), {}, [&] {
+                  store(i32c(k), counter, at0);
+                  return SmallVector<Value>{};
+                });
+                gpu::BarrierOp::create(b, loc);
+                return SmallVector<Value>{kth, i1True};
+              },
+              [&] { return SmallVector<Value>{tau, full}; });
+          tau = pruned[0];
+          full = pruned[1];
+        }
+        return SmallVector<Value>{mNew, lNew, tau, full};
+      });
+
+  Value held = load(counter, at0);
+  sortCandidates(held);
+  auto [m, l] = blockMerge(loop.getResult(0), loop.getResult(1));
+
+  // Position j < min(held, k) gets the j-th candidate; the rest index -1,
+  // probability 0, log-probability -inf. A row of all -inf (l = 0) has
+  // probability 0 everywhere; a row with a NaN has a NaN m and so NaN
+  // probabilities, as softmax gives.
+  Value taken = toIndex(arith::MinSIOp::create(b, loc, held, i32c(k)));
+  Value noMass = sm.eq(l, sm.cst(0.0));
+  Value logL = sm.log(l);
+  Type idxElt =
+      cast<MemRefType>(op.getIndicesInit().getType()).getElementType();
+  Value lpOut = op.getLogProbsInit();
+  forLoop(tid, idx(k), idx(plan.threads), {}, [&](Value j, ValueRange) {
+    Value real = ult(j, taken);
+    Value slot = minU(j, idx(plan.capacity - 1));
+    Value xv = load(vals, slot), xi = load(idxs, slot);
+    Value p = sm.select(noMass, sm.cst(0.0),
+                        sm.div(sm.term(StateKind::Max, xv, m), l));
+    p = sm.select(real, p, sm.cst(0.0));
+    Value index = arith::SelectOp::create(b, loc, real, xi, i32c(-1));
+    if (idxElt != i32)
+      index = arith::ExtSIOp::create(b, loc, idxElt, index);
+    store(p, v, ValueRange{row, j});
+    store(index, op.getIndicesInit(), ValueRange{row, j});
+    if (lpOut) {
+      Value lp = sm.sub(sm.logTerm(StateKind::Max, xv, m), logL);
+      lp = sm.select(noMass, sm.negInf(), lp);
+      lp = sm.select(real, lp, sm.negInf());
+      store(lp, lpOut, ValueRange{row, j});
+    }
+    return SmallVector<Value>{};
+  });
+}
+
+LogicalResult mlir::softmax::mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
+                                            const GPUTarget &target) {
+  SmallVector<Value> buffers = {op.getInput(), op.getProbsInit(),
+                                op.getIndicesInit()};
+  if (Value lp = op.getLogProbsInit())
+    buffers.push_back(lp);
+  if (!isa<MemRefType>(op.getInput().getType()))
+    return op.emitOpError("GPU mapping takes the op on memrefs (bufferize "
+                          "it first, as softmax-to-nvvm does)");
+  if (auto why = whyNotContiguousBuffers(buffers, "GPU mapping"))
+    return op.emitOpError(*why);
+  auto xType = cast<MemRefType>(op.getInput().getType());
+  int64_t rows = xType.getDimSize(0), cols = xType.getDimSize(1);
+  if (!ShapedType::isDynamic(cols) &&
+      cols >= std::numeric_limits<int32_t>::max())
+    return op.emitOpError() << "GPU mapping keeps indices in 32 bits: rows of "
+                            << cols << " elements are too long";
+
+  TopKPlan plan;
+  plan.threads = std::min<int64_t>(256, target.maxThreadsPerBlock);
+  // 16-byte loads where the width divides a static row length (so every
+  // vector is aligned and wholly in the row or wholly past it).
+  int64_t eltBytes = xType.getElementTypeBitWidth() / 8;
+  plan.width = 1;
+  if (!ShapedType::isDynamic(cols))
+    for (int64_t w = 16 / eltBytes; w > 1; w /= 2)
+      if (cols % w == 0) {
+        plan.width = w;
+        break;
+      }
+  int64_t k = op.getK();
+  int64_t warps = plan.threads / target.warpSize;
+  plan.capacity =
+      static_cast<int64_t>(llvm::PowerOf2Ceil(k + plan.step()));
+  // Workgroup attributions are static shared memory, which CUDA caps at
+  // 48 KiB per kernel whatever the opt-in limit of dynamic memory.
+  int64_t limit = std::min<int64_t>(target.maxSharedMemoryPerBlock, 48 * 1024);
+  if (plan.sharedBytes(warps) > limit)
+    return op.emitOpError()
+           << "k (" << k << ") needs " << plan.sharedBytes(warps)
+           << " bytes of workgroup memory for its candidates (" << plan.capacity
+           << " slots); the GPU mapping has " << limit;
+  if (rows == 0) {
+    rewriter.eraseOp(op);
+    return success();
+  }
+  if (!ShapedType::isDynamic(rows) && rows > INT32_MAX)
+    return op.emitOpError() << "GPU mapping would launch " << rows
+                            << " blocks; a grid holds at most 2147483647";
+
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  IndexArith ix(rewriter, loc);
+  Value grid = memref::DimOp::create(rewriter, loc, op.getInput(), 0);
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  auto shared = [&](int64_t size, Type elt) {
+    return MemRefType::get({size}, elt, MemRefLayoutAttrInterface(),
+                           workgroup);
+  };
+  Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+  SmallVector<Type> attributions = {shared(plan.capacity, f32),
+                                    shared(plan.capacity, i32), shared(1, i32),
+                                    shared(warps, f32), shared(warps, f32)};
+  Value one = ix.idx(1);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid, one, one, ix.idx(plan.threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/Type(),
+      ValueRange{}, attributions);
+  {
+    OpBuilder::InsertionGuard bodyGuard(rewriter);
+    rewriter.setInsertionPointToStart(&launch.getBody().front());
+    TopKKernel kernel(rewriter, loc, plan, target, op, op.getInput(),
+                      op.getProbsInit());
+    kernel.build(launch);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  rewriter.eraseOp(op);
+  return success();
+}
