@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "WarpMerge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -168,17 +169,7 @@ std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
 
 std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
                                                  int64_t width) {
-  int32_t shuffleWidth = static_cast<int32_t>(target.warpSize);
-  for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
-    Value m2 = gpu::ShuffleOp::create(b, loc, m, offset, shuffleWidth,
-                                      gpu::ShuffleMode::XOR)
-                   .getShuffleResult();
-    Value l2 = gpu::ShuffleOp::create(b, loc, l, offset, shuffleWidth,
-                                      gpu::ShuffleMode::XOR)
-                   .getShuffleResult();
-    std::tie(m, l) = sm.merge(stateKind, m, l, m2, l2);
-  }
-  return {m, l};
+  return warpMergeStates(b, loc, sm, stateKind, m, l, width, target.warpSize);
 }
 
 std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {

@@ -22,6 +22,8 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 
+#include "WarpMerge.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -152,17 +154,8 @@ private:
 } // namespace
 
 std::pair<Value, Value> TopKKernel::warpMerge(Value m, Value l) {
-  auto width = static_cast<int32_t>(target.warpSize);
-  for (int64_t offset = target.warpSize / 2; offset >= 1; offset /= 2) {
-    Value m2 = gpu::ShuffleOp::create(b, loc, m, offset, width,
-                                      gpu::ShuffleMode::XOR)
-                   .getShuffleResult();
-    Value l2 = gpu::ShuffleOp::create(b, loc, l, offset, width,
-                                      gpu::ShuffleMode::XOR)
-                   .getShuffleResult();
-    std::tie(m, l) = sm.merge(StateKind::Max, m, l, m2, l2);
-  }
-  return {m, l};
+  return softmax::detail::warpMergeStates(b, loc, sm, StateKind::Max, m, l,
+                                          target.warpSize, target.warpSize);
 }
 
 std::pair<Value, Value> TopKKernel::blockMerge(Value m, Value l) {
@@ -386,7 +379,8 @@ void TopKKernel::build(gpu::LaunchOp launch) {
 
   Value held = load(counter, at0);
   sortCandidates(held);
-  auto [m, l] = blockMerge(loop.getResult(0), loop.getResult(1));
+  Value m, l;
+  std::tie(m, l) = blockMerge(loop.getResult(0), loop.getResult(1));
 
   // Position j < min(held, k) gets the j-th candidate; the rest index -1,
   // probability 0, log-probability -inf. A row of all -inf (l = 0) has
