@@ -22,10 +22,12 @@
 // CHECK: memref.store %{{.*}}, %[[VALS]][%{{.*}}]
 // CHECK: memref.store %{{.*}}, %[[IDXS]][%{{.*}}]
 // CHECK: gpu.barrier
-// A step that could overflow the buffer (more than 4096 - 2048) sorts it:
+// A step that could overflow the buffer (more than 4096 - 2048) sorts it,
+// and so does the first step that holds k:
 // CHECK: %[[HELD:.*]] = memref.load %[[CNT]]
 // CHECK: gpu.barrier
 // CHECK: arith.cmpi sgt, %[[HELD]], %c2048_i32
+// CHECK: arith.cmpi sge, %[[HELD]], %c50_i32
 // CHECK: scf.if %{{.*}} -> (f32, i1)
 // the bitonic network: compare-exchange in (value desc, index asc) order
 // CHECK: scf.for
