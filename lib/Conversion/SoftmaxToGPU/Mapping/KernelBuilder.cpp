@@ -176,35 +176,9 @@ std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
   int64_t warp = target.warpSize;
   if (s.threadsPerRow <= warp)
     return warpMerge(m, l, s.threadsPerRow);
-  // Across warps: lane 0 of every warp parks its state in workgroup memory,
-  // then every warp merges all of them, so that every thread has the row's
-  // state without a broadcast.
-  int64_t warps = s.threadsPerRow / warp;
-  std::tie(m, l) = warpMerge(m, l, warp);
-  Value warpId = div(lane, warp);
-  Value laneInWarp = rem(lane, warp);
-  Value zero = idx(0);
-  scf::IfOp::create(b, loc,
-                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          laneInWarp, zero),
-                    [&](OpBuilder &t, Location lc) {
-                      memref::StoreOp::create(t, lc, m, smemM, warpId);
-                      memref::StoreOp::create(t, lc, l, smemL, warpId);
-                      scf::YieldOp::create(t, lc);
-                    });
-  gpu::BarrierOp::create(b, loc);
-  Value slot = minU(laneInWarp, idx(warps - 1));
-  Value inRange = ult(laneInWarp, idx(warps));
-  Value mw = sm.select(inRange, memref::LoadOp::create(b, loc, smemM, slot),
-                       sm.identityOffset());
-  Value lw = sm.select(inRange, memref::LoadOp::create(b, loc, smemL, slot),
-                       sm.identitySum());
-  // The whole warp butterflies, so that every lane ends with the row state
-  // (a narrower butterfly would leave the upper lanes with identities).
-  auto merged = warpMerge(mw, lw, warp);
-  // The buffers may be written again by the next merge.
-  gpu::BarrierOp::create(b, loc);
-  return merged;
+  // Across warps, through workgroup memory.
+  return rowMergeStates(b, loc, sm, stateKind, m, l, lane,
+                        s.threadsPerRow / warp, warp, smemM, smemL);
 }
 
 void KernelBuilder::forEachVector(

@@ -26,7 +26,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -60,16 +59,16 @@ struct TopKPlan {
 class TopKKernel : IndexArith {
 public:
   TopKKernel(OpBuilder &b, Location loc, const TopKPlan &plan,
-             const GPUTarget &target, TopKOp op, Value x, Value v)
-      : IndexArith(b, loc), plan(plan), target(target), op(op), x(x), v(v),
-        f32(b.getF32Type()), i32(b.getI32Type()), sm(b, loc, f32) {
+             const GPUTarget &target, TopKOp op)
+      : IndexArith(b, loc), plan(plan), target(target), op(op),
+        x(op.getInput()), f32(b.getF32Type()), i32(b.getI32Type()),
+        sm(b, loc, f32) {
     inElt = cast<MemRefType>(x.getType()).getElementType();
   }
 
   void build(gpu::LaunchOp launch);
 
 private:
-  Value f32c(double c) { return sm.cst(c); }
   Value i32c(int64_t c) {
     return arith::ConstantIntOp::create(b, loc, i32, c);
   }
@@ -139,12 +138,12 @@ private:
   void sortCandidates(Value count);
   /// The threads' states merged over the block: every thread gets the row's.
   std::pair<Value, Value> blockMerge(Value m, Value l);
-  std::pair<Value, Value> warpMerge(Value m, Value l);
 
   const TopKPlan &plan;
   const GPUTarget &target;
   TopKOp op;
-  Value x, v;
+  /// The rows.
+  Value x;
   FloatType f32;
   IntegerType i32;
   StateMath sm;
@@ -153,30 +152,13 @@ private:
 };
 } // namespace
 
-std::pair<Value, Value> TopKKernel::warpMerge(Value m, Value l) {
-  return softmax::detail::warpMergeStates(b, loc, sm, StateKind::Max, m, l,
-                                          target.warpSize, target.warpSize);
-}
-
 std::pair<Value, Value> TopKKernel::blockMerge(Value m, Value l) {
   int64_t warps = plan.threads / target.warpSize;
-  std::tie(m, l) = warpMerge(m, l);
   if (warps == 1)
-    return {m, l};
-  // Lane 0 of every warp parks its state; every warp then merges them all.
-  Value warpId = div(tid, target.warpSize);
-  Value laneInWarp = rem(tid, target.warpSize);
-  ifElse(cmp(arith::CmpIPredicate::eq, laneInWarp, idx(0)), {}, [&] {
-    store(m, smemM, warpId);
-    store(l, smemL, warpId);
-    return SmallVector<Value>{};
-  });
-  gpu::BarrierOp::create(b, loc);
-  Value inRange = ult(laneInWarp, idx(warps));
-  Value slot = minU(laneInWarp, idx(warps - 1));
-  Value mw = sm.select(inRange, load(smemM, slot), sm.identityOffset());
-  Value lw = sm.select(inRange, load(smemL, slot), sm.identitySum());
-  return warpMerge(mw, lw);
+    return softmax::detail::warpMergeStates(b, loc, sm, StateKind::Max, m, l,
+                                            target.warpSize, target.warpSize);
+  return softmax::detail::rowMergeStates(b, loc, sm, StateKind::Max, m, l, tid,
+                                         warps, target.warpSize, smemM, smemL);
 }
 
 void TopKKernel::sortCandidates(Value count) {
@@ -410,7 +392,7 @@ void TopKKernel::build(gpu::LaunchOp launch) {
     Value index = arith::SelectOp::create(b, loc, real, xi, i32c(-1));
     if (idxElt != i32)
       index = arith::ExtSIOp::create(b, loc, idxElt, index);
-    store(p, v, ValueRange{row, j});
+    store(p, op.getProbsInit(), ValueRange{row, j});
     store(index, op.getIndicesInit(), ValueRange{row, j});
     if (lpOut) {
       Value lp = sm.sub(sm.logTerm(StateKind::Max, xv, m), logL);
@@ -495,8 +477,7 @@ LogicalResult mlir::softmax::mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
   {
     OpBuilder::InsertionGuard bodyGuard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
-    TopKKernel kernel(rewriter, loc, plan, target, op, op.getInput(),
-                      op.getProbsInit());
+    TopKKernel kernel(rewriter, loc, plan, target, op);
     kernel.build(launch);
     gpu::TerminatorOp::create(rewriter, loc);
   }
