@@ -140,6 +140,12 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
       os << *why;
   if (message.empty())
     if (std::optional<std::string> why =
+            OptionRange{"cross-entropy-vocab-splits", 1, 4096, false,
+                        "the wave model's"}
+                .check(options.crossEntropyVocabSplits))
+      os << *why;
+  if (message.empty())
+    if (std::optional<std::string> why =
             OptionRange{"attention-stream-k", 1, 4096, false,
                         "the mapping's choice"}
                 .check(options.attentionStreamK))
@@ -257,6 +263,7 @@ buildGPUPipeline(OpPassManager &pm, const SoftmaxToGPUPipelineOptions &options,
   map.attentionF32Precision = options.attentionF32Precision;
   map.attentionKeySplits = options.attentionKeySplits;
   map.attentionStreamK = options.attentionStreamK;
+  map.crossEntropyVocabSplits = options.crossEntropyVocabSplits;
   pm.addPass(createSoftmaxMapToGPU(map));
   addAfterGPUMapping(pm, options, end, pipelineName(end));
   return success();

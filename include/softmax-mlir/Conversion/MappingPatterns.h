@@ -31,7 +31,8 @@ struct MapSemanticOpPattern : public OpRewritePattern<OpTy> {
   const MappingT &mapping;
 };
 
-/// The patterns of softmax, log_softmax, logsumexp, attention and topk for
+/// The patterns of softmax, log_softmax, logsumexp, attention, topk and
+/// linear_cross_entropy for
 /// `Map`.
 template <typename MappingT,
           LogicalResult (*Map)(RewriterBase &, Operation *, const MappingT &)>
@@ -41,7 +42,8 @@ void addMapSemanticOpPatterns(RewritePatternSet &patterns,
                MapSemanticOpPattern<LogSoftmaxOp, MappingT, Map>,
                MapSemanticOpPattern<LogSumExpOp, MappingT, Map>,
                MapSemanticOpPattern<AttentionOp, MappingT, Map>,
-               MapSemanticOpPattern<TopKOp, MappingT, Map>>(
+               MapSemanticOpPattern<TopKOp, MappingT, Map>,
+               MapSemanticOpPattern<LinearCrossEntropyOp, MappingT, Map>>(
       patterns.getContext(), mapping);
 }
 
@@ -51,7 +53,8 @@ inline LogicalResult applyMappingPatterns(Operation *root,
                                           RewritePatternSet &&patterns) {
   walkAndApplyPatterns(root, std::move(patterns));
   WalkResult left = root->walk([](Operation *op) {
-    return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp>(op)
+    return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp,
+               LinearCrossEntropyOp>(op)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });

@@ -194,6 +194,11 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "softmax.attention: query heads of one KV head run as one query "
            "tile (GQA packing), 1 to 1024, dividing heads / kv heads (0: "
            "packed when the query rows fill less than a block; 1: not)">,
+    Option<"crossEntropyVocabSplits", "cross-entropy-vocab-splits",
+           "int64_t", "0",
+           "softmax.linear_cross_entropy: ranges of classes per token tile, "
+           "each a block, merged per token by a second kernel, 1 to 4096 (0: "
+           "the wave model's)">,
     Option<"attentionF32Precision", "attention-f32-precision", "std::string",
            /*default=*/"\"exact\"",
            "softmax.attention on f32 inputs (NVIDIA): exact (3xTF32, within "

@@ -161,6 +161,12 @@ struct SoftmaxToGPUPipelineOptions
                      "share a query tile's keys (split-KV), 1 to 1024; 0: "
                      "the cost model's, 1: no split"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> crossEntropyVocabSplits{
+      *this, "cross-entropy-vocab-splits",
+      llvm::cl::desc("softmax.linear_cross_entropy (softmax-map-to-gpu): "
+                     "ranges of classes per token tile, 1 to 4096; 0: the "
+                     "wave model's"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> attentionStreamK{
       *this, "attention-stream-k",
       llvm::cl::desc("softmax.attention (softmax-map-to-gpu): stream-K "

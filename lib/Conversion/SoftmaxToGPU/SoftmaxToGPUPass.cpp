@@ -55,7 +55,9 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
       {{"attention-stream-k", 1, 4096, false, "the mapping's choice"},
        options.attentionStreamK},
       {{"attention-packed-heads", 1, 1024, false, "the mapping's choice"},
-       options.attentionPackedHeads}};
+       options.attentionPackedHeads},
+      {{"cross-entropy-vocab-splits", 1, 4096, false, "the wave model's"},
+       options.crossEntropyVocabSplits}};
   for (const auto &[range, value] : ranges)
     if (std::optional<std::string> why = range.check(value))
       return emitError() << *why;
@@ -72,6 +74,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   mapping.attention.keySplits = options.attentionKeySplits;
   mapping.attention.packedHeads = options.attentionPackedHeads;
   mapping.attention.streamK = options.attentionStreamK;
+  mapping.crossEntropyVocabSplits = options.crossEntropyVocabSplits;
   std::optional<AttentionF32Precision> precision =
       parseAttentionF32Precision(options.attentionF32Precision);
   if (!precision)
@@ -101,6 +104,9 @@ LogicalResult mlir::softmax::mapOpToGPU(RewriterBase &rewriter, Operation *op,
                                mapping.attention);
   if (auto topk = dyn_cast<TopKOp>(op))
     return mapTopKOpToGPU(rewriter, topk, mapping.target);
+  if (auto ce = dyn_cast<LinearCrossEntropyOp>(op))
+    return mapLinearCrossEntropyOpToGPU(rewriter, ce, mapping.target, hooks,
+                                        mapping.crossEntropyVocabSplits);
   return mapSoftmaxOpToGPU(rewriter, op, mapping.target, hooks,
                            mapping.softmax);
 }
@@ -128,6 +134,7 @@ struct SoftmaxMapToGPUPass
     options.attentionKeySplits = attentionKeySplits;
     options.attentionPackedHeads = attentionPackedHeads;
     options.attentionStreamK = attentionStreamK;
+    options.crossEntropyVocabSplits = crossEntropyVocabSplits;
     options.attentionF32Precision = attentionF32Precision;
     FailureOr<GPUMapping> mapping =
         getGPUMappingFromOptions(options, [&]() -> InFlightDiagnostic {

@@ -1,18 +1,72 @@
-// RUN: not softmax-opt %s --softmax-to-nvvm="chip=sm_90" -split-input-file 2>&1 | FileCheck %s
-// RUN: not softmax-opt %s --softmax-to-rocdl="chip=gfx942" -split-input-file 2>&1 | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file -verify-diagnostics
+// RUN: not softmax-opt %s --softmax-map-to-gpu="chip=gfx942" -split-input-file 2>&1 | FileCheck %s --check-prefix=CDNA
+// RUN: not softmax-opt %s --softmax-to-nvvm="chip=sm_90" -split-input-file 2>&1 | FileCheck %s --check-prefix=PIPELINE
 
-// No GPU kernel computes the fused linear cross-entropy yet: the GPU
-// pipelines refuse it when they bufferize (before any mapping), never
-// compile its decomposition for the host.
-// CHECK: error: 'softmax.linear_cross_entropy' op has no mapping on buffers yet (no GPU kernel): decompose it on tensors first (softmax-decompose, as softmax-to-cpu does)
-func.func @ce(%h: tensor<8x64xbf16>, %w: tensor<1031x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) -> tensor<f32> {
-  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
-  return %l : tensor<f32>
+// What the GPU mapping of the fused linear cross-entropy cannot honour, each
+// with its reason; nothing is computed another way.
+
+// The tensor cores take f16 and bf16; f32 inputs have no kernel.
+func.func @f32(%h: memref<64x64xf32>, %w: memref<1000x64xf32>, %t: memref<64xi64>, %l: memref<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op has no GPU kernel for 'f32' inputs on sm_90 (the fused linear cross-entropy runs f16 and bf16 on NVIDIA tensor cores; decompose it on tensors for the CPU)}}
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x64xf32>, memref<1000x64xf32>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
+  return
 }
 
 // -----
 
-// CHECK: error: 'softmax.linear_cross_entropy_grad' op has no mapping on buffers yet (no GPU kernel): decompose it on tensors first (softmax-decompose, as softmax-to-cpu does)
+// Rows are copied 16 bytes at a time: D must be a multiple of 8 bf16.
+func.func @unaligned(%h: memref<64x12xbf16>, %w: memref<1000x12xbf16>, %t: memref<64xi64>, %l: memref<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op GPU mapping copies rows in 16-byte pieces: a hidden size of 12 'bf16' elements is not a multiple of 8}}
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x12xbf16>, memref<1000x12xbf16>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @dynamic_features(%h: memref<64x?xbf16>, %w: memref<1000x?xbf16>, %t: memref<64xi64>, %l: memref<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op GPU mapping needs a static hidden size (D), which its shared-memory tiles are built for}}
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x?xbf16>, memref<1000x?xbf16>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @strided(%h: memref<64x64xbf16, strided<[128, 1]>>, %w: memref<1000x64xbf16>, %t: memref<64xi64>, %l: memref<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op GPU mapping expects contiguous (identity layout) memrefs}}
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x64xbf16, strided<[128, 1]>>, memref<1000x64xbf16>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @tensors(%h: tensor<64x64xbf16>, %w: tensor<1000x64xbf16>, %t: tensor<64xi64>, %l0: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op GPU mapping takes the op on memrefs (bufferize it first, as softmax-to-nvvm does)}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<64x64xbf16>, tensor<1000x64xbf16>, tensor<64xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return %l : tensor<f32>
+}
+
+// The CDNA end has no matrix-unit kernel for it yet: refused, never mapped
+// to scalar code.
+// CDNA: error: 'softmax.linear_cross_entropy' op has no GPU kernel for 'f32' inputs on gfx942
+// CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping copies rows in 16-byte pieces
+// CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping needs a static hidden size (D)
+// CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping expects contiguous (identity layout) memrefs
+// CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping takes the op on memrefs
+
+// -----
+
+// bf16 has no kernel on gfx942 either (sm_90 maps it: linear-cross-entropy-to-gpu.mlir).
+// CDNA: error: 'softmax.linear_cross_entropy' op has no GPU kernel for 'bf16' inputs on gfx942 (the fused linear cross-entropy runs f16 and bf16 on NVIDIA tensor cores; decompose it on tensors for the CPU)
+func.func @cdna(%h: memref<64x64xbf16>, %w: memref<1000x64xbf16>, %t: memref<64xi64>, %l: memref<f32>) {
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x64xbf16>, memref<1000x64xbf16>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+// The backward has no GPU kernel yet: the pipelines refuse it when they
+// bufferize, never compile its decomposition for the host.
+// PIPELINE: error: 'softmax.linear_cross_entropy_grad' op has no mapping on buffers yet (no GPU kernel): decompose it on tensors first (softmax-decompose, as softmax-to-cpu does)
 func.func @grad(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) -> (tensor<8x64xbf16>, tensor<100x64xbf16>) {
   %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean)
   return %gh, %gw : tensor<8x64xbf16>, tensor<100x64xbf16>

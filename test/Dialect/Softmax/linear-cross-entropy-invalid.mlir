@@ -97,7 +97,7 @@ func.func @vocab_tile(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor
 // -----
 
 func.func @element_type(%h: tensor<8x64xf64>, %w: tensor<100x64xf64>, %t: tensor<8xi64>, %l0: tensor<f32>) {
-  // expected-error @+1 {{'softmax.linear_cross_entropy' op operand #0 must be tensor of 16-bit float or bfloat16 type or 32-bit float values, but got 'tensor<8x64xf64>'}}
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op operand #0 must be ranked tensor or memref of f16, bf16 or f32, but got 'tensor<8x64xf64>'}}
   %l = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xf64>, tensor<100x64xf64>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
   return
 }
@@ -147,5 +147,21 @@ func.func @grad_counts(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tenso
 func.func @grad_token_tile(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
   // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op token_tile must be positive, not 0}}
   %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean) token_tile(0)
+  return
+}
+
+// -----
+
+func.func @mixed(%h: memref<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op operands must be all tensors or all memrefs}}
+  %l = softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @memref_loss_shape(%h: memref<8x64xbf16>, %w: memref<100x64xbf16>, %t: memref<8xi64>, %l: memref<4xf32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op reduction(none) writes one loss per token, [N], not 'memref<4xf32>'}}
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, memref<100x64xbf16>, memref<8xi64>) outs(%l : memref<4xf32>) reduction(none)
   return
 }

@@ -4,7 +4,7 @@
 // Every optional part, and the defaults left unprinted (ignore_index
 // -100, vocab_tile 1024).
 // CHECK-LABEL: func.func @all
-// CHECK: %{{.*}}, %{{.*}} = softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) bias(%{{.*}} : tensor<1031xbf16>) outs(%{{.*}} : tensor<f32>) lse(%{{.*}} : tensor<8xf32>) reduction(mean) softcap(3.000000e+01) z_loss(9.99999974E-5) vocab_tile(256)
+// CHECK: %{{.*}}:2 = softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) bias(%{{.*}} : tensor<1031xbf16>) outs(%{{.*}} : tensor<f32>) lse(%{{.*}} : tensor<8xf32>) reduction(mean) softcap(3.000000e+01) z_loss(9.99999974E-5) vocab_tile(256)
 // CHECK-NOT: ignore_index
 func.func @all(%h: tensor<8x64xbf16>, %w: tensor<1031x64xbf16>, %t: tensor<8xi64>, %b: tensor<1031xbf16>, %l0: tensor<f32>, %s0: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
   %l, %s = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) bias(%b : tensor<1031xbf16>) outs(%l0 : tensor<f32>) lse(%s0 : tensor<8xf32>) reduction(mean) ignore_index(-100) softcap(30.0) z_loss(1.0e-4) vocab_tile(256)
@@ -25,4 +25,12 @@ func.func @per_token(%h: tensor<?x?xf32>, %w: tensor<?x?xf32>, %t: tensor<?xi32>
 func.func @grad(%h: tensor<5x16xbf16>, %w: tensor<97x16xbf16>, %t: tensor<5xi64>, %lse: tensor<5xf32>, %dl: tensor<f32>, %b: tensor<97xbf16>, %gh0: tensor<5x16xf32>, %gw0: tensor<97x16xbf16>, %gb0: tensor<97xf32>, %n0: tensor<2xi64>) -> (tensor<5x16xf32>, tensor<97x16xbf16>, tensor<97xf32>, tensor<2xi64>) {
   %gh, %gw, %gb, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) bias(%b : tensor<97xbf16>) outs(%gh0, %gw0 : tensor<5x16xf32>, tensor<97x16xbf16>) grad_bias(%gb0 : tensor<97xf32>) filter_counts(%n0 : tensor<2xi64>) reduction(mean) softcap(30.0) z_loss(1.0e-4) filter(2.44140625e-4) vocab_tile(32) token_tile(2)
   return %gh, %gw, %gb, %n : tensor<5x16xf32>, tensor<97x16xbf16>, tensor<97xf32>, tensor<2xi64>
+}
+
+// On memrefs (the GPU mapping's form): no results, the inits written.
+// CHECK-LABEL: func.func @buffers
+// CHECK: softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%{{.*}} : memref<1031xbf16>) outs(%{{.*}} : memref<8xf32>) lse(%{{.*}} : memref<8xf32>) reduction(none){{$}}
+func.func @buffers(%h: memref<8x64xbf16>, %w: memref<1031x64xbf16>, %t: memref<8xi64>, %b: memref<1031xbf16>, %l: memref<8xf32>, %s: memref<8xf32>) {
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%b : memref<1031xbf16>) outs(%l : memref<8xf32>) lse(%s : memref<8xf32>) reduction(none)
+  return
 }

@@ -19,6 +19,7 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/AttentionMma.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/TileMma.h"
 
 #include <memory>
 
@@ -72,6 +73,14 @@ public:
   virtual std::unique_ptr<detail::AttentionMma>
   makeAttentionMma(OpBuilder &b, Location loc, AttentionOp op,
                    const AttentionMmaConfig &config) const = 0;
+  /// The matrix unit's C = A B^T tiles (the fused linear cross-entropy)
+  /// for `config`, or null where this end has none for its element type
+  /// (the default).
+  virtual std::unique_ptr<detail::TileMma>
+  makeTileMma(OpBuilder &b, Location loc,
+              const detail::TileMmaConfig &config) const {
+    return nullptr;
+  }
 };
 
 /// The NVIDIA end (SoftmaxGPUNVVM): llvm.fence at "device" scope, mma.sync

@@ -192,6 +192,21 @@ LogicalResult mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
 LogicalResult mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
                              const GPUTarget &target);
 
+/// Rewrites one softmax.linear_cross_entropy on memrefs into three
+/// gpu.launch ops (docs/CrossEntropy.md, "GPU kernel"): tiles of tokens by
+/// ranges of classes multiplied on the matrix unit (hooks.makeTileMma) and
+/// folded into online states, a thread per token merging the ranges into
+/// lse and the loss, and for sum and mean one block adding the losses. The
+/// classes are cut into `vocabSplits` ranges, or the wave model's count
+/// when 0. Emits a diagnostic and fails on what it cannot honour: the
+/// tensor form, a dynamic or unaligned hidden size, an element type or
+/// target without a matrix-unit kernel.
+LogicalResult mapLinearCrossEntropyOpToGPU(RewriterBase &rewriter,
+                                           LinearCrossEntropyOp op,
+                                           const GPUTarget &target,
+                                           const GPUTargetHooks &hooks,
+                                           int64_t vocabSplits = 0);
+
 struct SoftmaxMapToGPUOptions; // Conversion/Passes.h
 
 /// The target and strategy overrides the GPU mapping runs with.
@@ -204,6 +219,8 @@ struct GPUMapping {
   GPUStrategy softmax{/*threadsPerRow=*/0, /*rowsPerBlock=*/0,
                       /*vectorWidth=*/0, /*cachedVectors=*/0, /*splits=*/0};
   AttentionGPUStrategy attention;
+  /// softmax.linear_cross_entropy: the class ranges (0: the wave model's).
+  int64_t crossEntropyVocabSplits = 0;
 };
 
 /// The options of softmax-map-to-gpu (the same struct builds the mapping of
@@ -215,7 +232,8 @@ getGPUMappingFromOptions(const SoftmaxMapToGPUOptions &options,
                          function_ref<InFlightDiagnostic()> emitError);
 
 /// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToGPU), attention
-/// (mapAttentionOpToGPU) or topk op (mapTopKOpToGPU) on memrefs.
+/// (mapAttentionOpToGPU), topk (mapTopKOpToGPU) or linear_cross_entropy op
+/// (mapLinearCrossEntropyOpToGPU) on memrefs.
 LogicalResult mapOpToGPU(RewriterBase &rewriter, Operation *op,
                          const GPUMapping &mapping);
 

@@ -25,9 +25,9 @@ using namespace mlir;
 using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
-/// The f32 scalars of 2x2 accumulator vectors, in order.
-static SmallVector<Value> flattenAccumulators(OpBuilder &b, Location loc,
-                                              ArrayRef<Value> accs) {
+SmallVector<Value> softmax::detail::flattenAccumulators(OpBuilder &b,
+                                                        Location loc,
+                                                        ArrayRef<Value> accs) {
   SmallVector<Value> out;
   for (Value acc : accs)
     for (int64_t r = 0; r < 2; ++r)
@@ -37,12 +37,9 @@ static SmallVector<Value> flattenAccumulators(OpBuilder &b, Location loc,
   return out;
 }
 
-/// One mma.sync m16n8k`k` with row-major A and column-major B fragments in
-/// registers (`type` both), accumulating into `c`, a 2x2 vector of the f32
-/// accumulators a lane holds; the result in the same form (`accType`).
-static Value mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a,
-                     ArrayRef<Value> bv, Value c, int64_t k,
-                     NVVM::MMATypes type, Type accType) {
+Value softmax::detail::mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a,
+                               ArrayRef<Value> bv, Value c, int64_t k,
+                               NVVM::MMATypes type, Type accType) {
   SmallVector<Value> opsC;
   for (int64_t r = 0; r < 2; ++r)
     for (int64_t e = 0; e < 2; ++e)
@@ -62,24 +59,14 @@ static Value mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a,
   return vector::FromElementsOp::create(b, loc, accType, out);
 }
 
+Value softmax::detail::NVVMRowMath::fastExp2(Value x) {
+  return LLVM::CallIntrinsicOp::create(
+             b, loc, b.getF32Type(),
+             b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{x})
+      .getResult(0);
+}
+
 namespace {
-
-/// The row statistics' f32 arithmetic on NVIDIA: the log2-unit exps are
-/// ex2.approx.ftz. Without ftz (what math.exp2 becomes) ptxas adds a
-/// denormal range fix-up around each MUFU.EX2; measured 4-7% of the
-/// kernel's time on the H200. Flushed results are below 2^-126 of the
-/// row's largest term, which contributes 1 to the sum.
-class NVVMRowMath : public StateMath {
-public:
-  NVVMRowMath(OpBuilder &b, Location loc) : StateMath(b, loc, b.getF32Type()) {}
-
-  Value fastExp2(Value x) override {
-    return LLVM::CallIntrinsicOp::create(
-               b, loc, b.getF32Type(),
-               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), ValueRange{x})
-        .getResult(0);
-  }
-};
 
 class NVVMAttentionMma : public AttentionMma {
 public:
@@ -100,9 +87,8 @@ public:
     };
     // Rows padded by 16 bytes, so that the 8 rows an ldmatrix reads start
     // in different 16-byte bank groups.
-    SmallVector<MemRefType> t = {
-        tile({stages(), kKeysPerTile, d + vecElts}),
-        tile({stages(), kKeysPerTile, dv + vecElts})};
+    SmallVector<MemRefType> t = {tile({stages(), kKeysPerTile, d + vecElts}),
+                                 tile({stages(), kKeysPerTile, dv + vecElts})};
     if (queriesInSmem)
       t.push_back(tile({warps * rowsPerWarp(), d + vecElts}));
     return t;
@@ -196,8 +182,7 @@ protected:
   VectorType accType() { return vec({2, 2}, b.getF32Type()); }
   Value accZero() {
     return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(accType(), b.getF32FloatAttr(0)));
+        b, loc, DenseElementsAttr::get(accType(), b.getF32FloatAttr(0)));
   }
   /// c + a b (m16n8k16): a vector<4x2xT> and c vector<2x2xf32> in
   /// mma.sync's fragment layouts, b rows `first` and `first + 1` of an
@@ -277,8 +262,7 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
       Value c = add(idx(k * 16), mul(quad, idx(2)));
       Value c1 = add(c, idx(8));
       Value frag = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(vec({4, 2}, elt), b.getZeroAttr(elt)));
+          b, loc, DenseElementsAttr::get(vec({4, 2}, elt), b.getZeroAttr(elt)));
       Value rows[4] = {r0, r1, r0, r1};
       Value cols[4] = {c, c, c1, c1};
       for (int64_t i = 0; i < 4; ++i) {
@@ -306,8 +290,8 @@ Value NVVMAttentionMma::queryFragment(int64_t m, int64_t k) {
                                    /*transpose=*/false, /*numTiles=*/4);
 }
 
-Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
-                              Value kv0, Value buf) {
+Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead, Value kv0,
+                              Value buf) {
   Value src = value ? this->value : key;
   Value smem = value ? smemV : smemK;
   int64_t perRow = (value ? dv : d) / vecElts;
@@ -316,8 +300,7 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead,
   // With no key at all (Nk = 0) nothing is read: a source size of 0
   // zero-fills the destination without touching the source address.
   Value srcElements = arith::SelectOp::create(
-      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(vecElts),
-      idx(0));
+      b, loc, cmp(arith::CmpIPredicate::sgt, nk, idx(0)), idx(vecElts), idx(0));
   SmallVector<Value> tokens;
   for (int64_t s = 0; s < steps; ++s) {
     Value linear = add(tid, idx(s * warps * 32));
@@ -340,8 +323,8 @@ Value NVVMAttentionMma::mma(Value a, Value bRows, int64_t first, Value c) {
     if (!isBf16)
       return pair;
     // bf16 pairs travel as 32-bit registers.
-    Value word = vector::BitCastOp::create(b, loc, vec({1}, b.getI32Type()),
-                                           pair);
+    Value word =
+        vector::BitCastOp::create(b, loc, vec({1}, b.getI32Type()), pair);
     return vector::ExtractOp::create(b, loc, word, int64_t(0));
   };
   SmallVector<Value> opsA, opsB;
@@ -368,8 +351,8 @@ SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
       // k*16 + (i%2)*8.
       Value row = add(add(idx(n * 8), mul(div(matrix, 2), idx(8))), matrixRow);
       Value col = add(idx(k * 16), mul(rem(matrix, 2), idx(8)));
-      mmaTwoColumnTiles(a, loadMatrices(smemK, buf, row, col, false), s,
-                        nTiles, n);
+      mmaTwoColumnTiles(a, loadMatrices(smemK, buf, row, col, false), s, nTiles,
+                        n);
     }
   }
   return flattenAccumulators(b, loc, s);
@@ -394,17 +377,16 @@ SmallVector<Value> NVVMAttentionMma::accumulate(ArrayRef<Value> p,
                 p[((m * (kKeysPerTile / 8) + 2 * k + half) * 2 + r) * 2 + e]));
       // Order: (row g, keys lo), (row g+8, keys lo), (row g, keys hi),
       // (row g+8, keys hi).
-      a.push_back(vector::FromElementsOp::create(b, loc, vec({4, 2}, elt),
-                                                 elems));
+      a.push_back(
+          vector::FromElementsOp::create(b, loc, vec({4, 2}, elt), elems));
     }
     for (int64_t n = 0; n < nTiles; n += 2) {
       // Lanes 8i..8i+7 address matrix i: keys 16k + (i%2)*8 + r, value
       // columns n*8 + (i/2)*8; transposed on load.
-      Value row = add(add(idx(k * 16), mul(rem(matrix, 2), idx(8))),
-                      matrixRow);
+      Value row = add(add(idx(k * 16), mul(rem(matrix, 2), idx(8))), matrixRow);
       Value col = add(idx(n * 8), mul(div(matrix, 2), idx(8)));
-      mmaTwoColumnTiles(a, loadMatrices(smemV, buf, row, col, true), o,
-                        nTiles, n);
+      mmaTwoColumnTiles(a, loadMatrices(smemV, buf, row, col, true), o, nTiles,
+                        n);
     }
   }
   return o;
@@ -436,10 +418,10 @@ void NVVMAttentionMma::storeRow(int64_t slot, ArrayRef<Value> acc, Value bIdx,
 namespace {
 
 /// Exact P V: value-column tiles accumulated together, their mma issued
-/// product by product across the tiles. Measured on the H200 (bench/results/gpu_attention_f32.md,
-/// against one tile at a time): 4 tiles 57.1 against 52.5 TFLOP/s at B1
-/// H32 N4096 d128, 51.0 against 47.4 at N 1000, 46.5 against 43.8 causal at
-/// d 64, the same elsewhere; 2 tiles no gain.
+/// product by product across the tiles. Measured on the H200
+/// (bench/results/gpu_attention_f32.md, against one tile at a time): 4
+/// tiles 57.1 against 52.5 TFLOP/s at B1 H32 N4096 d128, 51.0 against 47.4 at N
+/// 1000, 46.5 against 43.8 causal at d 64, the same elsewhere; 2 tiles no gain.
 constexpr int64_t kGroup = 4;
 
 /// f32 inputs on the tf32 tensor cores, mma.sync m16n8k8 (A 16x8, B 8x8,
@@ -475,19 +457,19 @@ constexpr int64_t kGroup = 4;
 /// measured (with hi rounded), 3.0e-5 of float64 at N 4096 d 128
 /// (1.5e-5 at N 2048 d 64). P V of each 64-key tile therefore starts from
 /// zero (8 steps) and is added to O in round-to-nearest f32: 1.6e-6 at N
-/// 4096, for 9% of speed (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q K^T starts from
-/// zero on every tile anyway (at most 32 steps). The softmax statistics
-/// are the f16/bf16 kernel's f32 ones; ex2.approx.ftz (2 ulp) is part of
-/// the error measured. Splitting each landed K and V tile once per block
-/// into hi and lo tiles in shared memory, instead of in every warp that
+/// 4096, for 9% of speed (64.0 against 69.9 TFLOP/s at B2 H16 N2048 d64). S = Q
+/// K^T starts from zero on every tile anyway (at most 32 steps). The softmax
+/// statistics are the f16/bf16 kernel's f32 ones; ex2.approx.ftz (2 ulp) is
+/// part of the error measured. Splitting each landed K and V tile once per
+/// block into hi and lo tiles in shared memory, instead of in every warp that
 /// reads it, measured slower (d 128 46.4 against 49.6 TFLOP/s,
 /// causal d 128 44.6 against 51.1, tf32 d 64 143 against 154): the extra
 /// pass and the larger tiles (fewer blocks per SM) cost more than the
 /// integer ops saved.
 class NVVMF32AttentionMma : public NVVMAttentionMma {
 public:
-  NVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
-                      int64_t warps, int64_t buffers, int64_t mTiles,
+  NVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
+                      int64_t buffers, int64_t mTiles,
                       AttentionF32Precision precision)
       : NVVMAttentionMma(b, loc, op, warps, buffers, mTiles,
                          /*queriesInSmem=*/true),
@@ -609,8 +591,8 @@ SmallVector<Value> NVVMF32AttentionMma::scores(Value buf) {
       SmallVector<Product> jobs;
       for (int64_t h = 0; h < 2; ++h)
         for (int64_t m = 0; m < mTiles; ++m)
-          jobs.push_back({&a[m], slice(frags, 2 * h, 2),
-                          &s[m * nTiles + n + h]});
+          jobs.push_back(
+              {&a[m], slice(frags, 2 * h, 2), &s[m * nTiles + n + h]});
       products(jobs);
     }
   }
@@ -629,8 +611,7 @@ SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
   for (int64_t m = 0; m < mTiles; ++m)
     for (int64_t j = 0; j < steps; ++j) {
       int64_t base = (m * steps + j) * 4;
-      pa[m].push_back(
-          split({p[base], p[base + 2], p[base + 1], p[base + 3]}));
+      pa[m].push_back(split({p[base], p[base + 2], p[base + 1], p[base + 3]}));
     }
   // V's B fragment of step j and 8 value columns n: V[8j + 2q][8n + g],
   // V[8j + 2q + 1][8n + g].

@@ -45,6 +45,13 @@ public:
         b, loc, op, c.warps, c.buffers, c.rowsPerWarp,
         /*queriesInSmem=*/c.rowsPerWarp == 32, c.tilesThroughL1);
   }
+  std::unique_ptr<softmax::detail::TileMma>
+  makeTileMma(OpBuilder &b, Location loc,
+              const softmax::detail::TileMmaConfig &c) const override {
+    if (!c.elt.isF16() && !c.elt.isBF16())
+      return nullptr;
+    return softmax::detail::makeNVVMTileMma(b, loc, c);
+  }
 };
 } // namespace
 

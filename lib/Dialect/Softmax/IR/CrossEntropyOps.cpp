@@ -26,9 +26,9 @@ static bool conflict(int64_t a, int64_t b) {
 /// The checks the forward and the backward share: the inputs' shapes and
 /// types, ignore_index, softcap, z_loss and vocab_tile.
 template <typename OpTy> static LogicalResult verifyInputs(OpTy op) {
-  auto h = cast<RankedTensorType>(op.getHidden().getType());
-  auto w = cast<RankedTensorType>(op.getClassifier().getType());
-  auto t = cast<RankedTensorType>(op.getTargets().getType());
+  auto h = cast<ShapedType>(op.getHidden().getType());
+  auto w = cast<ShapedType>(op.getClassifier().getType());
+  auto t = cast<ShapedType>(op.getTargets().getType());
   if (h.getRank() != 2 || w.getRank() != 2 || t.getRank() != 1)
     return op.emitOpError("needs hidden [N, D], classifier [V, D] and "
                           "targets [N], not ranks ")
@@ -44,7 +44,7 @@ template <typename OpTy> static LogicalResult verifyInputs(OpTy op) {
            << "hidden (" << h.getElementType() << ") and classifier ("
            << w.getElementType() << ") need one element type";
   if (Value bias = op.getBias()) {
-    auto b = cast<RankedTensorType>(bias.getType());
+    auto b = cast<ShapedType>(bias.getType());
     if (b.getRank() != 1 || conflict(b.getDimSize(0), w.getDimSize(0)))
       return op.emitOpError() << "bias must be [V] with the classifier's "
                               << w.getDimSize(0) << " classes, not " << b;
@@ -78,15 +78,19 @@ template <typename OpTy> static LogicalResult verifyInputs(OpTy op) {
 
 /// Whether `type` is [n] (rank 1, agreeing with n where both are static).
 static bool isPerToken(Type type, int64_t n) {
-  auto r = cast<RankedTensorType>(type);
+  auto r = cast<ShapedType>(type);
   return r.getRank() == 1 && !conflict(r.getDimSize(0), n);
 }
 
 LogicalResult LinearCrossEntropyOp::verify() {
+  bool onTensors = isa<RankedTensorType>(getHidden().getType());
+  for (Value v : getOperands())
+    if (isa<RankedTensorType>(v.getType()) != onTensors)
+      return emitOpError("operands must be all tensors or all memrefs");
   if (failed(verifyInputs(*this)))
     return failure();
-  int64_t n = cast<RankedTensorType>(getHidden().getType()).getDimSize(0);
-  auto loss = cast<RankedTensorType>(getLossInit().getType());
+  int64_t n = cast<ShapedType>(getHidden().getType()).getDimSize(0);
+  auto loss = cast<ShapedType>(getLossInit().getType());
   bool perToken = getReduction() == LossReduction::None;
   if (perToken ? !isPerToken(loss, n) : loss.getRank() != 0)
     return emitOpError() << "reduction("

@@ -47,8 +47,8 @@ struct SizeCheck {
     return success();
   }
   LogicalResult powerOfTwo(int64_t hi = 0) const {
-    if (value && (*value < 1 || !llvm::isPowerOf2_64(*value) ||
-                  (hi && *value > hi))) {
+    if (value &&
+        (*value < 1 || !llvm::isPowerOf2_64(*value) || (hi && *value > hi))) {
       InFlightDiagnostic diag = emitError();
       diag << name << " must be a power of two";
       if (hi)
@@ -79,8 +79,8 @@ LogicalResult CPUStrategyAttr::verify(
   if (algorithm == Algorithm::Auto)
     return emitError() << "algorithm must be three_pass, online or exp_pair, "
                           "not auto (leave it out to keep the op's)";
-  if (failed(SizeCheck{emitError, "vector_width", vectorWidth}.powerOfTwo(
-          64)) ||
+  if (failed(
+          SizeCheck{emitError, "vector_width", vectorWidth}.powerOfTwo(64)) ||
       failed(SizeCheck{emitError, "unroll", unroll}.inRange(1, 16)) ||
       failed(SizeCheck{emitError, "block", block}.atLeast(1)))
     return failure();
@@ -107,20 +107,20 @@ LogicalResult GPUStrategyAttr::verify(
                     .powerOfTwo()) &&
       succeeded(
           SizeCheck{emitError, "rows_per_block", rowsPerBlock}.atLeast(1)) &&
-      succeeded(
-          SizeCheck{emitError, "vector_width", vectorWidth}.atLeast(1)) &&
+      succeeded(SizeCheck{emitError, "vector_width", vectorWidth}.atLeast(1)) &&
       succeeded(
           SizeCheck{emitError, "cached_vectors", cachedVectors}.atLeast(0)) &&
       succeeded(SizeCheck{emitError, "splits", splits}.atLeast(1)));
 }
 
-LogicalResult AttentionCPUStrategyAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError,
-    std::optional<int64_t> vectorWidth, std::optional<int64_t> keysPerBlock) {
-  if (failed(SizeCheck{emitError, "vector_width", vectorWidth}.powerOfTwo(
-          64)) ||
-      failed(SizeCheck{emitError, "keys_per_block", keysPerBlock}.powerOfTwo(
-          64)))
+LogicalResult
+AttentionCPUStrategyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 std::optional<int64_t> vectorWidth,
+                                 std::optional<int64_t> keysPerBlock) {
+  if (failed(
+          SizeCheck{emitError, "vector_width", vectorWidth}.powerOfTwo(64)) ||
+      failed(
+          SizeCheck{emitError, "keys_per_block", keysPerBlock}.powerOfTwo(64)))
     return failure();
   if (vectorWidth && keysPerBlock && *vectorWidth != *keysPerBlock)
     return emitError() << "keys_per_block (" << *keysPerBlock
@@ -157,6 +157,23 @@ LogicalResult AttentionGPUStrategyAttr::verify(
   return success();
 }
 
+// The fused linear cross-entropy's logit kernel (CrossEntropyToGPU.cpp).
+LogicalResult CrossEntropyGPUStrategyAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    std::optional<MatrixInstruction> mma, std::optional<int64_t> rowsPerBlock,
+    std::optional<int64_t> classesPerTile, std::optional<int64_t> kTile,
+    std::optional<int64_t> stages, std::optional<int64_t> vocabSplits) {
+  if (failed(SizeCheck{emitError, "rows_per_block", rowsPerBlock}.atLeast(1)) ||
+      failed(SizeCheck{emitError, "classes_per_tile", classesPerTile}.atLeast(
+          1)) ||
+      failed(SizeCheck{emitError, "k_tile", kTile}.powerOfTwo()) ||
+      failed(SizeCheck{emitError, "stages", stages}.inRange(1, 4)) ||
+      failed(
+          SizeCheck{emitError, "vocab_splits", vocabSplits}.inRange(1, 4096)))
+    return failure();
+  return success();
+}
+
 LogicalResult SoftmaxDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   if (attr.getName() != getStrategyAttrName())
@@ -166,7 +183,7 @@ LogicalResult SoftmaxDialect::verifyOperationAttribute(Operation *op,
                            << getStrategyAttrName() << "')";
   Attribute value = attr.getValue();
   if (!isa<CPUStrategyAttr, GPUStrategyAttr, AttentionCPUStrategyAttr,
-           AttentionGPUStrategyAttr>(value))
+           AttentionGPUStrategyAttr, CrossEntropyGPUStrategyAttr>(value))
     return op->emitError() << "'" << getStrategyAttrName()
                            << "' must be a strategy attribute, not " << value;
   // On a semantic op it is a request, which must be for that op's mapping.
@@ -175,6 +192,12 @@ LogicalResult SoftmaxDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError()
            << "takes a #softmax.cpu_strategy or #softmax.gpu_strategy as '"
            << getStrategyAttrName() << "', not " << value;
+  if (isa<CrossEntropyGPUStrategyAttr>(value) &&
+      isa<SoftmaxDialect>(op->getDialect()))
+    return op->emitOpError()
+           << "takes no #softmax.cross_entropy_gpu_strategy request (it "
+              "records a mapping; cross-entropy-vocab-splits chooses the "
+              "splits)";
   if (isa<AttentionOp>(op) &&
       !isa<AttentionCPUStrategyAttr, AttentionGPUStrategyAttr>(value))
     return op->emitOpError() << "takes a #softmax.attention_cpu_strategy or "

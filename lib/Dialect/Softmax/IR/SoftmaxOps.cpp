@@ -261,16 +261,14 @@ static ParseResult parseDpsResults(OpAsmParser &,
 static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type, Type,
                             Type) {}
 
-/// softmax.linear_cross_entropy: a result per init, of its type.
-static ParseResult parseCrossEntropyResults(OpAsmParser &, Type &loss,
-                                            Type &lse, Type lossInit,
-                                            Type lseInit) {
-  loss = lossInit;
-  lse = lseInit;
-  return success();
+/// softmax.linear_cross_entropy: a result per tensor init, of its type.
+static ParseResult parseCrossEntropyResults(OpAsmParser &p,
+                                            SmallVectorImpl<Type> &results,
+                                            Type lossInit, Type lseInit) {
+  return parseDpsResults(p, results, lossInit, lseInit, Type());
 }
 
-static void printCrossEntropyResults(OpAsmPrinter &, Operation *, Type, Type,
+static void printCrossEntropyResults(OpAsmPrinter &, Operation *, TypeRange,
                                      Type, Type) {}
 
 static ParseResult parseCrossEntropyGradResults(OpAsmParser &, Type &gh,
@@ -601,6 +599,12 @@ static void dpsBufferEffects(
 }
 
 void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  dpsBufferEffects(*this, effects);
+}
+
+void LinearCrossEntropyOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   dpsBufferEffects(*this, effects);

@@ -19,7 +19,8 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 static bool isMappable(Operation *op) {
-  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp>(op);
+  return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp,
+             LinearCrossEntropyOp>(op);
 }
 
 static DiagnosedSilenceableFailure
@@ -200,6 +201,8 @@ static SoftmaxMapToGPUOptions getPassOptions(transform::SoftmaxMapToGPUOp op) {
     options.attentionPackedHeads = *v;
   if (auto v = op.getAttentionStreamK())
     options.attentionStreamK = *v;
+  if (auto v = op.getCrossEntropyVocabSplits())
+    options.crossEntropyVocabSplits = *v;
   if (auto v = op.getAttentionF32Precision())
     options.attentionF32Precision = v->str();
   return options;

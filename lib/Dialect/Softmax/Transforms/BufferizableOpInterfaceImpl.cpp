@@ -18,9 +18,8 @@ using namespace mlir::softmax;
 
 namespace {
 template <typename OpTy>
-struct SemanticOpBufferization
-    : public DstBufferizableOpInterfaceExternalModel<
-          SemanticOpBufferization<OpTy>, OpTy> {
+struct SemanticOpBufferization : public DstBufferizableOpInterfaceExternalModel<
+                                     SemanticOpBufferization<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &) const {
     // The init is overwritten entirely, never read.
@@ -33,14 +32,15 @@ struct SemanticOpBufferization
     auto typed = cast<OpTy>(op);
     FailureOr<Value> input =
         getBuffer(rewriter, typed.getInput(), options, state);
-    FailureOr<Value> init = getBuffer(rewriter, typed.getInit(), options, state);
+    FailureOr<Value> init =
+        getBuffer(rewriter, typed.getInit(), options, state);
     if (failed(input) || failed(init))
       return failure();
     rewriter.setInsertionPoint(op);
-    auto bufferized = OpTy::create(
-        rewriter, op->getLoc(), /*result=*/Type(), *input, *init,
-        typed.getDimension(), typed.getMasked(), typed.getAlgorithm(),
-        typed.getAccTypeAttr());
+    auto bufferized =
+        OpTy::create(rewriter, op->getLoc(), /*result=*/Type(), *input, *init,
+                     typed.getDimension(), typed.getMasked(),
+                     typed.getAlgorithm(), typed.getAccTypeAttr());
     // A per-op softmax.strategy reaches the mapping on buffers.
     bufferized->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     replaceOpWithBufferizedValues(rewriter, op, *init);
@@ -90,19 +90,21 @@ struct AttentionOpInterface
     return success();
   }
 };
-/// Top-k reads its input and overwrites probs, indices and log_probs in
-/// place (the GPU mapping's form).
-struct TopKOpInterface
-    : public DstBufferizableOpInterfaceExternalModel<TopKOpInterface, TopKOp> {
+/// Top-k and the fused linear cross-entropy read their inputs and
+/// overwrite their inits in place (the GPU mapping's form): the same
+/// operands as buffers, the same properties.
+template <typename OpTy>
+struct InPlaceDpsOpInterface : public DstBufferizableOpInterfaceExternalModel<
+                                   InPlaceDpsOpInterface<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &) const {
-    return !cast<TopKOp>(op).isDpsInit(&operand);
+    return !cast<OpTy>(op).isDpsInit(&operand);
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto topk = cast<TopKOp>(op);
+    auto dps = cast<OpTy>(op);
     SmallVector<Value> buffers;
     for (Value operand : op->getOperands()) {
       FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
@@ -111,18 +113,19 @@ struct TopKOpInterface
       buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
-    TopKOp::create(rewriter, op->getLoc(), /*result_tensors=*/TypeRange(),
-                   buffers, topk.getProperties(),
-                   llvm::to_vector(op->getDiscardableAttrs()));
-    replaceOpWithBufferizedValues(rewriter, op,
-                                  ArrayRef<Value>(buffers).drop_front());
+    OpTy::create(rewriter, op->getLoc(), /*result_tensors=*/TypeRange(),
+                 buffers, dps.getProperties(),
+                 llvm::to_vector(op->getDiscardableAttrs()));
+    SmallVector<Value> inits;
+    for (OpOperand &init : dps.getDpsInitsMutable())
+      inits.push_back(buffers[init.getOperandNumber()]);
+    replaceOpWithBufferizedValues(rewriter, op, inits);
     return success();
   }
 };
 
-/// softmax.linear_cross_entropy and its gradient have
-/// decompositions on tensors and no mapping on buffers yet: bufferizing
-/// one says so, where
+/// softmax.linear_cross_entropy_grad has a decomposition on tensors and
+/// no mapping on buffers yet: bufferizing it says so, where
 /// one-shot bufferization would only say that the op was not bufferized
 /// (the GPU pipelines bufferize before they map).
 template <typename OpTy>
@@ -148,14 +151,13 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, SoftmaxDialect *) {
     SoftmaxOp::attachInterface<SemanticOpBufferization<SoftmaxOp>>(*ctx);
-    LogSoftmaxOp::attachInterface<SemanticOpBufferization<LogSoftmaxOp>>(
-        *ctx);
+    LogSoftmaxOp::attachInterface<SemanticOpBufferization<LogSoftmaxOp>>(*ctx);
     LogSumExpOp::attachInterface<SemanticOpBufferization<LogSumExpOp>>(*ctx);
     AttentionOp::attachInterface<AttentionOpInterface>(*ctx);
     LinearCrossEntropyOp::attachInterface<
-        UnmappedOpRefusal<LinearCrossEntropyOp>>(*ctx);
+        InPlaceDpsOpInterface<LinearCrossEntropyOp>>(*ctx);
     LinearCrossEntropyGradOp::attachInterface<
         UnmappedOpRefusal<LinearCrossEntropyGradOp>>(*ctx);
-    TopKOp::attachInterface<TopKOpInterface>(*ctx);
+    TopKOp::attachInterface<InPlaceDpsOpInterface<TopKOp>>(*ctx);
   });
 }

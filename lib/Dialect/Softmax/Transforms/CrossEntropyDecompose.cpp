@@ -348,6 +348,9 @@ struct DecomposeLinearCrossEntropy
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LinearCrossEntropyOp op,
                                 PatternRewriter &rewriter) const override {
+    // On memrefs the op is the GPU mapping's.
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "on memrefs");
     rewriter.replaceOp(op, CrossEntropyDecomposer(rewriter, op).build());
     return success();
   }

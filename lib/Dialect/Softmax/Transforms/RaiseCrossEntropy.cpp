@@ -331,7 +331,7 @@ struct RaiseLinearCrossEntropy
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
     auto fused = LinearCrossEntropyOp::create(
-        rewriter, loc, type, /*lse=*/Type(), m->hidden, m->classifier,
+        rewriter, loc, TypeRange{type}, m->hidden, m->classifier,
         m->targets, m->bias, init, /*lse_init=*/Value(),
         LossReductionAttr::get(rewriter.getContext(), m->reduction),
         rewriter.getI64IntegerAttr(m->ignoreIndex), /*softcap=*/FloatAttr(),

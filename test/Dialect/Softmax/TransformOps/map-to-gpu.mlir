@@ -115,3 +115,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The fused linear cross-entropy: of its three launches the handle gets the
+// logit kernel's (the one that records the strategy), with the class ranges
+// the attribute asks for.
+// CHECK-LABEL: func @cross_entropy
+// CHECK: gpu.launch async
+// CHECK: } {mapped, softmax.strategy = #softmax.cross_entropy_gpu_strategy<mma = m16n8k16, rows_per_block = 128, classes_per_tile = 128, k_tile = 64, stages = 2, vocab_splits = 6>}
+// CHECK: gpu.launch async
+// CHECK-NOT: mapped
+// CHECK: gpu.launch async
+// CHECK-NOT: softmax.linear_cross_entropy ins
+// CHECK: return
+func.func @cross_entropy(%h: memref<512x256xbf16>, %w: memref<32000x256xbf16>, %t: memref<512xi64>, %l: memref<f32>) {
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<512x256xbf16>, memref<32000x256xbf16>, memref<512xi64>) outs(%l : memref<f32>) reduction(sum)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.linear_cross_entropy"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.softmax.map_to_gpu %op {chip = "sm_90", cross_entropy_vocab_splits = 6}
+        : (!transform.any_op) -> !transform.op<"gpu.launch">
+    transform.annotate %launch "mapped" : !transform.op<"gpu.launch">
+    transform.yield
+  }
+}

@@ -8,8 +8,18 @@
 #ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_CROSSENTROPYOPS_TD
 #define SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_CROSSENTROPYOPS_TD
 
+def Softmax_CEInput : AnyTypeOf<[RankedTensorOf<[F16, BF16, F32]>,
+                                 MemRefOf<[F16, BF16, F32]>],
+    "ranked tensor or memref of f16, bf16 or f32">;
+def Softmax_CETargets : AnyTypeOf<[RankedTensorOf<[I32, I64]>,
+                                   MemRefOf<[I32, I64]>],
+    "ranked tensor or memref of i32 or i64">;
+def Softmax_CEF32 : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
+    "ranked tensor or memref of f32">;
+
 def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
-    Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
+    AttrSizedOperandSegments, DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     // hidden, classifier, targets, loss_init.
     Softmax_RequiredOperandSegments<"0, 1, 2, 4">]> {
   let summary = "cross-entropy of a linear classifier, logits never stored";
@@ -48,19 +58,30 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
         outs(%l0 : tensor<f32>) lse(%s0 : tensor<8192xf32>)
         reduction(mean) ignore_index(-100) softcap(30.0) z_loss(1.0e-4)
     ```
+
+    On memrefs (after bufferization, the GPU mapping's form) the op has no
+    results and writes `loss_init` and `lse_init`; operands are all tensors
+    or all memrefs:
+
+    ```mlir
+    softmax.linear_cross_entropy
+        ins(%h, %w, %t : memref<8192x2048xbf16>, memref<128256x2048xbf16>,
+                         memref<8192xi64>)
+        outs(%l : memref<f32>) lse(%s : memref<8192xf32>) reduction(mean)
+    ```
   }];
-  let arguments = (ins TensorOf<[F16, BF16, F32]>:$hidden,
-                       TensorOf<[F16, BF16, F32]>:$classifier,
-                       TensorOf<[I32, I64]>:$targets,
-                       Optional<TensorOf<[F16, BF16, F32]>>:$bias,
-                       TensorOf<[F32]>:$loss_init,
-                       Optional<TensorOf<[F32]>>:$lse_init,
+  let arguments = (ins Softmax_CEInput:$hidden,
+                       Softmax_CEInput:$classifier,
+                       Softmax_CETargets:$targets,
+                       Optional<Softmax_CEInput>:$bias,
+                       Softmax_CEF32:$loss_init,
+                       Optional<Softmax_CEF32>:$lse_init,
                        Softmax_LossReductionAttr:$reduction,
                        DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
                        OptionalAttr<F32Attr>:$softcap,
                        OptionalAttr<F32Attr>:$z_loss,
                        DefaultValuedAttr<I64Attr, "1024">:$vocab_tile);
-  let results = (outs TensorOf<[F32]>:$loss, Optional<TensorOf<[F32]>>:$lse);
+  let results = (outs Variadic<RankedTensorOf<[F32]>>:$result_tensors);
   let assemblyFormat = [{
     `ins` `(` $hidden `,` $classifier `,` $targets `:` type($hidden) `,`
         type($classifier) `,` type($targets) `)`
@@ -72,12 +93,22 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
     (`softcap` `(` $softcap^ `)`)?
     (`z_loss` `(` $z_loss^ `)`)?
     (`vocab_tile` `(` $vocab_tile^ `)`)?
-    attr-dict `` custom<CrossEntropyResults>(type($loss), type($lse),
+    attr-dict `` custom<CrossEntropyResults>(type($result_tensors),
         ref(type($loss_init)), ref(type($lse_init)))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable();
+    /// The results on tensors (null on memrefs, where the op writes its
+    /// inits).
+    ::mlir::Value getLoss() {
+      return getResultTensors().empty() ? ::mlir::Value()
+                                        : getResultTensors()[0];
+    }
+    ::mlir::Value getLse() {
+      return getResultTensors().size() < 2 ? ::mlir::Value()
+                                           : getResultTensors()[1];
+    }
   }];
 }
 

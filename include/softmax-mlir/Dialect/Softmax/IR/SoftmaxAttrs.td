@@ -268,4 +268,42 @@ def Softmax_AttentionGPUStrategyAttr
   );
 }
 
+def Softmax_CrossEntropyGPUStrategyAttr
+    : Softmax_Attr<"CrossEntropyGPUStrategy", "cross_entropy_gpu_strategy"> {
+  let summary = "how softmax-map-to-gpu mapped softmax.linear_cross_entropy";
+  let description = [{
+    The plan of the fused linear cross-entropy's logit kernel
+    (docs/CrossEntropy.md, "GPU kernel"), recorded as `softmax.strategy` on
+    its `gpu.launch`. Only `vocab_splits` can be chosen, by the
+    `cross-entropy-vocab-splits` option (the pass, the pipelines and
+    `transform.softmax.map_to_gpu`'s `cross_entropy_vocab_splits`); the
+    tiles are fixed.
+
+    * `mma`: the matrix instruction (`m16n8k16`: f16 and bf16 on NVIDIA).
+    * `rows_per_block`: tokens per block.
+    * `classes_per_tile`: classes per tile of logits folded at once.
+    * `k_tile`: hidden features per shared-memory slice.
+    * `stages`: shared-memory buffers per operand (slices in flight).
+    * `vocab_splits`: contiguous ranges of class tiles, one per block of a
+      token tile, merged per token by a second kernel.
+
+    Example:
+
+    ```mlir
+    gpu.launch ... {softmax.strategy = #softmax.cross_entropy_gpu_strategy<
+        mma = m16n8k16, rows_per_block = 128, classes_per_tile = 128,
+        k_tile = 32, stages = 2, vocab_splits = 4>}
+    ```
+  }];
+  let parameters = (ins
+    Softmax_OptionalEnumParameter<Softmax_MatrixInstruction,
+        "the matrix instruction">:$mma,
+    Softmax_OptionalIntParameter<"tokens per block">:$rows_per_block,
+    Softmax_OptionalIntParameter<"classes per logit tile">:$classes_per_tile,
+    Softmax_OptionalIntParameter<"hidden features per slice">:$k_tile,
+    Softmax_OptionalIntParameter<"buffers per operand">:$stages,
+    Softmax_OptionalIntParameter<"class ranges">:$vocab_splits
+  );
+}
+
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_IR_SOFTMAXATTRS_TD

@@ -252,8 +252,9 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
   let summary = "Map softmax ops on buffers onto GPU kernels (gpu.launch)";
   let description = [{
     Maps every op `target` points to, a `softmax.softmax`,
-    `softmax.log_softmax`, `softmax.logsumexp` or `softmax.attention` on
-    memrefs (after bufferization), onto the `gpu.launch` that
+    `softmax.log_softmax`, `softmax.logsumexp`, `softmax.attention`,
+    `softmax.topk` or `softmax.linear_cross_entropy` on memrefs (after
+    bufferization), onto the `gpu.launch` that
     `softmax-map-to-gpu` builds, and returns a handle to the launches (one
     per op, in order: the one that records the op's strategy, where an
     attention also gets a launch that zeroes its skip counts or one that
@@ -266,7 +267,8 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
     `vector_width`, `cached_vectors`, `splits`, and for attention
     `attention_rows_per_warp`, `attention_buffers`,
     `attention_key_splits`, `attention_packed_heads`, `attention_stream_k` and
-    `attention_f32_precision` (`exact` or `tf32`, NVIDIA only). An absent
+    `attention_f32_precision` (`exact` or `tf32`, NVIDIA only), and for
+    `softmax.linear_cross_entropy` `cross_entropy_vocab_splits`. An absent
     attribute leaves the choice to the heuristic, like the option's 0; a
     given size must be positive.
 
@@ -311,6 +313,7 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
                        Softmax_OptionalSize:$attention_key_splits,
                        Softmax_OptionalSize:$attention_packed_heads,
                        Softmax_OptionalSize:$attention_stream_k,
+                       Softmax_OptionalSize:$cross_entropy_vocab_splits,
                        Softmax_OptionalStr<["exact", "tf32"]>:
                            $attention_f32_precision,
                        OptionalAttr<AnyAttr>:$strategy);

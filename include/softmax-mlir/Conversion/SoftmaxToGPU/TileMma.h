@@ -1,0 +1,110 @@
+//===- TileMma.h - a block's C = A B^T tiles on the matrix unit -*- C++ -*-===//
+//
+// The fused linear cross-entropy (CrossEntropyToGPU.cpp) multiplies tiles
+// of two row-major operands that share their inner dimension, hidden
+// [N, D] and classifier [V, D], and folds each [rows x cols] product into
+// online states instead of storing it. What differs between vendors is
+// the matrix unit: how a K-slice of both operands reaches shared memory,
+// how a warp multiplies its part of the block's tile, and which rows and
+// columns a lane's accumulator elements hold. TileMma is that difference;
+// the NVIDIA end (mma.sync with ldmatrix and cp.async) implements it, and
+// GPUTargetHooks::makeTileMma hands one to the mapping (null where an end
+// has none, which the mapping reports).
+//
+// Upstream's gpu.subgroup_mma ops hide the fragment layout that the fold
+// needs (which row each accumulator element is), and nvgpu.mma.sync
+// deduces no PTX type for bf16: the product is built here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_TILEMMA_H
+#define SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_TILEMMA_H
+
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include <memory>
+
+namespace mlir::softmax::detail {
+
+/// The shape of a block's product: `warpsM x warpsN` warps, each owning a
+/// `warpRows x warpCols` part of the block's `blockRows() x blockCols()`
+/// tile of C; the inner dimension in slices of `kTile`, each staged in one
+/// of `stages` shared-memory buffers per operand. The defaults, measured on
+/// the H200 for the linear cross-entropy at N 8192, V 128256, D 2048 / 4096
+/// (bench/results/cross_entropy/history-gpu_tile_sweep.json, TFLOP/s):
+/// 323 / 310, against 316 / 277 with slices of 32, 316 / 296 with 32 and
+/// three buffers, 327 / 319 with 4 x 2 warps (blocks of 256 tokens, twice
+/// the wasted rows for few tokens) and 264-276 with 8 warps and slices of
+/// 32.
+struct TileMmaConfig {
+  Type elt;
+  int64_t warpsM = 2, warpsN = 2;
+  int64_t warpRows = 64, warpCols = 64;
+  int64_t kTile = 64;
+  int64_t stages = 2;
+  int64_t warps() const { return warpsM * warpsN; }
+  int64_t blockRows() const { return warpsM * warpRows; }
+  int64_t blockCols() const { return warpsN * warpCols; }
+};
+
+/// One warp's share of C = A B^T for a block of `config.warps()` warps.
+class TileMma : protected IndexArith {
+public:
+  TileMma(OpBuilder &b, Location loc, const TileMmaConfig &config)
+      : IndexArith(b, loc), config(config) {}
+  virtual ~TileMma() = default;
+
+  const TileMmaConfig &getConfig() const { return config; }
+  /// Lanes per warp.
+  virtual int64_t lanes() const = 0;
+  /// The shared-memory buffers of A and of B, in this order, each
+  /// [stages, rows, kTile + padding].
+  virtual SmallVector<MemRefType> tileBuffers(Attribute workgroup) const = 0;
+  /// Lane bookkeeping for thread `tid` of the block; `smem` holds the
+  /// buffers of `tileBuffers`.
+  virtual void begin(Value tid, ArrayRef<Value> smem) = 0;
+  /// Starts copying columns [k0, k0 + kTile) of rows [aRow0, aRow0 +
+  /// blockRows()) of the 2-D `a` and of rows [bRow0, bRow0 + blockCols())
+  /// of `b` into buffer `buf` of each. Rows at or past `aRows` (`bRows`)
+  /// repeat the last one; columns at or past `cols` read as 0. Returns what
+  /// `wait` waits for.
+  virtual Value stage(Value a, Value aRow0, Value aRows, Value bSrc,
+                      Value bRow0, Value bRows, Value k0, Value cols,
+                      Value buf) = 0;
+  /// Waits for every copy but the last `pending` groups requested.
+  virtual void wait(Value token, int64_t pending) = 0;
+
+  /// Zero accumulators of the warp's tile.
+  virtual SmallVector<Value> zero() = 0;
+  /// acc + the product of the warp's rows of A and columns of B over the
+  /// kTile slice in buffer `buf`; the warp's part starts at row `warpRow`
+  /// and column `warpCol` of the block's tile.
+  virtual SmallVector<Value> multiply(ArrayRef<Value> acc, Value buf,
+                                      Value warpRow, Value warpCol) = 0;
+  /// The f32 scalars of `acc`; element i is row slot `slotOf(i)` and
+  /// column `colOf(i)` of the warp's part.
+  virtual SmallVector<Value> elements(ArrayRef<Value> acc) = 0;
+  /// Rows of the warp's part whose elements a lane holds.
+  virtual int64_t slots() const = 0;
+  virtual int64_t slotOf(int64_t i) const = 0;
+  /// The row of `slot` in the warp's part.
+  virtual Value slotRow(int64_t slot) = 0;
+  /// The lane's part of column `colOf(i)`: colOf(i) = laneCol() +
+  /// colOffset(i), so that a per-tile bound is compared with constants.
+  virtual Value laneCol() = 0;
+  virtual int64_t colOffset(int64_t i) const = 0;
+  /// The xor distances between the lanes that hold one row.
+  virtual ArrayRef<int32_t> rowLaneXors() const = 0;
+  /// The f32 arithmetic of the fold: StateMath with the end's fast exp2.
+  virtual std::unique_ptr<StateMath> rowMath() = 0;
+
+protected:
+  TileMmaConfig config;
+};
+
+} // namespace mlir::softmax::detail
+
+#endif // SOFTMAX_MLIR_CONVERSION_SOFTMAXTOGPU_TILEMMA_H

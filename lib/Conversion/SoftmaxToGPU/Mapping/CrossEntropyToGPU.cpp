@@ -1,0 +1,630 @@
+//===- CrossEntropyToGPU.cpp - softmax.linear_cross_entropy -> gpu.launch -===//
+//
+// Cut Cross-Entropy's forward (arXiv 2411.09009) in three kernels, the
+// N x V logits never in memory:
+//
+// 1. Logit tiles. A block owns `blockRows` tokens and one of `splits`
+//    contiguous ranges of the classes. For each tile of `blockCols`
+//    classes it multiplies hidden by the classifier's rows on the matrix
+//    unit (TileMma: the inner dimension in slices staged in shared memory,
+//    the next slice copied while the current one is multiplied, across
+//    class tiles too), then folds the tile's logits (bias, softcap, -inf
+//    past V) into each lane's online state (m, l) per row (StateFold, log2
+//    units) and picks out the target's logit where its class is in the
+//    tile. At the end the lanes and warps of a row merge their states, and
+//    the block writes the split's lse and target logit per token.
+// 2. Finish: a thread per token merges the splits' lse (softmax.merge's
+//    rule, through StateMath), and writes lse and the loss lse - z_t +
+//    c lse^2 (0 for an ignored token, NaN for a target out of range).
+// 3. For sum and mean, one block adds the losses and the kept tokens.
+//
+// The workspace is two [splits, N] f32 buffers (and two [N] for a
+// reduction): 0.4 MiB at N 8192 with 6 splits. docs/CrossEntropy.md, "GPU
+// kernel".
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+namespace {
+
+/// Blocks of the logit kernel one multiprocessor holds: its threads keep
+/// about 240 registers each (ptxas, bf16 at 64 x 64 accumulators a warp),
+/// of the 64K a multiprocessor has, and its shared memory.
+int64_t blocksPerMultiprocessor(const TileMmaConfig &mma, int64_t lanes,
+                                int64_t smemBytes) {
+  int64_t byRegisters = 65536 / (mma.warps() * lanes * 256);
+  int64_t bySmem = (228 * 1024) / std::max<int64_t>(smemBytes, 1);
+  return std::max<int64_t>(1, std::min(byRegisters, bySmem));
+}
+
+/// The plan of one linear cross-entropy forward (docs/CrossEntropy.md).
+struct CrossEntropyPlan {
+  TileMmaConfig mma;
+  /// Contiguous ranges of class tiles, one per block row of the grid.
+  int64_t splits = 1;
+  /// Whether the inner dimension needs a bound (D % kTile != 0).
+  bool boundInner = false;
+};
+
+/// The fewest splits whose blocks fill the waves of resident blocks to 95%
+/// (the last wave's empty slots are the waste), at most one class tile
+/// each. With unknown token counts, as many splits as one wave holds.
+int64_t chooseVocabSplits(int64_t tokens, int64_t classes,
+                          const TileMmaConfig &mma, const GPUTarget &target,
+                          int64_t perMultiprocessor) {
+  int64_t slots = perMultiprocessor * target.multiprocessors;
+  int64_t classTiles =
+      ShapedType::isDynamic(classes)
+          ? std::numeric_limits<int64_t>::max()
+          : std::max<int64_t>(1, llvm::divideCeil(classes, mma.blockCols()));
+  if (ShapedType::isDynamic(tokens))
+    return std::min(slots, classTiles);
+  int64_t tokenTiles =
+      std::max<int64_t>(1, llvm::divideCeil(tokens, mma.blockRows()));
+  int64_t most = std::min(classTiles, 4 * slots);
+  for (int64_t s = 1; s <= most; ++s) {
+    int64_t blocks = tokenTiles * s;
+    int64_t waves = llvm::divideCeil(blocks, slots);
+    if (blocks >= slots * waves * 95 / 100)
+      return s;
+  }
+  return most;
+}
+
+class LogitTileKernel : IndexArith {
+public:
+  LogitTileKernel(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
+                  TileMma &mma, const CrossEntropyPlan &plan, Value lsePart,
+                  Value targetPart)
+      : IndexArith(b, loc), op(op), mma(mma), plan(plan), c(plan.mma),
+        lsePart(lsePart), targetPart(targetPart) {}
+
+  /// `smem`: the operands' tiles (TileMma::tileBuffers), then three
+  /// [warpsN, blockRows] f32 buffers for the warps' merge.
+  void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
+
+private:
+  /// The tile's logits folded into the lane's states `st` (m, l and the
+  /// target's logit, per slot).
+  SmallVector<Value> fold(Value classTile, ArrayRef<Value> acc, ValueRange st);
+  /// The lanes, then the warps, of each row merged; the split's lse and
+  /// target logit written.
+  void mergeAndStore(ArrayRef<Value> st, ArrayRef<Value> smem, Value split);
+
+  LinearCrossEntropyOp op;
+  TileMma &mma;
+  const CrossEntropyPlan &plan;
+  const TileMmaConfig &c;
+  Value lsePart, targetPart;
+  std::unique_ptr<StateMath> sm;
+  Value tokens, classes, row0, warpRow, warpCol, warpN;
+  SmallVector<Value> rows, targets;
+};
+
+} // namespace
+
+SmallVector<Value> LogitTileKernel::fold(Value classTile, ArrayRef<Value> acc,
+                                         ValueRange st) {
+  int64_t slots = mma.slots();
+  SmallVector<Value> xs = mma.elements(acc);
+  // Column of element i: base + colOffset(i).
+  Value base =
+      add(mul(classTile, idx(c.blockCols())), add(warpCol, mma.laneCol()));
+  Value limit = sub(classes, base);
+  SmallVector<Value> rel, zt(st.slice(2 * slots, slots));
+  for (int64_t s = 0; s < slots; ++s)
+    rel.push_back(sub(targets[s], base));
+  Value lastClass = sub(classes, idx(1));
+  Value negInf = sm->negInf();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    int64_t off = mma.colOffset(i);
+    Value x = xs[i];
+    if (Value bias = op.getBias()) {
+      Value col = minI(add(base, idx(off)), lastClass);
+      x = sm->add(x, sm->toAcc(memref::LoadOp::create(b, loc, bias, col)));
+    }
+    if (FloatAttr cap = op.getSoftcapAttr()) {
+      Value s = sm->cst(cap.getValueAsDouble());
+      x = sm->mul(s, math::TanhOp::create(b, loc, sm->div(x, s)));
+    }
+    x = sm->select(cmp(arith::CmpIPredicate::slt, idx(off), limit), x, negInf);
+    int64_t slot = mma.slotOf(i);
+    zt[slot] = sm->select(cmp(arith::CmpIPredicate::eq, rel[slot], idx(off)), x,
+                          zt[slot]);
+    xs[i] = x;
+  }
+  // m' = max(m, max x log2 e), l = l 2^(m - m') + sum 2^(x log2 e - m'),
+  // each lane over its own columns (no shuffle per tile).
+  FoldRule rule(StateKind::Max, ExpUnits::Log2);
+  rule.log2Scale = sm->log2e();
+  rule.slotOf = [&](int64_t i) { return mma.slotOf(i); };
+  SmallVector<Value> m(st.take_front(slots));
+  StateFold fold(*sm, rule, m, xs);
+  SmallVector<Value> next, sums;
+  for (int64_t s = 0; s < slots; ++s) {
+    next.push_back(fold.offset(s));
+    sums.push_back(fold.rescaled(st[slots + s], s));
+  }
+  for (size_t i = 0; i < xs.size(); ++i) {
+    int64_t s = mma.slotOf(i);
+    sums[s] = fold.addTerm(sums[s], i);
+  }
+  next.append(sums);
+  next.append(zt);
+  return next;
+}
+
+void LogitTileKernel::mergeAndStore(ArrayRef<Value> st, ArrayRef<Value> smem,
+                                    Value split) {
+  int64_t slots = mma.slots();
+  SmallVector<Value> m(st.take_front(slots)), l(st.slice(slots, slots)),
+      zt(st.slice(2 * slots, slots));
+  auto mergeLog2 = [&](int64_t s, Value m2, Value l2, Value z2) {
+    Value mNew = sm->offsetMax(m[s], m2);
+    l[s] = sm->add(
+        sm->mul(l[s], sm->rescale(StateKind::Max, m[s], mNew, ExpUnits::Log2)),
+        sm->mul(l2, sm->rescale(StateKind::Max, m2, mNew, ExpUnits::Log2)));
+    m[s] = mNew;
+    // One lane (and one warp, one split) holds the target's logit, the
+    // others 0: the sum is that logit exactly.
+    zt[s] = sm->add(zt[s], z2);
+  };
+  auto lanes = static_cast<int32_t>(mma.lanes());
+  for (int32_t x : mma.rowLaneXors())
+    for (int64_t s = 0; s < slots; ++s) {
+      auto shuffle = [&](Value v) {
+        return gpu::ShuffleOp::create(b, loc, v, x, lanes,
+                                      gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+      };
+      mergeLog2(s, shuffle(m[s]), shuffle(l[s]), shuffle(zt[s]));
+    }
+  // The warps that share rows: every lane of a row holds its merged state
+  // now, so each stores the same values (no leader needed).
+  Value smemM = smem[2], smemL = smem[3], smemZ = smem[4];
+  if (c.warpsN > 1) {
+    auto parked = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ne, warpN, idx(0)), false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&parked.getThenRegion().front());
+      for (int64_t s = 0; s < slots; ++s) {
+        Value r = add(warpRow, mma.slotRow(s));
+        memref::StoreOp::create(b, loc, m[s], smemM, ValueRange{warpN, r});
+        memref::StoreOp::create(b, loc, l[s], smemL, ValueRange{warpN, r});
+        memref::StoreOp::create(b, loc, zt[s], smemZ, ValueRange{warpN, r});
+      }
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+  auto first = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, warpN, idx(0)), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  for (int64_t s = 0; s < slots; ++s) {
+    Value r = add(warpRow, mma.slotRow(s));
+    for (int64_t w = 1; w < c.warpsN; ++w) {
+      SmallVector<Value> at = {idx(w), r};
+      mergeLog2(s, memref::LoadOp::create(b, loc, smemM, at),
+                memref::LoadOp::create(b, loc, smemL, at),
+                memref::LoadOp::create(b, loc, smemZ, at));
+    }
+    auto inside = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, rows[s], tokens), false);
+    OpBuilder::InsertionGuard gi(b);
+    b.setInsertionPointToStart(&inside.getThenRegion().front());
+    // A split without classes keeps the identity: l = 0, lse -inf.
+    Value lse = sm->lseOf(StateKind::Max, m[s], l[s], ExpUnits::Log2);
+    memref::StoreOp::create(b, loc, lse, lsePart, ValueRange{split, rows[s]});
+    memref::StoreOp::create(b, loc, zt[s], targetPart,
+                            ValueRange{split, rows[s]});
+  }
+}
+
+void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
+  Value tid = launch.getThreadIds().x;
+  mma.begin(tid, smem);
+  sm = mma.rowMath();
+  Value hidden = op.getHidden(), classifier = op.getClassifier();
+  tokens = memref::DimOp::create(b, loc, hidden, 0);
+  classes = memref::DimOp::create(b, loc, classifier, 0);
+  Value warp = div(tid, mma.lanes());
+  warpN = rem(warp, c.warpsN);
+  warpRow = mul(div(warp, c.warpsN), idx(c.warpRows));
+  warpCol = mul(warpN, idx(c.warpCols));
+  row0 = mul(launch.getBlockIds().x, idx(c.blockRows()));
+  Value split = launch.getBlockIds().y;
+  Value classTiles =
+      arith::CeilDivUIOp::create(b, loc, classes, idx(c.blockCols()));
+  Value perSplit =
+      arith::CeilDivUIOp::create(b, loc, classTiles, idx(plan.splits));
+  Value j0 = minI(mul(split, perSplit), classTiles);
+  Value j1 = minI(add(j0, perSplit), classTiles);
+
+  // Each slot's token and target (-1 past the tokens: no class matches).
+  int64_t slots = mma.slots();
+  Value targetsBuf = op.getTargets();
+  for (int64_t s = 0; s < slots; ++s) {
+    rows.push_back(add(add(row0, warpRow), mma.slotRow(s)));
+    auto load = scf::IfOp::create(
+        b, loc, TypeRange{b.getIndexType()},
+        cmp(arith::CmpIPredicate::slt, rows.back(), tokens), true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&load.getThenRegion().front());
+    Value t = memref::LoadOp::create(b, loc, targetsBuf, rows.back());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::IndexCastOp::create(b, loc, b.getIndexType(), t)});
+    b.setInsertionPointToStart(&load.getElseRegion().front());
+    scf::YieldOp::create(b, loc, ValueRange{idx(-1)});
+    targets.push_back(load.getResult(0));
+  }
+
+  SmallVector<Value> init(slots, sm->identityOffset());
+  init.append(slots, sm->identitySum());
+  init.append(slots, sm->cst(0.0));
+  int64_t features = cast<MemRefType>(hidden.getType()).getDimSize(1);
+  int64_t innerSteps = llvm::divideCeil(features, c.kTile);
+  Value innerBound = plan.boundInner ? idx(features) : Value();
+  // Slice t of the block's sequence: class tile j0 + t / innerSteps, inner
+  // columns (t % innerSteps) kTile, into buffer `buf`.
+  auto stageSlice = [&](Value t, Value buf) {
+    Value tile = add(j0, div(t, innerSteps));
+    return mma.stage(hidden, row0, tokens, classifier,
+                     mul(tile, idx(c.blockCols())), classes,
+                     mul(rem(t, innerSteps), idx(c.kTile)), innerBound, buf);
+  };
+
+  Value any = andI(cmp(arith::CmpIPredicate::slt, j0, j1),
+                   cmp(arith::CmpIPredicate::sgt, tokens, idx(0)));
+  auto work = scf::IfOp::create(b, loc, ValueRange(init).getTypes(), any, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&work.getThenRegion().front());
+    Value total = mul(sub(j1, j0), idx(innerSteps));
+    Value lastSlice = sub(total, idx(1));
+    int64_t ahead = c.stages - 1;
+    // The first `ahead` slices in flight before the loop (past the end the
+    // last slice again: unused, but every step waits for one group).
+    Value token;
+    for (int64_t t = 0; t < ahead; ++t)
+      token = stageSlice(minI(idx(t), lastSlice), idx(t));
+    auto outer = scf::ForOp::create(
+        b, loc, j0, j1, idx(1), init,
+        [&](OpBuilder &, Location, Value j, ValueRange st) {
+          auto inner = scf::ForOp::create(
+              b, loc, idx(0), idx(innerSteps), idx(1), mma.zero(),
+              [&](OpBuilder &, Location, Value k, ValueRange acc) {
+                Value t = add(mul(sub(j, j0), idx(innerSteps)), k);
+                // The buffer of slice t - 1, which every warp is done with.
+                Value next = add(t, idx(ahead));
+                stageSlice(minI(next, lastSlice), rem(next, c.stages));
+                mma.wait(token, ahead);
+                gpu::BarrierOp::create(b, loc);
+                SmallVector<Value> out = mma.multiply(
+                    llvm::to_vector(acc), rem(t, c.stages), warpRow, warpCol);
+                gpu::BarrierOp::create(b, loc);
+                scf::YieldOp::create(b, loc, out);
+              });
+          SmallVector<Value> acc(inner.getResults());
+          scf::YieldOp::create(b, loc, fold(j, acc, st));
+        });
+    // No copy may be in flight when the block ends.
+    mma.wait(token, 0);
+    scf::YieldOp::create(b, loc, outer.getResults());
+    b.setInsertionPointToStart(&work.getElseRegion().front());
+    scf::YieldOp::create(b, loc, init);
+  }
+  SmallVector<Value> state(work.getResults());
+  mergeAndStore(state, smem, split);
+}
+
+/// Kernel 2: each token's splits merged into lse; lse and the loss written.
+static void buildFinish(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
+                        gpu::LaunchOp launch, int64_t threads, int64_t splits,
+                        Value lsePart, Value targetPart, Value losses,
+                        Value kept) {
+  IndexArith ix(b, loc);
+  StateMath sm(b, loc, b.getF32Type());
+  Value tokens = memref::DimOp::create(b, loc, op.getHidden(), 0);
+  Value classes = memref::DimOp::create(b, loc, op.getClassifier(), 0);
+  Value n = ix.add(ix.mul(launch.getBlockIds().x, ix.idx(threads)),
+                   launch.getThreadIds().x);
+  auto inside = scf::IfOp::create(
+      b, loc, ix.cmp(arith::CmpIPredicate::slt, n, tokens), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  SmallVector<Value> init = {sm.identityOffset(), sm.identitySum(),
+                             sm.cst(0.0)};
+  auto loop = scf::ForOp::create(
+      b, loc, ix.idx(0), ix.idx(splits), ix.idx(1), init,
+      [&](OpBuilder &, Location, Value s, ValueRange st) {
+        Value lse = memref::LoadOp::create(b, loc, lsePart, ValueRange{s, n});
+        auto [ms, ls] = sm.stateOfLse(lse);
+        auto [m, l] = sm.merge(StateKind::Max, st[0], st[1], ms, ls);
+        Value z = sm.add(st[2], memref::LoadOp::create(b, loc, targetPart,
+                                                       ValueRange{s, n}));
+        scf::YieldOp::create(b, loc, ValueRange{m, l, z});
+      });
+  Value lse = sm.lseOf(StateKind::Max, loop.getResult(0), loop.getResult(1));
+  Value loss = sm.sub(lse, loop.getResult(2));
+  if (FloatAttr z = op.getZLossAttr())
+    loss = sm.fma(sm.mul(sm.cst(z.getValueAsDouble()), lse), lse, loss);
+  Value t = memref::LoadOp::create(b, loc, op.getTargets(), n);
+  Type tType = t.getType();
+  Value t64 =
+      tType.isInteger(64)
+          ? t
+          : arith::ExtSIOp::create(b, loc, b.getI64Type(), t).getResult();
+  Value v64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), classes).getResult();
+  auto c64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 64).getResult();
+  };
+  Value ignored = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t64,
+                                        c64(op.getIgnoreIndex()));
+  Value inRange = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, t64, c64(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t64, v64));
+  loss = sm.select(ignored, sm.cst(0.0), sm.select(inRange, loss, sm.nan()));
+  if (Value lseOut = op.getLseInit())
+    memref::StoreOp::create(b, loc, lse, lseOut, n);
+  if (!losses) {
+    memref::StoreOp::create(b, loc, loss, op.getLossInit(), n);
+    return;
+  }
+  memref::StoreOp::create(b, loc, loss, losses, n);
+  memref::StoreOp::create(b, loc, sm.select(ignored, sm.cst(0.0), sm.cst(1.0)),
+                          kept, n);
+}
+
+/// Kernel 3 (sum and mean): one block adds the losses and kept tokens,
+/// each thread a strided share, then shuffles and workgroup memory.
+static void buildReduce(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
+                        gpu::LaunchOp launch, int64_t threads, int64_t warpSize,
+                        Value losses, Value kept) {
+  IndexArith ix(b, loc);
+  StateMath sm(b, loc, b.getF32Type());
+  Value tid = launch.getThreadIds().x;
+  Value tokens = memref::DimOp::create(b, loc, op.getHidden(), 0);
+  auto loop = scf::ForOp::create(
+      b, loc, tid, tokens, ix.idx(threads),
+      ValueRange{sm.cst(0.0), sm.cst(0.0)},
+      [&](OpBuilder &, Location, Value i, ValueRange acc) {
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{
+                sm.add(acc[0], memref::LoadOp::create(b, loc, losses, i)),
+                sm.add(acc[1], memref::LoadOp::create(b, loc, kept, i))});
+      });
+  SmallVector<Value> sums(loop.getResults());
+  SmallVector<Value> smem(launch.getWorkgroupAttributions());
+  auto width = static_cast<int32_t>(warpSize);
+  auto warpSum = [&](Value v) {
+    for (int32_t x = width / 2; x >= 1; x /= 2)
+      v = sm.add(
+          v, gpu::ShuffleOp::create(b, loc, v, x, width, gpu::ShuffleMode::XOR)
+                 .getShuffleResult());
+    return v;
+  };
+  Value warp = ix.div(tid, warpSize);
+  Value lead =
+      ix.cmp(arith::CmpIPredicate::eq, ix.rem(tid, warpSize), ix.idx(0));
+  for (int64_t i = 0; i < 2; ++i)
+    sums[i] = warpSum(sums[i]);
+  {
+    auto park = scf::IfOp::create(b, loc, lead, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&park.getThenRegion().front());
+    for (int64_t i = 0; i < 2; ++i)
+      memref::StoreOp::create(b, loc, sums[i], smem[i], warp);
+  }
+  gpu::BarrierOp::create(b, loc);
+  auto first = scf::IfOp::create(
+      b, loc, ix.cmp(arith::CmpIPredicate::eq, tid, ix.idx(0)), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  Value total = sm.cst(0.0), count = sm.cst(0.0);
+  for (int64_t w = 0; w < threads / warpSize; ++w) {
+    total = sm.add(total, memref::LoadOp::create(b, loc, smem[0], ix.idx(w)));
+    count = sm.add(count, memref::LoadOp::create(b, loc, smem[1], ix.idx(w)));
+  }
+  if (op.getReduction() == LossReduction::Mean)
+    total = sm.div(total, count);
+  memref::StoreOp::create(b, loc, total, op.getLossInit(), ValueRange{});
+}
+
+LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
+    RewriterBase &rewriter, LinearCrossEntropyOp op, const GPUTarget &target,
+    const GPUTargetHooks &hooks, int64_t forcedSplits) {
+  if (!isa<MemRefType>(op.getHidden().getType()))
+    return op.emitOpError("GPU mapping takes the op on memrefs (bufferize "
+                          "it first, as softmax-to-nvvm does)");
+  if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
+    return op.emitOpError(*why);
+  auto hType = cast<MemRefType>(op.getHidden().getType());
+  Type elt = hType.getElementType();
+  int64_t d = hType.getDimSize(1);
+  if (ShapedType::isDynamic(d))
+    return op.emitOpError("GPU mapping needs a static hidden size (D), which "
+                          "its shared-memory tiles are built for");
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  if (d == 0 || (d * eltBytes) % 16 != 0)
+    return op.emitOpError()
+           << "GPU mapping copies rows in 16-byte pieces: a hidden size of "
+           << d << " " << elt << " elements is not a multiple of "
+           << 16 / eltBytes;
+
+  CrossEntropyPlan plan;
+  plan.mma.elt = elt;
+
+  std::unique_ptr<TileMma> mma =
+      hooks.makeTileMma(rewriter, op.getLoc(), plan.mma);
+  if (!mma)
+    return op.emitOpError()
+           << "has no GPU kernel for " << elt << " inputs on " << target.chip
+           << " (the fused linear cross-entropy runs f16 and bf16 on NVIDIA "
+              "tensor cores; decompose it on tensors for the CPU)";
+  plan.boundInner = d % plan.mma.kTile != 0;
+  // The operands' tiles; above 48 KiB a kernel's shared memory must be
+  // dynamic (the launch opts in), below static buffers keep it
+  // self-contained.
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
+  int64_t tileBytes = 0;
+  for (MemRefType t : tileTypes)
+    tileBytes += t.getNumElements() * eltBytes;
+  int64_t smemBytes =
+      tileBytes + 3 * plan.mma.warpsN * plan.mma.blockRows() * 4;
+  if (smemBytes > target.maxSharedMemoryPerBlock)
+    return op.emitOpError() << "GPU mapping needs " << smemBytes
+                            << " bytes of workgroup memory; " << target.chip
+                            << " has " << target.maxSharedMemoryPerBlock;
+  bool dynamic = smemBytes > 48 * 1024;
+  auto wType = cast<MemRefType>(op.getClassifier().getType());
+  plan.splits =
+      forcedSplits > 0
+          ? forcedSplits
+          : chooseVocabSplits(
+                hType.getDimSize(0), wType.getDimSize(0), plan.mma, target,
+                blocksPerMultiprocessor(plan.mma, mma->lanes(), smemBytes));
+
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  IndexArith ix(rewriter, loc);
+  MLIRContext *ctx = rewriter.getContext();
+  Type f32 = rewriter.getF32Type();
+  Value tokens = memref::DimOp::create(rewriter, loc, op.getHidden(), 0);
+  Value one = ix.idx(1);
+  int64_t dyn = ShapedType::kDynamic;
+
+  // Workspace in stream order: the splits' lse and target logits, and for a
+  // reduction the per-token losses and kept flags.
+  Type tokenType = gpu::AsyncTokenType::get(ctx);
+  Value token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                    .getAsyncToken();
+  SmallVector<Value> workspace;
+  auto alloc = [&](ArrayRef<int64_t> shape, ValueRange sizes) {
+    auto a =
+        gpu::AllocOp::create(rewriter, loc, MemRefType::get(shape, f32),
+                             tokenType, ValueRange{token}, sizes, ValueRange{});
+    token = a.getAsyncToken();
+    workspace.push_back(a.getMemref());
+    return a.getMemref();
+  };
+  Value splits = ix.idx(plan.splits);
+  Value lsePart = alloc({plan.splits, dyn}, tokens);
+  Value targetPart = alloc({plan.splits, dyn}, tokens);
+  bool reduce = op.getReduction() != LossReduction::None;
+  Value losses = reduce ? alloc({dyn}, tokens) : Value();
+  Value kept = reduce ? alloc({dyn}, tokens) : Value();
+
+  // Kernel 1: a block per (token tile, split); at least one token tile, so
+  // that no grid is empty (a block past the tokens writes nothing).
+  SmallVector<Type> attributions;
+  if (!dynamic)
+    attributions.append(tileTypes.begin(), tileTypes.end());
+  for (int64_t i = 0; i < 3; ++i)
+    attributions.push_back(
+        MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()}, f32,
+                        MemRefLayoutAttrInterface(), workgroup));
+  Value tokenTiles =
+      ix.maxI(arith::CeilDivUIOp::create(rewriter, loc, tokens,
+                                         ix.idx(plan.mma.blockRows())),
+              one);
+  auto tiles = gpu::LaunchOp::create(
+      rewriter, loc, tokenTiles, splits, one,
+      ix.idx(plan.mma.warps() * mma->lanes()), one, one,
+      dynamic ? arith::ConstantIntOp::create(rewriter, loc, tileBytes, 32)
+                    .getResult()
+              : Value(),
+      tokenType, ValueRange{token}, attributions);
+  tiles->setAttr(SoftmaxDialect::getStrategyAttrName(),
+                 CrossEntropyGPUStrategyAttr::get(
+                     ctx, MatrixInstruction::M16n8k16, plan.mma.blockRows(),
+                     plan.mma.blockCols(), plan.mma.kTile, plan.mma.stages,
+                     plan.splits));
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&tiles.getBody().front());
+    SmallVector<Value> smem(tiles.getWorkgroupAttributions());
+    if (dynamic) {
+      // The operands' tiles as views of the dynamic pool, B after A.
+      Value pool = gpu::DynamicSharedMemoryOp::create(
+          rewriter, loc,
+          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      int64_t offset = 0;
+      SmallVector<Value> views;
+      for (MemRefType t : tileTypes) {
+        views.push_back(memref::ViewOp::create(rewriter, loc, t, pool,
+                                               ix.idx(offset), ValueRange{}));
+        offset += t.getNumElements() * eltBytes;
+      }
+      smem.insert(smem.begin(), views.begin(), views.end());
+    }
+    LogitTileKernel(rewriter, loc, op, *mma, plan, lsePart, targetPart)
+        .build(tiles, smem);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  token = tiles.getAsyncToken();
+
+  // Kernel 2: a thread per token.
+  constexpr int64_t kFinishThreads = 256;
+  Value finishBlocks = ix.maxI(
+      arith::CeilDivUIOp::create(rewriter, loc, tokens, ix.idx(kFinishThreads)),
+      one);
+  auto finish = gpu::LaunchOp::create(rewriter, loc, finishBlocks, one, one,
+                                      ix.idx(kFinishThreads), one, one, nullptr,
+                                      tokenType, ValueRange{token});
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&finish.getBody().front());
+    buildFinish(rewriter, loc, op, finish, kFinishThreads, plan.splits, lsePart,
+                targetPart, losses, kept);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  token = finish.getAsyncToken();
+
+  if (reduce) {
+    int64_t threads = std::min<int64_t>(1024, target.maxThreadsPerBlock);
+    int64_t warps = threads / target.warpSize;
+    auto shared =
+        MemRefType::get({warps}, f32, MemRefLayoutAttrInterface(), workgroup);
+    auto sum = gpu::LaunchOp::create(
+        rewriter, loc, one, one, one, ix.idx(threads), one, one, nullptr,
+        tokenType, ValueRange{token}, TypeRange{shared, shared});
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&sum.getBody().front());
+    buildReduce(rewriter, loc, op, sum, threads, target.warpSize, losses, kept);
+    gpu::TerminatorOp::create(rewriter, loc);
+    token = sum.getAsyncToken();
+  }
+  for (Value buffer : workspace)
+    token = gpu::DeallocOp::create(rewriter, loc, tokenType, ValueRange{token},
+                                   buffer)
+                .getAsyncToken();
+  gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
+  rewriter.eraseOp(op);
+  return success();
+}

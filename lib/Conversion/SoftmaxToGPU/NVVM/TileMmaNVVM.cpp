@@ -1,0 +1,200 @@
+//===- TileMmaNVVM.cpp - C = A B^T tiles on mma.sync tensor cores ---------===//
+//
+// NVIDIA sm_80+, f16/bf16. A block's two operands are staged by cp.async
+// (16 bytes a copy, around L1) into [stages, rows, kTile + 8] buffers: the
+// 16-byte padding puts the 8 rows an ldmatrix reads in different bank
+// groups. A warp's part is (16 mTiles) x (8 nTiles) accumulators of
+// m16n8k16; per 16 columns of the inner dimension it reads one ldmatrix.x4
+// per 16 rows of A (an A fragment) and one per 16 columns of C (two B
+// fragments), each B fragment feeding every row tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVVMAttentionMma.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+namespace {
+
+class NVVMTileMma : public TileMma {
+public:
+  NVVMTileMma(OpBuilder &b, Location loc, const TileMmaConfig &config)
+      : TileMma(b, loc, config), mTiles(config.warpRows / 16),
+        nTiles(config.warpCols / 8),
+        vecElts(128 / config.elt.getIntOrFloatBitWidth()) {}
+
+  int64_t lanes() const override { return 32; }
+  SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
+    auto tile = [&](int64_t rows) {
+      return MemRefType::get({config.stages, rows, config.kTile + vecElts},
+                             config.elt, MemRefLayoutAttrInterface(),
+                             workgroup);
+    };
+    return {tile(config.blockRows()), tile(config.blockCols())};
+  }
+  void begin(Value tid, ArrayRef<Value> smem) override {
+    this->tid = tid;
+    smemA = smem[0];
+    smemB = smem[1];
+    Value lane = rem(tid, 32);
+    group = div(lane, 4);
+    quad = rem(lane, 4);
+    matrix = div(lane, 8);
+    matrixRow = rem(lane, 8);
+  }
+  Value stage(Value a, Value aRow0, Value aRows, Value bSrc, Value bRow0,
+              Value bRows, Value k0, Value cols, Value buf) override {
+    SmallVector<Value> tokens;
+    copyRows(tokens, smemA, a, aRow0, aRows, config.blockRows(), k0, cols, buf);
+    copyRows(tokens, smemB, bSrc, bRow0, bRows, config.blockCols(), k0, cols,
+             buf);
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+  }
+  void wait(Value token, int64_t pending) override {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
+                                     b.getI32IntegerAttr(pending));
+  }
+
+  SmallVector<Value> zero() override {
+    Value z = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accType(), b.getF32FloatAttr(0)));
+    return SmallVector<Value>(mTiles * nTiles, z);
+  }
+  SmallVector<Value> multiply(ArrayRef<Value> acc, Value buf, Value warpRow,
+                              Value warpCol) override;
+  SmallVector<Value> elements(ArrayRef<Value> acc) override {
+    return flattenAccumulators(b, loc, acc);
+  }
+  // Elements are [m][n][row half r][column e]: slot 2m + r, column 8n +
+  // 2 quad + e.
+  int64_t slots() const override { return 2 * mTiles; }
+  int64_t slotOf(int64_t i) const override {
+    return 2 * (i / (4 * nTiles)) + (i / 2) % 2;
+  }
+  Value slotRow(int64_t slot) override {
+    return add(group, idx((slot / 2) * 16 + (slot % 2) * 8));
+  }
+  Value laneCol() override { return mul(quad, idx(2)); }
+  int64_t colOffset(int64_t i) const override {
+    return ((i / 4) % nTiles) * 8 + i % 2;
+  }
+  ArrayRef<int32_t> rowLaneXors() const override {
+    static constexpr int32_t xors[] = {1, 2};
+    return xors;
+  }
+  std::unique_ptr<StateMath> rowMath() override {
+    return std::make_unique<NVVMRowMath>(b, loc);
+  }
+
+private:
+  VectorType vec(ArrayRef<int64_t> shape, Type t) {
+    return VectorType::get(shape, t);
+  }
+  VectorType accType() { return vec({2, 2}, b.getF32Type()); }
+  /// Copies `rows` rows of columns [k0, k0 + kTile) of `src` into buffer
+  /// `buf` of `dst`, 16 bytes a copy, the block's threads taking turns.
+  void copyRows(SmallVectorImpl<Value> &tokens, Value dst, Value src,
+                Value row0, Value srcRows, int64_t rows, Value k0, Value cols,
+                Value buf);
+  /// The 16-bit pair `i` of an ldmatrix result as mma.sync takes it (bf16
+  /// pairs travel as 32-bit registers).
+  Value operand(Value frag, int64_t i);
+
+  int64_t mTiles, nTiles, vecElts;
+  Value tid, smemA, smemB, group, quad, matrix, matrixRow;
+};
+
+} // namespace
+
+void NVVMTileMma::copyRows(SmallVectorImpl<Value> &tokens, Value dst, Value src,
+                           Value row0, Value srcRows, int64_t rows, Value k0,
+                           Value cols, Value buf) {
+  int64_t perRow = config.kTile / vecElts;
+  int64_t threads = config.warps() * 32;
+  Value last = sub(srcRows, idx(1));
+  for (int64_t s = 0; s < rows * perRow / threads; ++s) {
+    Value linear = add(tid, idx(s * threads));
+    Value row = div(linear, perRow);
+    Value col = mul(rem(linear, perRow), idx(vecElts));
+    Value srcRow = minI(add(row0, row), last);
+    Value srcCol = add(k0, col);
+    Value srcElements;
+    if (cols) {
+      // A copy past the inner dimension reads nothing and fills zeros; its
+      // address stays inside the row.
+      Value inside = cmp(arith::CmpIPredicate::slt, srcCol, cols);
+      srcElements =
+          arith::SelectOp::create(b, loc, inside, idx(vecElts), idx(0));
+      srcCol = arith::SelectOp::create(b, loc, inside, srcCol, idx(0));
+    }
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, dst, ValueRange{buf, row, col}, src, ValueRange{srcRow, srcCol},
+        b.getIndexAttr(vecElts), srcElements, b.getUnitAttr()));
+  }
+}
+
+Value NVVMTileMma::operand(Value frag, int64_t i) {
+  Value pair = vector::ExtractOp::create(b, loc, frag, i);
+  if (!config.elt.isBF16())
+    return pair;
+  Value word =
+      vector::BitCastOp::create(b, loc, vec({1}, b.getI32Type()), pair);
+  return vector::ExtractOp::create(b, loc, word, int64_t(0));
+}
+
+SmallVector<Value> NVVMTileMma::multiply(ArrayRef<Value> accIn, Value buf,
+                                         Value warpRow, Value warpCol) {
+  SmallVector<Value> acc(accIn);
+  NVVM::MMATypes type =
+      config.elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto ldmatrix = [&](Value tile, Value row, Value col) {
+    return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, config.elt), tile,
+                                     ValueRange{buf, row, col},
+                                     /*transpose=*/false, /*numTiles=*/4);
+  };
+  for (int64_t k = 0; k < config.kTile / 16; ++k) {
+    // A fragments: lanes 8i..8i+7 address matrix i, rows 16m + (i%2)*8 +
+    // r, columns 16k + (i/2)*8 (the fragment's register order).
+    SmallVector<SmallVector<Value>> a;
+    for (int64_t m = 0; m < mTiles; ++m) {
+      Value row = add(add(warpRow, idx(16 * m)),
+                      add(mul(rem(matrix, 2), idx(8)), matrixRow));
+      Value col = add(idx(16 * k), mul(div(matrix, 2), idx(8)));
+      Value frag = ldmatrix(smemA, row, col);
+      a.emplace_back();
+      for (int64_t i = 0; i < 4; ++i)
+        a.back().push_back(operand(frag, i));
+    }
+    for (int64_t n = 0; n < nTiles; n += 2) {
+      // Two B fragments: matrix i holds columns 8n + (i/2)*8 + r of C,
+      // inner columns 16k + (i%2)*8.
+      Value row = add(add(warpCol, idx(n * 8)),
+                      add(mul(div(matrix, 2), idx(8)), matrixRow));
+      Value col = add(idx(16 * k), mul(rem(matrix, 2), idx(8)));
+      Value frags = ldmatrix(smemB, row, col);
+      for (int64_t h = 0; h < 2; ++h) {
+        SmallVector<Value> bv = {operand(frags, 2 * h),
+                                 operand(frags, 2 * h + 1)};
+        for (int64_t m = 0; m < mTiles; ++m) {
+          Value &c = acc[m * nTiles + n + h];
+          c = mmaSync(b, loc, a[m], bv, c, /*k=*/16, type, accType());
+        }
+      }
+    }
+  }
+  return acc;
+}
+
+std::unique_ptr<TileMma>
+mlir::softmax::detail::makeNVVMTileMma(OpBuilder &b, Location loc,
+                                       const TileMmaConfig &config) {
+  return std::make_unique<NVVMTileMma>(b, loc, config);
+}
