@@ -23,7 +23,6 @@ Results: --out DIR (topk.json, topk.md).
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import math
 import os
@@ -32,47 +31,13 @@ from pathlib import Path
 
 import torch
 
-
-class MemRef2D(ctypes.Structure):
-    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 2),
-                ("strides", ctypes.c_int64 * 2)]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import aot  # noqa: E402
 
 
-def memref(t: torch.Tensor) -> MemRef2D:
-    assert t.is_contiguous() and t.dim() == 2
-    m = MemRef2D()
-    m.allocated = m.aligned = t.data_ptr()
-    m.offset = 0
-    for i in range(2):
-        m.sizes[i] = t.shape[i]
-        m.strides[i] = t.stride(i)
-    return m
-
-
-class Ours:
+class Ours(aot.Library):
     def __init__(self, lib_dir: Path):
-        self.rt = ctypes.CDLL(str(lib_dir / "libsoftmax_cuda_runtime.so"),
-                              mode=ctypes.RTLD_GLOBAL)
-        self.rt.softmaxRuntimeSetStream.argtypes = [ctypes.c_void_p]
-        self.rt.softmaxRuntimeGetLastError.restype = ctypes.c_int
-        self.rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
-        self.lib = ctypes.CDLL(str(lib_dir / "libsoftmax_topk.so"))
-
-    def call(self, name: str, *tensors):
-        f = getattr(self.lib, f"_mlir_ciface_{name}")
-        args = [memref(t) for t in tensors]
-        ptrs = [ctypes.byref(a) for a in args]
-        self.rt.softmaxRuntimeSetStream(
-            ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
-
-        def run():
-            f(*ptrs)
-        return run, args
-
-    def check_error(self):
-        if self.rt.softmaxRuntimeGetLastError():
-            raise RuntimeError(self.rt.softmaxRuntimeGetLastErrorString().decode())
+        super().__init__(lib_dir, "softmax_topk")
 
 
 DTYPES = {"bf16": torch.bfloat16, "f32": torch.float32}
