@@ -1,8 +1,10 @@
-// softmax.linear_cross_entropy through softmax-to-nvvm: bufferized in place,
-// mapped to its three kernels (no host code computes it), PTX for sm_90
-// with the tensor-core tiles (cp.async slices, ldmatrix, mma.sync bf16)
-// and the fold's ex2.approx; cross-entropy-vocab-splits reaches the mapping.
+// softmax.linear_cross_entropy through softmax-to-nvvm and softmax-to-rocdl:
+// bufferized in place, mapped to its three kernels (no host code computes
+// it), PTX for sm_90 with the tensor-core tiles (cp.async slices, ldmatrix,
+// mma.sync bf16) and the fold's ex2.approx, AMDGPU assembly for gfx942 with
+// MFMA; cross-entropy-vocab-splits reaches the mapping.
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PTX
+// RUN: softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=isa" | FileCheck %s --check-prefix=ISA
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 cross-entropy-vocab-splits=3" --mlir-print-ir-after=softmax-map-to-gpu 2>&1 | FileCheck %s --check-prefix=SPLITS
 // RUN: not softmax-opt %s --softmax-to-nvvm="chip=sm_90 cross-entropy-vocab-splits=5000" 2>&1 | FileCheck %s --check-prefix=RANGE
 
@@ -15,6 +17,10 @@
 // PTX-SAME: bar.sync
 // PTX: gpu.binary @head_kernel_0
 // PTX: gpu.binary @head_kernel_1
+// ISA-NOT: softmax.
+// ISA: gpu.binary @head_kernel  [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">
+// ISA-SAME: v_mfma_f32_16x16x16{{_?}}bf16
+// ISA-SAME: s_barrier
 // SPLITS: vocab_splits = 3
 // RANGE: error: softmax-to-nvvm: cross-entropy-vocab-splits must be 0 (the wave model's) or from 1 to 4096, not 5000
 func.func @head(%h: tensor<512x256xbf16>, %w: tensor<32000x256xbf16>, %t: tensor<512xi64>, %l0: tensor<f32>, %s0: tensor<512xf32>) -> (tensor<f32>, tensor<512xf32>) {

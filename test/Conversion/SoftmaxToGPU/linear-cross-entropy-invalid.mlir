@@ -7,7 +7,7 @@
 
 // The tensor cores take f16 and bf16; f32 inputs have no kernel.
 func.func @f32(%h: memref<64x64xf32>, %w: memref<1000x64xf32>, %t: memref<64xi64>, %l: memref<f32>) {
-  // expected-error @+1 {{'softmax.linear_cross_entropy' op has no GPU kernel for 'f32' inputs on sm_90 (the fused linear cross-entropy runs f16 and bf16 on NVIDIA tensor cores; decompose it on tensors for the CPU)}}
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op has no GPU kernel for 'f32' inputs on sm_90 (the fused linear cross-entropy runs f16 and bf16 on NVIDIA tensor cores and CDNA matrix cores; decompose it on tensors for the CPU)}}
   softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x64xf32>, memref<1000x64xf32>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
   return
 }
@@ -45,22 +45,12 @@ func.func @tensors(%h: tensor<64x64xbf16>, %w: tensor<1000x64xbf16>, %t: tensor<
   return %l : tensor<f32>
 }
 
-// The CDNA end has no matrix-unit kernel for it yet: refused, never mapped
-// to scalar code.
+// The same refusals on gfx942:
 // CDNA: error: 'softmax.linear_cross_entropy' op has no GPU kernel for 'f32' inputs on gfx942
 // CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping copies rows in 16-byte pieces
 // CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping needs a static hidden size (D)
 // CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping expects contiguous (identity layout) memrefs
 // CDNA: error: 'softmax.linear_cross_entropy' op GPU mapping takes the op on memrefs
-
-// -----
-
-// bf16 has no kernel on gfx942 either (sm_90 maps it: linear-cross-entropy-to-gpu.mlir).
-// CDNA: error: 'softmax.linear_cross_entropy' op has no GPU kernel for 'bf16' inputs on gfx942 (the fused linear cross-entropy runs f16 and bf16 on NVIDIA tensor cores; decompose it on tensors for the CPU)
-func.func @cdna(%h: memref<64x64xbf16>, %w: memref<1000x64xbf16>, %t: memref<64xi64>, %l: memref<f32>) {
-  softmax.linear_cross_entropy ins(%h, %w, %t : memref<64x64xbf16>, memref<1000x64xbf16>, memref<64xi64>) outs(%l : memref<f32>) reduction(mean)
-  return
-}
 
 // -----
 

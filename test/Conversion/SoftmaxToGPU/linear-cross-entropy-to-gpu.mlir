@@ -1,5 +1,6 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 cross-entropy-vocab-splits=7" -split-input-file | FileCheck %s --check-prefix=FORCED
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" -split-input-file | FileCheck %s --check-prefix=CDNA
 
 // An LLM head, bf16 (N 8192, D 2048, V 128256), mean: the split lse and
 // target logits and the per-token losses in workspace, three kernels in
@@ -79,6 +80,23 @@
 // CHECK: gpu.dealloc
 // CHECK: gpu.wait [%{{.*}}]
 // CHECK-NOT: softmax.linear_cross_entropy
+// The gfx942 kernel: 64-lane wavefronts (256 threads), slices of 32 features stored
+// synchronously into static LDS (two buffers of 128 rows of 36), MFMA
+// 16x16x16 on 4-element fragments of the staged rows, a row's 16 lanes
+// merged by xor 1, 2, 4 and 8.
+// CDNA-LABEL: func.func @llm_head
+// CDNA: gpu.launch async {{.*}} threads({{.*}}) in ({{.*}} = %c256{{.*}}) workgroup(%[[A:.*]] : memref<2x128x36xbf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<2x128x36xbf16, #gpu.address_space<workgroup>>,
+// CDNA: vector.load %{{.*}} : memref<8192x2048xbf16>, vector<8xbf16>
+// CDNA: vector.store %{{.*}}, %[[A]]
+// CDNA: scf.for
+// CDNA: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}}
+// CDNA: gpu.barrier
+// CDNA: vector.load %[[B]]{{.*}} vector<4xbf16>
+// CDNA: vector.load %[[A]]{{.*}} vector<4xbf16>
+// CDNA: amdgpu.mfma 16x16x16
+// CDNA: gpu.shuffle  xor %{{.*}}, %c1_i32, %c64_i32
+// CDNA: gpu.shuffle  xor %{{.*}}, %c8_i32, %c64_i32
+// CDNA: k_tile = 32, stages = 2, vocab_splits = {{[0-9]+}}>
 // FORCED-LABEL: func.func @llm_head
 // FORCED: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<7x?xf32>
 // FORCED: vocab_splits = 7
@@ -93,6 +111,8 @@ func.func @llm_head(%h: memref<8192x2048xbf16>, %w: memref<128256x2048xbf16>, %t
 // slice of 64 features reads 8 and zero-fills the rest): the bias and
 // softcap applied to each logit before the fold, z-loss and the ignore
 // index in the loss, per-token losses and lse written, no reduction.
+// CDNA-LABEL: func.func @options
+// CDNA: amdgpu.mfma 16x16x16 {{.*}} vector<4xf16>, vector<4xf16>, vector<4xf32>
 // CHECK-LABEL: func.func @options
 // CHECK: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<9x?xf32>
 // CHECK: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<9x?xf32>

@@ -482,7 +482,11 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     return op.emitOpError()
            << "has no GPU kernel for " << elt << " inputs on " << target.chip
            << " (the fused linear cross-entropy runs f16 and bf16 on NVIDIA "
-              "tensor cores; decompose it on tensors for the CPU)";
+              "tensor cores and CDNA matrix cores; decompose it on tensors "
+              "for the CPU)";
+  // The unit's own shape (an end may narrow the slices to fit its shared
+  // memory).
+  plan.mma = mma->getConfig();
   plan.boundInner = d % plan.mma.kTile != 0;
   // The operands' tiles; above 48 KiB a kernel's shared memory must be
   // dynamic (the launch opts in), below static buffers keep it

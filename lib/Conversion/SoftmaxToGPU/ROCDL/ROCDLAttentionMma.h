@@ -4,6 +4,7 @@
 #define LIB_CONVERSION_SOFTMAXTOGPU_ROCDL_ROCDLATTENTIONMMA_H
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/AttentionMma.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/TileMma.h"
 
 namespace mlir::softmax::detail {
 
@@ -11,6 +12,12 @@ namespace mlir::softmax::detail {
 std::unique_ptr<AttentionMma> makeROCDLAttentionMma(OpBuilder &b, Location loc,
                                                     AttentionOp op,
                                                     int64_t warps);
+
+/// C = A B^T tiles of f16 or bf16 on MFMA 16x16x16 (CDNA), staged
+/// synchronously, in slices of at most 32 features (`config`'s kTile capped
+/// so that two buffers fit the 64 KiB of LDS).
+std::unique_ptr<TileMma> makeROCDLTileMma(OpBuilder &b, Location loc,
+                                          TileMmaConfig config);
 
 } // namespace mlir::softmax::detail
 

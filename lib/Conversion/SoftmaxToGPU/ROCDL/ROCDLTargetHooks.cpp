@@ -26,6 +26,13 @@ public:
                    const AttentionMmaConfig &c) const override {
     return softmax::detail::makeROCDLAttentionMma(b, loc, op, c.warps);
   }
+  std::unique_ptr<softmax::detail::TileMma>
+  makeTileMma(OpBuilder &b, Location loc,
+              const softmax::detail::TileMmaConfig &c) const override {
+    if (!c.elt.isF16() && !c.elt.isBF16())
+      return nullptr;
+    return softmax::detail::makeROCDLTileMma(b, loc, c);
+  }
 };
 } // namespace
 
