@@ -32,13 +32,14 @@ def run(cmd: list[str]) -> subprocess.CompletedProcess:
     return r
 
 
-def build_library(module_text: str, name: str, out: Path, build: Path,
-                  toolkit: str, options: str = "") -> dict:
-    """Writes lib<name>.so into `out`; returns ptxas' figures per kernel."""
+def compile_unit(module_text: str, stem: str, out: Path, build: Path, toolkit: str,
+                 options: str = "") -> tuple[Path, dict]:
+    """Lowers one module to an object in `out`; returns it and ptxas' figures
+    (registers, spills, shared memory, mma.sync and ldmatrix counts) per
+    kernel. `options`: more softmax-to-nvvm options."""
     opt = build / "bin" / "softmax-opt"
-    runtime = build / "lib" / "libsoftmax_cuda_runtime.so"
     out.mkdir(parents=True, exist_ok=True)
-    module = out / f"{name}.mlir"
+    module = out / f"{stem}.mlir"
     module.write_text(module_text)
     pipeline = f"--softmax-to-nvvm=chip=sm_90 toolkit={toolkit} {options}".strip()
     report = {}
@@ -55,18 +56,35 @@ def build_library(module_text: str, name: str, out: Path, build: Path,
         report[m[1]] = {"registers": int(regs[1]) if regs else None,
                         "spill_store_bytes": int(spill[1]) if spill else None,
                         "spill_load_bytes": int(spill[2]) if spill else None,
-                        "smem_bytes": int(smem[1]) if smem else None}
-    lowered = out / f"{name}.llvm.mlir"
+                        "smem_bytes": int(smem[1]) if smem else None,
+                        "mma_sync": ptx.count("mma.sync"),
+                        "ldmatrix": ptx.count("ldmatrix")}
+    lowered = out / f"{stem}.llvm.mlir"
     run([str(opt), str(module), pipeline + " format=bin", "-o", str(lowered)])
-    ir = out / f"{name}.ll"
+    ir = out / f"{stem}.ll"
     run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
-    obj = out / f"{name}.o"
+    obj = out / f"{stem}.o"
     run([str(LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
          "-o", str(obj)])
+    return obj, report
+
+
+def link(objects: list, name: str, out: Path, build: Path) -> Path:
+    """lib<name>.so from `objects`, beside a copy of the runtime it needs."""
+    runtime = build / "lib" / "libsoftmax_cuda_runtime.so"
     run(["cp", str(runtime), str(out / runtime.name)])
-    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj),
-         "-o", str(out / f"lib{name}.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
+    lib = out / f"lib{name}.so"
+    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", *map(str, objects),
+         "-o", str(lib), f"-L{out}", "-lsoftmax_cuda_runtime",
          "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
+    return lib
+
+
+def build_library(module_text: str, name: str, out: Path, build: Path,
+                  toolkit: str, options: str = "") -> dict:
+    """Writes lib<name>.so into `out`; returns ptxas' figures per kernel."""
+    obj, report = compile_unit(module_text, name, out, build, toolkit, options)
+    link([obj], name, out, build)
     return report
 
 

@@ -9,7 +9,7 @@ Two steps, one file (the shapes are shared):
 `build` writes one softmax.attention function per (shape, variant) with
 static shapes, each with its #softmax.attention_gpu_strategy request, lowers
 them with softmax-to-nvvm and links libsoftmax_decode.so (see
-build_attention.py, whose steps it reuses). Variants:
+aot.py, whose steps it reuses). Variants:
 
   prefill   key_splits = 1, packed_heads = 1
   auto      no request: the mapping's plan (packing, the split cost model)
@@ -149,34 +149,31 @@ def kernels():
 def build_library(args, text: str, stem: str) -> int:
     """Lowers the module `text` with softmax-to-nvvm, records each
     function's plan (plans.json) and links libsoftmax_<stem>.so against the
-    CUDA runtime in args.out_dir (build_attention.py's steps)."""
-    import build_attention as ba
+    CUDA runtime in args.out_dir (through bench/gpu/aot.py)."""
     import re
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import aot
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     opt = Path(args.build_dir) / "bin" / "softmax-opt"
-    runtime = Path(args.build_dir) / "lib" / "libsoftmax_cuda_runtime.so"
     module = out / f"{stem}.mlir"
     module.write_text(text)
     pipeline = f"--softmax-to-nvvm=chip=sm_90 toolkit={args.toolkit} format=bin"
     lowered = out / f"{stem}.llvm.mlir"
-    ba.run([str(opt), str(module), pipeline, "-o", str(lowered)])
+    aot.run([str(opt), str(module), pipeline, "-o", str(lowered)])
     # The plan each launch recorded, for the report.
     plans = {}
-    mapped = ba.run([str(opt), str(module), "--softmax-map-to-gpu=chip=sm_90"]).stdout
+    mapped = aot.run([str(opt), str(module), "--softmax-map-to-gpu=chip=sm_90"]).stdout
     for fn in re.split(r"func\.func @", mapped)[1:]:
         name = fn.split("(")[0]
         m = re.search(r"#softmax\.attention_gpu_strategy<([^>]*)>", fn)
         plans[name] = m[1] if m else None
     ir = out / f"{stem}.ll"
-    ba.run([str(ba.LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
+    aot.run([str(aot.LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
     obj = out / f"{stem}.o"
-    ba.run([str(ba.LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
+    aot.run([str(aot.LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
             "-o", str(obj)])
-    ba.run(["cp", str(runtime), str(out / runtime.name)])
-    lib = out / f"libsoftmax_{stem}.so"
-    ba.run([str(ba.LLVM / "clang"), "-shared", "-fuse-ld=lld", str(obj), "-o", str(lib),
-            f"-L{out}", "-lsoftmax_cuda_runtime", "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
+    lib = aot.link([obj], f"softmax_{stem}", out, Path(args.build_dir))
     (out / "plans.json").write_text(json.dumps(plans, indent=1))
     print(f"wrote {lib} ({len(plans)} kernels)")
     return 0

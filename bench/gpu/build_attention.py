@@ -33,13 +33,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import aot  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
-LLVM = Path("/usr/lib/llvm-22/bin")
 HEAD_DIMS = (64, 128)
 
 
@@ -86,14 +86,6 @@ def f32_module(precision: str) -> str:
     return text
 
 
-def run(cmd: list[str]) -> subprocess.CompletedProcess:
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        sys.stderr.write(r.stderr)
-        raise SystemExit(f"failed: {' '.join(cmd)}")
-    return r
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -110,10 +102,7 @@ def main() -> int:
                          "by hand for a measurement)")
     args = ap.parse_args()
     build = Path(args.build_dir)
-    opt = build / "bin" / "softmax-opt"
-    runtime = build / "lib" / "libsoftmax_cuda_runtime.so"
     out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     # (stem, module, extra softmax-to-nvvm options): one object each, all
     # linked into the one library.
     units = [("attention",
@@ -132,35 +121,10 @@ def main() -> int:
     report = {}
     objects = []
     for stem, text, extra in units:
-        module = out / f"{stem}.mlir"
-        module.write_text(text)
-        pipeline = f"--softmax-to-nvvm=chip=sm_90 toolkit={args.toolkit}{extra}"
-        isa = run([str(opt), str(module), pipeline + " format=isa"]).stdout
-        for m in re.finditer(r'gpu\.binary @(\w+) .*?assembly = "(.*?)"', isa, re.S):
-            ptx = re.sub(r"\\([0-9A-Fa-f]{2})", lambda h: chr(int(h[1], 16)), m[2])
-            path = out / f"{m[1]}.ptx"
-            path.write_text(ptx)
-            info = run([f"{args.toolkit}/bin/ptxas", "-arch=sm_90", "-v", str(path),
-                        "-o", os.devnull]).stderr
-            regs = re.search(r"Used (\d+) registers", info)
-            spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", info)
-            report[m[1]] = {"registers": int(regs[1]) if regs else None,
-                            "spill_store_bytes": int(spill[1]) if spill else None,
-                            "spill_load_bytes": int(spill[2]) if spill else None,
-                            "mma_sync": ptx.count("mma.sync"),
-                            "ldmatrix": ptx.count("ldmatrix")}
-        lowered = out / f"{stem}.llvm.mlir"
-        run([str(opt), str(module), pipeline + " format=bin", "-o", str(lowered)])
-        ir = out / f"{stem}.ll"
-        run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])
-        obj = out / f"{stem}.o"
-        run([str(LLVM / "clang"), "-c", "-O2", "-fPIC", "-Wno-override-module", str(ir),
-             "-o", str(obj)])
-        objects.append(str(obj))
-    run(["cp", str(runtime), str(out / runtime.name)])
-    run([str(LLVM / "clang"), "-shared", "-fuse-ld=lld", *objects, *args.extra_object,
-         "-o", str(out / "libsoftmax_attention.so"), f"-L{out}", "-lsoftmax_cuda_runtime",
-         "-Wl,-rpath,$ORIGIN", "-Wl,--no-undefined"])
+        obj, figures = aot.compile_unit(text, stem, out, build, args.toolkit, extra)
+        objects.append(obj)
+        report.update(figures)
+    aot.link(objects + args.extra_object, "softmax_attention", out, build)
     (out / "kernels.json").write_text(json.dumps(report, indent=1))
     for name, r in report.items():
         print(name, r)
