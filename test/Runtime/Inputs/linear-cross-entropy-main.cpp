@@ -80,7 +80,8 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
   std::normal_distribution<double> normal;
   std::vector<double> w(c.v * c.d), h(c.n * c.d), b(c.v, 0.0);
   std::vector<int64_t> t(c.n);
-  uint16_t *wd = managed<uint16_t>(c.v * c.d), *hd = managed<uint16_t>(c.n * c.d);
+  uint16_t *wd = managed<uint16_t>(c.v * c.d),
+           *hd = managed<uint16_t>(c.n * c.d);
   uint16_t *bd = managed<uint16_t>(c.v);
   for (int64_t e = 0; e < c.v * c.d; ++e)
     wd[e] = round16(normal(rng) / std::sqrt(double(c.d)), c.bf16, w[e]);
@@ -88,8 +89,8 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
   for (int64_t i = 0; i < c.n; ++i) {
     t[i] = cls(rng);
     for (int64_t j = 0; j < c.d; ++j)
-      hd[i * c.d + j] =
-          round16(8.0 * w[t[i] * c.d + j] + normal(rng), c.bf16, h[i * c.d + j]);
+      hd[i * c.d + j] = round16(8.0 * w[t[i] * c.d + j] + normal(rng), c.bf16,
+                                h[i * c.d + j]);
     if (i % 11 == 3)
       t[i] = c.ignore;
   }
@@ -175,34 +176,34 @@ extern "C" void _mlir_ciface_odd_none(MemRef2 *, MemRef2 *, MemRef1 *,
                                       MemRef1 *, MemRef1 *, MemRef1 *);
 extern "C" void _mlir_ciface_f16_mean(MemRef2 *, MemRef2 *, MemRef1 *,
                                       MemRef0 *, MemRef1 *);
-extern "C" void _mlir_ciface_one_sum(MemRef2 *, MemRef2 *, MemRef1 *,
-                                     MemRef0 *, MemRef1 *);
+extern "C" void _mlir_ciface_one_sum(MemRef2 *, MemRef2 *, MemRef1 *, MemRef0 *,
+                                     MemRef1 *);
 
 int main() {
   std::printf("backend: %s\n", softmaxRuntimeGetBackendName());
   std::mt19937 rng(2026);
   int worst = 0;
+  worst = std::max(worst, run(
+                              {"odd_none", 300, 72, 1031, true, true, false,
+                               30.0, 1e-4, -100, 0},
+                              [](MemRef2 *h, MemRef2 *w, MemRef1 *t, MemRef1 *b,
+                                 MemRef1 *l, MemRef0 *, MemRef1 *s) {
+                                _mlir_ciface_odd_none(h, w, t, b, l, s);
+                              },
+                              rng));
   worst = std::max(
-      worst, run({"odd_none", 300, 72, 1031, true, true, false, 30.0, 1e-4,
-                  -100, 0},
-                 [](MemRef2 *h, MemRef2 *w, MemRef1 *t, MemRef1 *b,
-                    MemRef1 *l, MemRef0 *, MemRef1 *s) {
-                   _mlir_ciface_odd_none(h, w, t, b, l, s);
-                 },
-                 rng));
+      worst,
+      run(
+          {"f16_mean", 130, 128, 5000, false, false, true, 0, 0, 7, 2},
+          [](MemRef2 *h, MemRef2 *w, MemRef1 *t, MemRef1 *, MemRef1 *,
+             MemRef0 *l, MemRef1 *s) { _mlir_ciface_f16_mean(h, w, t, l, s); },
+          rng));
   worst = std::max(
-      worst, run({"f16_mean", 130, 128, 5000, false, false, true, 0, 0, 7, 2},
-                 [](MemRef2 *h, MemRef2 *w, MemRef1 *t, MemRef1 *, MemRef1 *,
-                    MemRef0 *l, MemRef1 *s) {
-                   _mlir_ciface_f16_mean(h, w, t, l, s);
-                 },
-                 rng));
-  worst = std::max(
-      worst, run({"one_sum", 7, 64, 1, true, false, false, 0, 0, -100, 1},
-                 [](MemRef2 *h, MemRef2 *w, MemRef1 *t, MemRef1 *, MemRef1 *,
-                    MemRef0 *l, MemRef1 *s) {
-                   _mlir_ciface_one_sum(h, w, t, l, s);
-                 },
-                 rng));
+      worst,
+      run(
+          {"one_sum", 7, 64, 1, true, false, false, 0, 0, -100, 1},
+          [](MemRef2 *h, MemRef2 *w, MemRef1 *t, MemRef1 *, MemRef1 *,
+             MemRef0 *l, MemRef1 *s) { _mlir_ciface_one_sum(h, w, t, l, s); },
+          rng));
   return worst;
 }

@@ -26,6 +26,7 @@
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 
 #include "AttentionDecode.h"
+#include "SharedTiles.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
 
@@ -118,15 +119,16 @@ int64_t defaultRowsPerWarp(AttentionOp op, bool nvidia, bool isF32,
 }
 
 /// Fills in the fields `overrides` leaves at 0, or explains why a given one
-/// cannot be honoured. Defaults, measured on the H200: 32 rows per warp on NVIDIA (0.93-0.97x FA2 against 0.72-0.92x with
-/// 16: each ldmatrix fragment feeds two mma, so the kernel reads about a
-/// third less shared memory per mma), the queries then read from shared
-/// memory per tile (registers hold the O and S accumulators of 32 rows,
-/// not also the queries); one buffer per tile (two measured 0-2% slower
-/// with 32 rows per warp, and 5-14% slower on causal with 16).
+/// cannot be honoured. Defaults, measured on the H200: 32 rows per warp on
+/// NVIDIA (0.93-0.97x FA2 against 0.72-0.92x with 16: each ldmatrix fragment
+/// feeds two mma, so the kernel reads about a third less shared memory per
+/// mma), the queries then read from shared memory per tile (registers hold the
+/// O and S accumulators of 32 rows, not also the queries); one buffer per tile
+/// (two measured 0-2% slower with 32 rows per warp, and 5-14% slower on causal
+/// with 16).
 FailureOr<AttentionGPUStrategy>
-chooseAttentionStrategy(AttentionOp op, const GPUTargetHooks &hooks,
-                        bool isF32, const AttentionGPUStrategy &overrides) {
+chooseAttentionStrategy(AttentionOp op, const GPUTargetHooks &hooks, bool isF32,
+                        const AttentionGPUStrategy &overrides) {
   bool nvidia = hooks.vendor() == GPUVendor::NVIDIA;
   AttentionGPUStrategy s;
   s.rowsPerWarp = overrides.rowsPerWarp
@@ -300,7 +302,6 @@ private:
 };
 
 } // namespace
-
 
 void AttentionKernel::applyMaskOperand(SmallVector<Value> &sc, Value kv0,
                                        Value bIdx, Value hIdx,
@@ -1129,11 +1130,9 @@ mlir::softmax::parseAttentionF32Precision(StringRef s) {
   return std::nullopt;
 }
 
-LogicalResult
-mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
-                                   const GPUTarget &target,
-                                   const GPUTargetHooks &hooks,
-                                   const AttentionGPUStrategy &passOverrides) {
+LogicalResult mlir::softmax::mapAttentionOpToGPU(
+    RewriterBase &rewriter, AttentionOp op, const GPUTarget &target,
+    const GPUTargetHooks &hooks, const AttentionGPUStrategy &passOverrides) {
   if (hooks.vendor() != target.vendor)
     return op->emitOpError() << "GPU attention mapping for " << target.chip
                              << " was given another vendor's target hooks";
@@ -1185,8 +1184,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     return op->emitOpError()
            << "GPU attention mapping runs on f16 or bf16 tensor cores"
            << (f32 ? " or f32 on tf32 tensor cores"
-                      : " (f32 attention is NVIDIA only: CDNA's MFMA end has "
-                        "no f32 path)")
+                   : " (f32 attention is NVIDIA only: CDNA's MFMA end has "
+                     "no f32 path)")
            << ", not " << elt << " inputs";
   for (int64_t dim : {q.getDimSize(3), v.getDimSize(3)})
     if (ShapedType::isDynamic(dim) || dim % 16 || dim == 0 || dim > 256)
@@ -1268,8 +1267,8 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   SmallVector<int64_t> tileBytes;
   for (MemRefType t : tileTypes)
     tileBytes.push_back(t.getNumElements() * t.getElementTypeBitWidth() / 8);
-  int64_t bytes = std::accumulate(tileBytes.begin(), tileBytes.end(),
-                                  int64_t(0));
+  int64_t bytes =
+      std::accumulate(tileBytes.begin(), tileBytes.end(), int64_t(0));
   if (bytes > target.maxSharedMemoryPerBlock)
     return op->emitOpError()
            << "GPU attention mapping needs " << bytes
@@ -1354,23 +1353,12 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
   }
   mma->setQueryAndOutput(query, partials ? partO : output);
 
-  // The kernel copies Q, K and V 16 bytes at a time (cp.async on NVIDIA,
-  // 16-byte loads on CDNA) and stores O in aligned runs: a misaligned
-  // buffer would fault on the device, so the host stops first with a
-  // message. (cudaMalloc, hipMalloc and PyTorch allocations are aligned.)
-  Value aligned;
-  for (Value buffer : {op.getQuery(), op.getKey(), op.getValue(),
-                       op.getOutput()}) {
-    Value address = memref::ExtractAlignedPointerAsIndexOp::create(
-        rewriter, loc, buffer);
-    Value ok = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(rewriter, loc, address, ix.idx(16)), ix.idx(0));
-    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok) : ok;
-  }
-  cf::AssertOp::create(rewriter, loc, aligned,
-                       "softmax.attention on the GPU needs query, key, value "
-                       "and output buffers aligned to 16 bytes");
+  // The kernel copies Q, K and V 16 bytes at a time and stores O in
+  // aligned runs.
+  assertAligned16(rewriter, loc,
+                  {op.getQuery(), op.getKey(), op.getValue(), op.getOutput()},
+                  "softmax.attention on the GPU needs query, key, value "
+                  "and output buffers aligned to 16 bytes");
   Value one = ix.idx(1);
   SmallVector<Type> attributions;
   if (!dynamic)
@@ -1429,16 +1417,9 @@ mlir::softmax::mapAttentionOpToGPU(RewriterBase &rewriter, AttentionOp op,
     SmallVector<Value> smem(launch.getWorkgroupAttributions());
     if (dynamic) {
       // Both tiles as views of the dynamic pool, V after K.
-      Value pool = gpu::DynamicSharedMemoryOp::create(
-          rewriter, loc,
-          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
-                          MemRefLayoutAttrInterface(), workgroup));
-      int64_t offset = 0;
-      for (auto [t, size] : llvm::zip(tileTypes, tileBytes)) {
-        smem.push_back(memref::ViewOp::create(rewriter, loc, t, pool,
-                                              ix.idx(offset), ValueRange{}));
-        offset += size;
-      }
+      SmallVector<Value> views =
+          viewDynamicSharedMemory(rewriter, loc, tileTypes);
+      smem.append(views.begin(), views.end());
     }
     AttentionKernel kernel(rewriter, loc, op, *scale, unit, warps, nq, nk,
                            heads, kvHeads);

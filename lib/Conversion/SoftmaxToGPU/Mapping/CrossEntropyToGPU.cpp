@@ -27,6 +27,8 @@
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 
+#include "SharedTiles.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -522,6 +524,11 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   Value one = ix.idx(1);
   int64_t dyn = ShapedType::kDynamic;
 
+  // The kernel copies rows of hidden and classifier 16 bytes at a time.
+  assertAligned16(rewriter, loc, {op.getHidden(), op.getClassifier()},
+                  "softmax.linear_cross_entropy on the GPU needs hidden and "
+                  "classifier buffers aligned to 16 bytes");
+
   // Workspace in stream order: the splits' lse and target logits, and for a
   // reduction the per-token losses and kept flags.
   Type tokenType = gpu::AsyncTokenType::get(ctx);
@@ -574,17 +581,8 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     SmallVector<Value> smem(tiles.getWorkgroupAttributions());
     if (dynamic) {
       // The operands' tiles as views of the dynamic pool, B after A.
-      Value pool = gpu::DynamicSharedMemoryOp::create(
-          rewriter, loc,
-          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
-                          MemRefLayoutAttrInterface(), workgroup));
-      int64_t offset = 0;
-      SmallVector<Value> views;
-      for (MemRefType t : tileTypes) {
-        views.push_back(memref::ViewOp::create(rewriter, loc, t, pool,
-                                               ix.idx(offset), ValueRange{}));
-        offset += t.getNumElements() * eltBytes;
-      }
+      SmallVector<Value> views =
+          viewDynamicSharedMemory(rewriter, loc, tileTypes);
       smem.insert(smem.begin(), views.begin(), views.end());
     }
     LogitTileKernel(rewriter, loc, op, *mma, plan, lsePart, targetPart)

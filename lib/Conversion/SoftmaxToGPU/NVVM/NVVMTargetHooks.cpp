@@ -39,8 +39,8 @@ public:
     // f32 reads its queries from shared memory at either row count (its A
     // fragments come by ldmatrix of 8x4 f32 blocks).
     if (elt.isF32())
-      return softmax::detail::makeNVVMF32AttentionMma(b, loc, op, c.warps, c.buffers,
-                                             c.rowsPerWarp, c.f32Precision);
+      return softmax::detail::makeNVVMF32AttentionMma(
+          b, loc, op, c.warps, c.buffers, c.rowsPerWarp, c.f32Precision);
     return softmax::detail::makeNVVMAttentionMma(
         b, loc, op, c.warps, c.buffers, c.rowsPerWarp,
         /*queriesInSmem=*/c.rowsPerWarp == 32, c.tilesThroughL1);

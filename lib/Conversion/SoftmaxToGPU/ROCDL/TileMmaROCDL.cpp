@@ -1,4 +1,5 @@
-//===- TileMmaROCDL.cpp - C = A B^T tiles on CDNA MFMA ---------------------===//
+//===- TileMmaROCDL.cpp - C = A B^T tiles on CDNA MFMA
+//---------------------===//
 //
 // CDNA (gfx90a, gfx942), 64-lane wavefronts, amdgpu.mfma 16x16x16 with f32
 // accumulators (f16, bf16). In its layouts lane l holds row l % 16 and
