@@ -140,3 +140,20 @@ func.func @options(%h: memref<?x72xf16>, %w: memref<1031x72xf16>, %t: memref<?xi
   softmax.linear_cross_entropy ins(%h, %w, %t : memref<?x72xf16>, memref<1031x72xf16>, memref<?xi32>) bias(%b : memref<1031xf16>) outs(%l : memref<?xf32>) lse(%s : memref<?xf32>) reduction(none) ignore_index(7) softcap(3.0e+01) z_loss(1.0e-04)
   return
 }
+
+// -----
+
+// A few tokens (8): one row of 4 warps of 16 tokens by 64 classes, not a
+// 128-token tile; the 16 rows of hidden are 128 copies for 128 threads
+// (256 on gfx942: the extra threads copy the last chunk again).
+// CHECK-LABEL: func.func @few_tokens
+// CHECK: memref<2x16x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref<2x256x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: rows_per_block = 16, classes_per_tile = 256
+// CDNA-LABEL: func.func @few_tokens
+// CDNA: arith.minui %{{.*}}, %c63
+// CDNA: rows_per_block = 16, classes_per_tile = 256
+func.func @few_tokens(%h: memref<8x4096xbf16>, %w: memref<128256x4096xbf16>, %t: memref<8xi64>, %l: memref<8xf32>) {
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x4096xbf16>, memref<128256x4096xbf16>, memref<8xi64>) outs(%l : memref<8xf32>) reduction(none)
+  return
+}

@@ -477,6 +477,15 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
 
   CrossEntropyPlan plan;
   plan.mma.elt = elt;
+  // Few tokens (a static count up to 32): one row of 4 warps, each 16 or
+  // 32 tokens by 64 classes, instead of 128-token tiles whose rows past
+  // the tokens the tensor cores would multiply for nothing.
+  int64_t tokenCount = hType.getDimSize(0);
+  if (!ShapedType::isDynamic(tokenCount) && tokenCount <= 32) {
+    plan.mma.warpsM = 1;
+    plan.mma.warpsN = 4;
+    plan.mma.warpRows = tokenCount <= 16 ? 16 : 32;
+  }
 
   std::unique_ptr<TileMma> mma =
       hooks.makeTileMma(rewriter, op.getLoc(), plan.mma);

@@ -131,10 +131,14 @@ private:
   void copyRows(Value dst, Value src, Value row0, Value srcRows, int64_t rows,
                 Value k0, Value cols, Value buf) {
     int64_t perRow = config.kTile / 8;
-    int64_t threads = config.warps() * 64;
+    int64_t threads = config.warps() * 64, chunks = rows * perRow;
     Value last = sub(srcRows, idx(1));
-    for (int64_t s = 0; s < rows * perRow / threads; ++s) {
+    for (int64_t s = 0; s * threads < chunks; ++s) {
       Value linear = add(tid, idx(s * threads));
+      // Fewer chunks than threads in the last round: the extra threads copy
+      // the last chunk again (the same bytes to the same place).
+      if ((s + 1) * threads > chunks)
+        linear = minU(linear, idx(chunks - 1));
       Value row = div(linear, perRow);
       Value col = mul(rem(linear, perRow), idx(8));
       Value srcCol = add(k0, col);
