@@ -131,7 +131,6 @@ def run(args) -> int:
     import torch
     import triton.testing
     from bench_attention import memref
-    from bench_skip_gpu import memref1
     from skip_rule import emulate_rows
     from softmax_mlir.structured import structured_qkv
 
@@ -147,7 +146,7 @@ def run(args) -> int:
         f = getattr(lib, f"_mlir_ciface_{name}")
         descs = [memref(t) for t in (q, k, v, o)]
         if lam is not None:
-            descs += [memref1(lam), memref1(counts)]
+            descs += [memref(lam), memref(counts)]
         ptrs = [ctypes.byref(x) for x in descs]
         return lambda: f(*ptrs)
 

@@ -32,7 +32,6 @@ Usage (on the GPU machine):
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import sys
 import time
@@ -52,31 +51,10 @@ from skip_rule import emulate  # noqa: E402
 QT, KT = 32, 64
 
 
-class MemRef1D(ctypes.Structure):
-    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 1),
-                ("strides", ctypes.c_int64 * 1)]
-
-
-def memref1(t: torch.Tensor) -> MemRef1D:
-    m = MemRef1D()
-    m.allocated = m.aligned = t.data_ptr()
-    m.offset, m.sizes[0], m.strides[0] = 0, t.shape[0], 1
-    return m
-
-
 def skip_call(ours: Ours, q, k, v, lam, o, counts, causal, splits: int = 1):
-    name = (f"_mlir_ciface_attention_skip_d{q.shape[3]}"
+    name = (f"attention_skip_d{q.shape[3]}"
             + (f"_s{splits}" if splits > 1 else "") + ("_causal" if causal else ""))
-    f = getattr(ours.lib, name)
-    args = [memref(q), memref(k), memref(v), memref1(lam), memref(o), memref1(counts)]
-    ptrs = [ctypes.byref(a) for a in args]
-    ours.rt.softmaxRuntimeSetStream(
-        ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
-
-    def call():
-        f(*ptrs)
-    return call, args
+    return ours.call(name, q, k, v, lam, o, counts)
 
 
 def rule(q, k, v, causal: bool, lam: float, start: int, splits: int = 1):

@@ -18,7 +18,6 @@ Usage (on the GPU machine):
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import math
 import sys
@@ -26,6 +25,9 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import aot  # noqa: E402
 
 SHAPES = [  # (B, H, Hkv, N, d)
     (4, 32, 32, 4096, 128),
@@ -38,51 +40,22 @@ CHECK_SHAPES = [(2, 4, 4, 300, 64), (1, 2, 2, 257, 128), (2, 8, 2, 190, 64),
                 (1, 4, 1, 129, 128)]
 
 
-class MemRef4D(ctypes.Structure):
-    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 4),
-                ("strides", ctypes.c_int64 * 4)]
+memref = aot.memref
 
 
-def memref(t: torch.Tensor) -> MemRef4D:
-    assert t.is_contiguous()
-    m = MemRef4D()
-    m.allocated = m.aligned = t.data_ptr()
-    m.offset = 0
-    for i in range(4):
-        m.sizes[i] = t.shape[i]
-        m.strides[i] = t.stride(i)
-    return m
+class Ours(aot.Library):
+    """libsoftmax_attention.so (build_attention.py) on torch's stream."""
 
-
-class Ours:
     def __init__(self, lib_dir: Path):
-        self.rt = ctypes.CDLL(str(lib_dir / "libsoftmax_cuda_runtime.so"),
-                              mode=ctypes.RTLD_GLOBAL)
-        self.rt.softmaxRuntimeSetStream.argtypes = [ctypes.c_void_p]
-        self.rt.softmaxRuntimeGetLastError.restype = ctypes.c_int
-        self.rt.softmaxRuntimeGetLastErrorString.restype = ctypes.c_char_p
-        self.lib = ctypes.CDLL(str(lib_dir / "libsoftmax_attention.so"))
+        super().__init__(lib_dir, "softmax_attention")
 
     def fn(self, q, k, v, o, causal: bool, mask=None, prefix: str = "attention"):
-        name = f"_mlir_ciface_{prefix}_d{q.shape[3]}" + ("_causal" if causal else "")
+        name = f"{prefix}_d{q.shape[3]}" + ("_causal" if causal else "")
         if mask is not None and mask.shape[1] == 1 and mask.dtype == torch.bfloat16:
             name += "_headbcast_addmask"
         elif mask is not None:
             name += "_boolmask" if mask.dtype == torch.bool else "_addmask"
-        f = getattr(self.lib, name)
-        args = [memref(t) for t in ((q, k, v, o) if mask is None else (q, k, v, mask, o))]
-        ptrs = [ctypes.byref(a) for a in args]
-
-        def call():
-            f(*ptrs)
-        self.rt.softmaxRuntimeSetStream(
-            ctypes.c_void_p(torch.cuda.current_stream().cuda_stream or 1))
-        return call, args
-
-    def check_error(self):
-        if self.rt.softmaxRuntimeGetLastError():
-            raise RuntimeError(self.rt.softmaxRuntimeGetLastErrorString().decode())
+        return self.call(name, *((q, k, v, o) if mask is None else (q, k, v, mask, o)))
 
 
 def reference(q, k, v, causal, pairs, mask=None, with_lse=False):
