@@ -48,6 +48,7 @@ KERNELS = {
     "ce_bf16_8192_2048_128256_none": ("bf16", 8192, 2048, 128256, "none", False, None, None, 64, True),
     "ce_f16_300_72_1031_all": ("f16", 300, 72, 1031, "none", True, 30.0, 1e-4, 32, True),
     "ce_bf16_dyn_64_1_sum": ("bf16", None, 64, 1, "sum", False, None, None, 64, True),
+    "ce_bf16_dyn_2048_128256_mean": ("bf16", None, 2048, 128256, "mean", False, None, None, 64, True),
     "ce_bf16_200_2048_50257_mean": ("bf16", 200, 2048, 50257, "mean", True, None, None, 64, True),
     "ce_bf16_8_4096_128256_none": ("bf16", 8, 4096, 128256, "none", False, None, None, 64, True),
     "ce_bf16_16_4096_128256": ("bf16", 16, 4096, 128256, "mean", False, None, None, 64, False),

@@ -99,7 +99,7 @@
 // CDNA: amdgpu.mfma 16x16x16
 // CDNA: gpu.shuffle  xor %{{.*}}, %c1_i32, %c64_i32
 // CDNA: gpu.shuffle  xor %{{.*}}, %c8_i32, %c64_i32
-// CDNA: k_tile = 32, stages = 2, vocab_splits = {{[0-9]+}}>
+// CDNA: mma = mfma16x16x16, {{.*}} k_tile = 32, stages = 2, vocab_splits = {{[0-9]+}}>
 // FORCED-LABEL: func.func @llm_head
 // FORCED: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<7x?xf32>
 // FORCED: vocab_splits = 7
@@ -116,11 +116,18 @@ func.func @llm_head(%h: memref<8192x2048xbf16>, %w: memref<128256x2048xbf16>, %t
 // index in the loss, per-token losses and lse written, no reduction.
 // CDNA-LABEL: func.func @options
 // CDNA: amdgpu.mfma 16x16x16 {{.*}} vector<4xf16>, vector<4xf16>, vector<4xf32>
+// With the token count unknown, the host takes ceil(264 / token tiles)
+// class ranges (one wave of 2 blocks a multiprocessor), at most the class
+// tiles (9) and at least 1:
 // CHECK-LABEL: func.func @options
-// CHECK: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<9x?xf32>
-// CHECK: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<9x?xf32>
+// CHECK: %[[TT:.*]] = arith.maxsi %{{.*}}, %c1
+// CHECK: %[[S0:.*]] = arith.ceildivui %c264{{.*}}, %[[TT]]
+// CHECK: %[[S1:.*]] = arith.minsi %[[S0]], %{{.*}}
+// CHECK: %[[S:.*]] = arith.maxsi %[[S1]], %c1
+// CHECK: gpu.alloc async [%{{.*}}] (%[[S]], %{{.*}}) : memref<?x?xf32>
+// CHECK: gpu.alloc async [%{{.*}}] (%[[S]], %{{.*}}) : memref<?x?xf32>
 // CHECK-NOT: gpu.alloc
-// CHECK: gpu.launch
+// CHECK: gpu.launch async {{.*}} in ({{.*}} = %[[TT]], {{.*}} = %[[S]],
 // A copy past the features reads nothing (source size 0):
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %c72
 // CHECK: %[[SRC:.*]] = arith.select %[[IN]], %c8{{.*}}, %c0

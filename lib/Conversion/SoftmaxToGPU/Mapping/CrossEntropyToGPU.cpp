@@ -59,7 +59,8 @@ int64_t blocksPerMultiprocessor(const TileMmaConfig &mma, int64_t lanes,
 /// The plan of one linear cross-entropy forward (docs/CrossEntropy.md).
 struct CrossEntropyPlan {
   TileMmaConfig mma;
-  /// Contiguous ranges of class tiles, one per block row of the grid.
+  /// Contiguous ranges of class tiles, one per block row of the grid; 0:
+  /// chosen on the device from the token count (unknown at compile time).
   int64_t splits = 1;
   /// Whether the inner dimension needs a bound (D % kTile != 0).
   bool boundInner = false;
@@ -67,7 +68,8 @@ struct CrossEntropyPlan {
 
 /// The fewest splits whose blocks fill the waves of resident blocks to 95%
 /// (the last wave's empty slots are the waste), at most one class tile
-/// each. With unknown token counts, as many splits as one wave holds.
+/// each. With an unknown token count, 0: the host code takes enough for
+/// one wave once it knows the count (runtimeVocabSplits).
 int64_t chooseVocabSplits(int64_t tokens, int64_t classes,
                           const TileMmaConfig &mma, const GPUTarget &target,
                           int64_t perMultiprocessor) {
@@ -77,7 +79,7 @@ int64_t chooseVocabSplits(int64_t tokens, int64_t classes,
           ? std::numeric_limits<int64_t>::max()
           : std::max<int64_t>(1, llvm::divideCeil(classes, mma.blockCols()));
   if (ShapedType::isDynamic(tokens))
-    return std::min(slots, classTiles);
+    return 0;
   int64_t tokenTiles =
       std::max<int64_t>(1, llvm::divideCeil(tokens, mma.blockRows()));
   int64_t most = std::min(classTiles, 4 * slots);
@@ -90,13 +92,22 @@ int64_t chooseVocabSplits(int64_t tokens, int64_t classes,
   return most;
 }
 
+/// On the host, for a token count known only at run time: ceil(slots /
+/// token tiles) ranges, at least 1 and at most the class tiles.
+Value runtimeVocabSplits(OpBuilder &b, Location loc, Value tokenTiles,
+                         Value classTiles, int64_t slots) {
+  IndexArith ix(b, loc);
+  Value s = arith::CeilDivUIOp::create(b, loc, ix.idx(slots), tokenTiles);
+  return ix.maxI(ix.minI(s, classTiles), ix.idx(1));
+}
+
 class LogitTileKernel : IndexArith {
 public:
   LogitTileKernel(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
-                  TileMma &mma, const CrossEntropyPlan &plan, Value lsePart,
-                  Value targetPart)
+                  TileMma &mma, const CrossEntropyPlan &plan, Value splits,
+                  Value lsePart, Value targetPart)
       : IndexArith(b, loc), op(op), mma(mma), plan(plan), c(plan.mma),
-        lsePart(lsePart), targetPart(targetPart) {}
+        splits(splits), lsePart(lsePart), targetPart(targetPart) {}
 
   /// `smem`: the operands' tiles (TileMma::tileBuffers), then three
   /// [warpsN, blockRows] f32 buffers for the warps' merge.
@@ -114,7 +125,7 @@ private:
   TileMma &mma;
   const CrossEntropyPlan &plan;
   const TileMmaConfig &c;
-  Value lsePart, targetPart;
+  Value splits, lsePart, targetPart;
   std::unique_ptr<StateMath> sm;
   Value tokens, classes, row0, warpRow, warpCol, warpN;
   SmallVector<Value> rows, targets;
@@ -256,7 +267,7 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value classTiles =
       arith::CeilDivUIOp::create(b, loc, classes, idx(c.blockCols()));
   Value perSplit =
-      arith::CeilDivUIOp::create(b, loc, classTiles, idx(plan.splits));
+      arith::CeilDivUIOp::create(b, loc, classTiles, splits);
   Value j0 = minI(mul(split, perSplit), classTiles);
   Value j1 = minI(add(j0, perSplit), classTiles);
 
@@ -340,7 +351,7 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 
 /// Kernel 2: each token's splits merged into lse; lse and the loss written.
 static void buildFinish(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
-                        gpu::LaunchOp launch, int64_t threads, int64_t splits,
+                        gpu::LaunchOp launch, int64_t threads, Value splits,
                         Value lsePart, Value targetPart, Value losses,
                         Value kept) {
   IndexArith ix(b, loc);
@@ -356,7 +367,7 @@ static void buildFinish(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
   SmallVector<Value> init = {sm.identityOffset(), sm.identitySum(),
                              sm.cst(0.0)};
   auto loop = scf::ForOp::create(
-      b, loc, ix.idx(0), ix.idx(splits), ix.idx(1), init,
+      b, loc, ix.idx(0), splits, ix.idx(1), init,
       [&](OpBuilder &, Location, Value s, ValueRange st) {
         Value lse = memref::LoadOp::create(b, loc, lsePart, ValueRange{s, n});
         auto [ms, ls] = sm.stateOfLse(lse);
@@ -516,12 +527,13 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
                             << " has " << target.maxSharedMemoryPerBlock;
   bool dynamic = smemBytes > 48 * 1024;
   auto wType = cast<MemRefType>(op.getClassifier().getType());
-  plan.splits =
-      forcedSplits > 0
-          ? forcedSplits
-          : chooseVocabSplits(
-                hType.getDimSize(0), wType.getDimSize(0), plan.mma, target,
-                blocksPerMultiprocessor(plan.mma, mma->lanes(), smemBytes));
+  int64_t perMultiprocessor =
+      blocksPerMultiprocessor(plan.mma, mma->lanes(), smemBytes);
+  plan.splits = forcedSplits > 0
+                    ? forcedSplits
+                    : chooseVocabSplits(hType.getDimSize(0),
+                                        wType.getDimSize(0), plan.mma, target,
+                                        perMultiprocessor);
 
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -552,9 +564,24 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     workspace.push_back(a.getMemref());
     return a.getMemref();
   };
+  Value tokenTiles =
+      ix.maxI(arith::CeilDivUIOp::create(rewriter, loc, tokens,
+                                         ix.idx(plan.mma.blockRows())),
+              one);
   Value splits = ix.idx(plan.splits);
-  Value lsePart = alloc({plan.splits, dyn}, tokens);
-  Value targetPart = alloc({plan.splits, dyn}, tokens);
+  SmallVector<Value> partSizes = {tokens};
+  if (!plan.splits) {
+    Value classTiles = arith::CeilDivUIOp::create(
+        rewriter, loc,
+        memref::DimOp::create(rewriter, loc, op.getClassifier(), 0),
+        ix.idx(plan.mma.blockCols()));
+    splits = runtimeVocabSplits(rewriter, loc, tokenTiles, classTiles,
+                                perMultiprocessor * target.multiprocessors);
+    partSizes.insert(partSizes.begin(), splits);
+  }
+  int64_t partRows = plan.splits ? plan.splits : dyn;
+  Value lsePart = alloc({partRows, dyn}, partSizes);
+  Value targetPart = alloc({partRows, dyn}, partSizes);
   bool reduce = op.getReduction() != LossReduction::None;
   Value losses = reduce ? alloc({dyn}, tokens) : Value();
   Value kept = reduce ? alloc({dyn}, tokens) : Value();
@@ -568,10 +595,6 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     attributions.push_back(
         MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()}, f32,
                         MemRefLayoutAttrInterface(), workgroup));
-  Value tokenTiles =
-      ix.maxI(arith::CeilDivUIOp::create(rewriter, loc, tokens,
-                                         ix.idx(plan.mma.blockRows())),
-              one);
   auto tiles = gpu::LaunchOp::create(
       rewriter, loc, tokenTiles, splits, one,
       ix.idx(plan.mma.warps() * mma->lanes()), one, one,
@@ -581,9 +604,14 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
       tokenType, ValueRange{token}, attributions);
   tiles->setAttr(SoftmaxDialect::getStrategyAttrName(),
                  CrossEntropyGPUStrategyAttr::get(
-                     ctx, MatrixInstruction::M16n8k16, plan.mma.blockRows(),
-                     plan.mma.blockCols(), plan.mma.kTile, plan.mma.stages,
-                     plan.splits));
+                     ctx,
+                     target.vendor == GPUVendor::NVIDIA
+                         ? MatrixInstruction::M16n8k16
+                         : MatrixInstruction::Mfma16x16x16,
+                     plan.mma.blockRows(), plan.mma.blockCols(),
+                     plan.mma.kTile, plan.mma.stages,
+                     plan.splits ? std::optional<int64_t>(plan.splits)
+                                 : std::nullopt));
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&tiles.getBody().front());
@@ -594,7 +622,8 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
           viewDynamicSharedMemory(rewriter, loc, tileTypes);
       smem.insert(smem.begin(), views.begin(), views.end());
     }
-    LogitTileKernel(rewriter, loc, op, *mma, plan, lsePart, targetPart)
+    LogitTileKernel(rewriter, loc, op, *mma, plan, splits, lsePart,
+                    targetPart)
         .build(tiles, smem);
     gpu::TerminatorOp::create(rewriter, loc);
   }
@@ -611,7 +640,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&finish.getBody().front());
-    buildFinish(rewriter, loc, op, finish, kFinishThreads, plan.splits, lsePart,
+    buildFinish(rewriter, loc, op, finish, kFinishThreads, splits, lsePart,
                 targetPart, losses, kept);
     gpu::TerminatorOp::create(rewriter, loc);
   }

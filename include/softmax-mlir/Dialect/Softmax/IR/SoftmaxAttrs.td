@@ -279,13 +279,16 @@ def Softmax_CrossEntropyGPUStrategyAttr
     `transform.softmax.map_to_gpu`'s `cross_entropy_vocab_splits`); the
     tiles are fixed.
 
-    * `mma`: the matrix instruction (`m16n8k16`: f16 and bf16 on NVIDIA).
+    * `mma`: the matrix instruction (`m16n8k16` on NVIDIA, `mfma16x16x16`
+      on CDNA; f16 and bf16).
     * `rows_per_block`: tokens per block.
     * `classes_per_tile`: classes per tile of logits folded at once.
     * `k_tile`: hidden features per shared-memory slice.
     * `stages`: shared-memory buffers per operand (slices in flight).
     * `vocab_splits`: contiguous ranges of class tiles, one per block of a
-      token tile, merged per token by a second kernel.
+      token tile, merged per token by a second kernel. Absent when the
+      token count is known only at run time: the host code then takes
+      enough ranges for one wave of blocks.
 
     Example:
 
