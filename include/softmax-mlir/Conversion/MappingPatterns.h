@@ -31,9 +31,8 @@ struct MapSemanticOpPattern : public OpRewritePattern<OpTy> {
   const MappingT &mapping;
 };
 
-/// The patterns of softmax, log_softmax, logsumexp, attention, topk and
-/// linear_cross_entropy for
-/// `Map`.
+/// The patterns of softmax, log_softmax, logsumexp, attention, topk,
+/// linear_cross_entropy and linear_cross_entropy_grad for `Map`.
 template <typename MappingT,
           LogicalResult (*Map)(RewriterBase &, Operation *, const MappingT &)>
 void addMapSemanticOpPatterns(RewritePatternSet &patterns,
@@ -43,7 +42,8 @@ void addMapSemanticOpPatterns(RewritePatternSet &patterns,
                MapSemanticOpPattern<LogSumExpOp, MappingT, Map>,
                MapSemanticOpPattern<AttentionOp, MappingT, Map>,
                MapSemanticOpPattern<TopKOp, MappingT, Map>,
-               MapSemanticOpPattern<LinearCrossEntropyOp, MappingT, Map>>(
+               MapSemanticOpPattern<LinearCrossEntropyOp, MappingT, Map>,
+               MapSemanticOpPattern<LinearCrossEntropyGradOp, MappingT, Map>>(
       patterns.getContext(), mapping);
 }
 
@@ -54,7 +54,7 @@ inline LogicalResult applyMappingPatterns(Operation *root,
   walkAndApplyPatterns(root, std::move(patterns));
   WalkResult left = root->walk([](Operation *op) {
     return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp,
-               LinearCrossEntropyOp>(op)
+               LinearCrossEntropyOp, LinearCrossEntropyGradOp>(op)
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });

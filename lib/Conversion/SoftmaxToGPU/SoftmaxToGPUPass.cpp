@@ -104,6 +104,9 @@ LogicalResult mlir::softmax::mapOpToGPU(RewriterBase &rewriter, Operation *op,
                                mapping.attention);
   if (auto topk = dyn_cast<TopKOp>(op))
     return mapTopKOpToGPU(rewriter, topk, mapping.target);
+  if (auto grad = dyn_cast<LinearCrossEntropyGradOp>(op))
+    return mapLinearCrossEntropyGradOpToGPU(rewriter, grad, mapping.target,
+                                            hooks);
   if (auto ce = dyn_cast<LinearCrossEntropyOp>(op))
     return mapLinearCrossEntropyOpToGPU(rewriter, ce, mapping.target, hooks,
                                         mapping.crossEntropyVocabSplits);

@@ -18,10 +18,15 @@
 // one wave of 2 per multiprocessor), 4 warps, both operands' slices of 64
 // features in 72 KiB of dynamic shared memory (two buffers each, rows
 // padded by 16 bytes), and the warps' merge buffers.
-// CHECK: %[[K1:.*]] = gpu.launch async [%[[T4]]] blocks({{.*}}) in ({{.*}} = %{{.*}}, {{.*}} = %c4, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c73728_i32 workgroup(%{{.*}} : memref<2x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x128xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x128xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[K1:.*]] = gpu.launch async [%[[T4]]] blocks({{.*}}) in ({{.*}} = %{{.*}}, {{.*}} = %c4, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) dynamic_shared_memory_size %c76800_i32 {
 // CHECK: %[[POOL:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[SA:.*]] = memref.view %[[POOL]][%c0{{.*}}][] {{.*}} to memref<2x128x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SB:.*]] = memref.view %[[POOL]][%c36864][] {{.*}} to memref<2x128x72xbf16, #gpu.address_space<workgroup>>
+// The warps' merge buffers in the same pool, never workgroup attributions
+// (the pool's views would reach over them).
+// CHECK: memref.view %[[POOL]][%c73728][] {{.*}} to memref<2x128xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[POOL]][%c74752][] {{.*}} to memref<2x128xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[POOL]][%c75776][] {{.*}} to memref<2x128xf32, #gpu.address_space<workgroup>>
 // Each slot's target, -1 past the tokens:
 // CHECK: scf.if %{{.*}} -> (index)
 // CHECK: memref.load %{{.*}} : memref<8192xi64>

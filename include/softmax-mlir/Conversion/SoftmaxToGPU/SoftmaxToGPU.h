@@ -207,6 +207,19 @@ LogicalResult mapLinearCrossEntropyOpToGPU(RewriterBase &rewriter,
                                            const GPUTargetHooks &hooks,
                                            int64_t vocabSplits = 0);
 
+/// Rewrites one softmax.linear_cross_entropy_grad on memrefs into
+/// gpu.launch ops (docs/CrossEntropy.md, "GPU kernel (backward)"): the token
+/// weights, a block per 128 x 128 tile recomputing its logits and du on the
+/// matrix unit, filtering it or adding du W and du^T h into f32
+/// accumulators, and the accumulators rounded into the inits. Emits a
+/// diagnostic and fails on what it cannot honour: the tensor form, a
+/// dynamic or unaligned hidden size, an element type or target without a
+/// kernel, a named filter tile other than the kernel's.
+LogicalResult mapLinearCrossEntropyGradOpToGPU(RewriterBase &rewriter,
+                                               LinearCrossEntropyGradOp op,
+                                               const GPUTarget &target,
+                                               const GPUTargetHooks &hooks);
+
 struct SoftmaxMapToGPUOptions; // Conversion/Passes.h
 
 /// The target and strategy overrides the GPU mapping runs with.
@@ -232,8 +245,9 @@ getGPUMappingFromOptions(const SoftmaxMapToGPUOptions &options,
                          function_ref<InFlightDiagnostic()> emitError);
 
 /// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToGPU), attention
-/// (mapAttentionOpToGPU), topk (mapTopKOpToGPU) or linear_cross_entropy op
-/// (mapLinearCrossEntropyOpToGPU) on memrefs.
+/// (mapAttentionOpToGPU), topk (mapTopKOpToGPU), linear_cross_entropy
+/// (mapLinearCrossEntropyOpToGPU) or linear_cross_entropy_grad op
+/// (mapLinearCrossEntropyGradOpToGPU) on memrefs.
 LogicalResult mapOpToGPU(RewriterBase &rewriter, Operation *op,
                          const GPUMapping &mapping);
 

@@ -45,6 +45,11 @@ struct TileMmaConfig {
   int64_t warpRows = 64, warpCols = 64;
   int64_t kTile = 64;
   int64_t stages = 2;
+  /// Whether A (B) lies in its buffers by inner rows, [kTile, rows] instead
+  /// of [rows, kTile]: the gradient's products multiply du^T and chunks of
+  /// row-major W and h by their rows (CrossEntropyGradToGPU.cpp). Such an
+  /// operand is not staged by `stage`; the kernel fills its buffer.
+  bool aByInner = false, bByInner = false;
   int64_t warps() const { return warpsM * warpsN; }
   int64_t blockRows() const { return warpsM * warpRows; }
   int64_t blockCols() const { return warpsN * warpCols; }
@@ -79,11 +84,17 @@ public:
 
   /// Zero accumulators of the warp's tile.
   virtual SmallVector<Value> zero() = 0;
-  /// acc + the product of the warp's rows of A and columns of B over the
-  /// kTile slice in buffer `buf`; the warp's part starts at row `warpRow`
-  /// and column `warpCol` of the block's tile.
-  virtual SmallVector<Value> multiply(ArrayRef<Value> acc, Value buf,
-                                      Value warpRow, Value warpCol) = 0;
+  /// acc + the product of the warp's rows of A (in buffer `aBuf`) and
+  /// columns of B (in buffer `bBuf`) over a kTile slice; the warp's part
+  /// starts at row `warpRow` and column `warpCol` of the block's tile.
+  virtual SmallVector<Value> multiply(ArrayRef<Value> acc, Value aBuf,
+                                      Value bBuf, Value warpRow,
+                                      Value warpCol) = 0;
+  /// The same with both slices in buffer `buf`.
+  SmallVector<Value> multiply(ArrayRef<Value> acc, Value buf, Value warpRow,
+                              Value warpCol) {
+    return multiply(acc, buf, buf, warpRow, warpCol);
+  }
   /// The f32 scalars of `acc`; element i is row slot `slotOf(i)` and
   /// column `colOf(i)` of the warp's part.
   virtual SmallVector<Value> elements(ArrayRef<Value> acc) = 0;
@@ -96,8 +107,11 @@ public:
   /// colOffset(i), so that a per-tile bound is compared with constants.
   virtual Value laneCol() = 0;
   virtual int64_t colOffset(int64_t i) const = 0;
-  /// The xor distances between the lanes that hold one row.
+  /// The xor distances between the lanes that hold one row, and between
+  /// those that hold one column (the lane whose slot 0 is row 0 is the
+  /// first of its column's).
   virtual ArrayRef<int32_t> rowLaneXors() const = 0;
+  virtual ArrayRef<int32_t> colLaneXors() const = 0;
   /// The f32 arithmetic of the fold: StateMath with the end's fast exp2.
   virtual std::unique_ptr<StateMath> rowMath() = 0;
 

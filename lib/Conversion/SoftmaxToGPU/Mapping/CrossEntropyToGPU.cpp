@@ -519,8 +519,13 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   int64_t tileBytes = 0;
   for (MemRefType t : tileTypes)
     tileBytes += t.getNumElements() * eltBytes;
-  int64_t smemBytes =
-      tileBytes + 3 * plan.mma.warpsN * plan.mma.blockRows() * 4;
+  // The warps' merge buffers: after the tiles in a dynamic pool (a pool
+  // takes every buffer, SharedTiles.h), else workgroup attributions.
+  auto mergeType =
+      MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()},
+                      rewriter.getF32Type(), MemRefLayoutAttrInterface(),
+                      workgroup);
+  int64_t smemBytes = tileBytes + 3 * mergeType.getNumElements() * 4;
   if (smemBytes > target.maxSharedMemoryPerBlock)
     return op.emitOpError() << "GPU mapping needs " << smemBytes
                             << " bytes of workgroup memory; " << target.chip
@@ -588,17 +593,15 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
 
   // Kernel 1: a block per (token tile, split); at least one token tile, so
   // that no grid is empty (a block past the tokens writes nothing).
+  SmallVector<MemRefType> buffers(tileTypes);
+  buffers.append(3, mergeType);
   SmallVector<Type> attributions;
   if (!dynamic)
-    attributions.append(tileTypes.begin(), tileTypes.end());
-  for (int64_t i = 0; i < 3; ++i)
-    attributions.push_back(
-        MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()}, f32,
-                        MemRefLayoutAttrInterface(), workgroup));
+    attributions.append(buffers.begin(), buffers.end());
   auto tiles = gpu::LaunchOp::create(
       rewriter, loc, tokenTiles, splits, one,
       ix.idx(plan.mma.warps() * mma->lanes()), one, one,
-      dynamic ? arith::ConstantIntOp::create(rewriter, loc, tileBytes, 32)
+      dynamic ? arith::ConstantIntOp::create(rewriter, loc, smemBytes, 32)
                     .getResult()
               : Value(),
       tokenType, ValueRange{token}, attributions);
@@ -615,13 +618,9 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&tiles.getBody().front());
-    SmallVector<Value> smem(tiles.getWorkgroupAttributions());
-    if (dynamic) {
-      // The operands' tiles as views of the dynamic pool, B after A.
-      SmallVector<Value> views =
-          viewDynamicSharedMemory(rewriter, loc, tileTypes);
-      smem.insert(smem.begin(), views.begin(), views.end());
-    }
+    SmallVector<Value> smem =
+        dynamic ? viewDynamicSharedMemory(rewriter, loc, buffers)
+                : SmallVector<Value>(tiles.getWorkgroupAttributions());
     LogitTileKernel(rewriter, loc, op, *mma, plan, splits, lsePart,
                     targetPart)
         .build(tiles, smem);

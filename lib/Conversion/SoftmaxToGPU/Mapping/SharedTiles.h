@@ -37,7 +37,12 @@ inline void assertAligned16(OpBuilder &b, Location loc, ValueRange buffers,
 }
 
 /// Views of `types`, one after the other, in the kernel's dynamic shared
-/// memory (inside the launch).
+/// memory (inside the launch). A kernel with a pool keeps every shared
+/// buffer in it, none in workgroup attributions: the NVPTX backend declares
+/// the pool as a one-byte `.shared` variable, not an extern array, so the
+/// views reach over static buffers laid out after it (the linear
+/// cross-entropy gradient's vote flag was overwritten by the first tile's
+/// cp.async copies, and no tile was ever filtered).
 inline SmallVector<Value> viewDynamicSharedMemory(OpBuilder &b, Location loc,
                                                   ArrayRef<MemRefType> types) {
   Attribute workgroup =

@@ -32,12 +32,17 @@ public:
 
   int64_t lanes() const override { return 32; }
   SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
-    auto tile = [&](int64_t rows) {
-      return MemRefType::get({config.stages, rows, config.kTile + vecElts},
-                             config.elt, MemRefLayoutAttrInterface(),
+    auto tile = [&](int64_t rows, bool byInner) {
+      SmallVector<int64_t> shape =
+          byInner ? SmallVector<int64_t>{config.stages, config.kTile,
+                                         rows + vecElts}
+                  : SmallVector<int64_t>{config.stages, rows,
+                                         config.kTile + vecElts};
+      return MemRefType::get(shape, config.elt, MemRefLayoutAttrInterface(),
                              workgroup);
     };
-    return {tile(config.blockRows()), tile(config.blockCols())};
+    return {tile(config.blockRows(), config.aByInner),
+            tile(config.blockCols(), config.bByInner)};
   }
   void begin(Value tid, ArrayRef<Value> smem) override {
     this->tid = tid;
@@ -68,8 +73,8 @@ public:
         b, loc, DenseElementsAttr::get(accType(), b.getF32FloatAttr(0)));
     return SmallVector<Value>(mTiles * nTiles, z);
   }
-  SmallVector<Value> multiply(ArrayRef<Value> acc, Value buf, Value warpRow,
-                              Value warpCol) override;
+  SmallVector<Value> multiply(ArrayRef<Value> acc, Value aBuf, Value bBuf,
+                              Value warpRow, Value warpCol) override;
   SmallVector<Value> elements(ArrayRef<Value> acc) override {
     return flattenAccumulators(b, loc, acc);
   }
@@ -88,6 +93,10 @@ public:
   }
   ArrayRef<int32_t> rowLaneXors() const override {
     static constexpr int32_t xors[] = {1, 2};
+    return xors;
+  }
+  ArrayRef<int32_t> colLaneXors() const override {
+    static constexpr int32_t xors[] = {4, 8, 16};
     return xors;
   }
   std::unique_ptr<StateMath> rowMath() override {
@@ -154,36 +163,48 @@ Value NVVMTileMma::operand(Value frag, int64_t i) {
   return vector::ExtractOp::create(b, loc, word, int64_t(0));
 }
 
-SmallVector<Value> NVVMTileMma::multiply(ArrayRef<Value> accIn, Value buf,
-                                         Value warpRow, Value warpCol) {
+SmallVector<Value> NVVMTileMma::multiply(ArrayRef<Value> accIn, Value aBuf,
+                                         Value bBuf, Value warpRow,
+                                         Value warpCol) {
   SmallVector<Value> acc(accIn);
   NVVM::MMATypes type =
       config.elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto ldmatrix = [&](Value tile, Value row, Value col) {
+  auto ldmatrix = [&](Value tile, Value buf, Value row, Value col,
+                      bool transpose) {
     return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, config.elt), tile,
-                                     ValueRange{buf, row, col},
-                                     /*transpose=*/false, /*numTiles=*/4);
+                                     ValueRange{buf, row, col}, transpose,
+                                     /*numTiles=*/4);
   };
+  Value lo = matrixRow, half = mul(rem(matrix, 2), idx(8)),
+        pair = mul(div(matrix, 2), idx(8));
   for (int64_t k = 0; k < config.kTile / 16; ++k) {
-    // A fragments: lanes 8i..8i+7 address matrix i, rows 16m + (i%2)*8 +
-    // r, columns 16k + (i/2)*8 (the fragment's register order).
+    // A fragments: matrix i is rows 16m + (i%2)*8, inner columns 16k +
+    // (i/2)*8 (the fragment's register order). By inner rows, lanes address
+    // inner row 16k + (i/2)*8 + r at row 16m + (i%2)*8, transposed on load.
     SmallVector<SmallVector<Value>> a;
     for (int64_t m = 0; m < mTiles; ++m) {
-      Value row = add(add(warpRow, idx(16 * m)),
-                      add(mul(rem(matrix, 2), idx(8)), matrixRow));
-      Value col = add(idx(16 * k), mul(div(matrix, 2), idx(8)));
-      Value frag = ldmatrix(smemA, row, col);
+      Value rows = add(warpRow, idx(16 * m)), inner = idx(16 * k);
+      Value frag =
+          config.aByInner
+              ? ldmatrix(smemA, aBuf, add(add(inner, pair), lo),
+                         add(rows, half), true)
+              : ldmatrix(smemA, aBuf, add(add(rows, half), lo),
+                         add(inner, pair), false);
       a.emplace_back();
       for (int64_t i = 0; i < 4; ++i)
         a.back().push_back(operand(frag, i));
     }
     for (int64_t n = 0; n < nTiles; n += 2) {
-      // Two B fragments: matrix i holds columns 8n + (i/2)*8 + r of C,
-      // inner columns 16k + (i%2)*8.
-      Value row = add(add(warpCol, idx(n * 8)),
-                      add(mul(div(matrix, 2), idx(8)), matrixRow));
-      Value col = add(idx(16 * k), mul(rem(matrix, 2), idx(8)));
-      Value frags = ldmatrix(smemB, row, col);
+      // Two B fragments: matrix i is columns 8n + (i/2)*8 of C, inner
+      // columns 16k + (i%2)*8; by inner rows, lanes address inner row 16k +
+      // (i%2)*8 + r at column 8n + (i/2)*8, transposed on load.
+      Value cols = add(warpCol, idx(n * 8)), inner = idx(16 * k);
+      Value frags =
+          config.bByInner
+              ? ldmatrix(smemB, bBuf, add(add(inner, half), lo),
+                         add(cols, pair), true)
+              : ldmatrix(smemB, bBuf, add(add(cols, pair), lo),
+                         add(inner, half), false);
       for (int64_t h = 0; h < 2; ++h) {
         SmallVector<Value> bv = {operand(frags, 2 * h),
                                  operand(frags, 2 * h + 1)};

@@ -69,8 +69,8 @@ public:
         b, loc, DenseElementsAttr::get(accType(), b.getF32FloatAttr(0)));
     return SmallVector<Value>(mTiles * nTiles, z);
   }
-  SmallVector<Value> multiply(ArrayRef<Value> accIn, Value buf, Value warpRow,
-                              Value warpCol) override {
+  SmallVector<Value> multiply(ArrayRef<Value> accIn, Value aBuf, Value bBuf,
+                              Value warpRow, Value warpCol) override {
     SmallVector<Value> acc(accIn);
     for (int64_t k = 0; k < config.kTile / 16; ++k) {
       Value col = add(idx(16 * k), kGroup);
@@ -78,11 +78,11 @@ public:
       for (int64_t n = 0; n < nTiles; ++n)
         bFrags.push_back(vector::LoadOp::create(
             b, loc, vec(4), smemB,
-            ValueRange{buf, add(add(warpCol, idx(16 * n)), column), col}));
+            ValueRange{bBuf, add(add(warpCol, idx(16 * n)), column), col}));
       for (int64_t m = 0; m < mTiles; ++m) {
         Value aFrag = vector::LoadOp::create(
             b, loc, vec(4), smemA,
-            ValueRange{buf, add(add(warpRow, idx(16 * m)), column), col});
+            ValueRange{aBuf, add(add(warpRow, idx(16 * m)), column), col});
         for (int64_t n = 0; n < nTiles; ++n) {
           Value &c = acc[m * nTiles + n];
           c = amdgpu::MFMAOp::create(b, loc, accType(), 16, 16, 16, 1, aFrag,
@@ -114,6 +114,10 @@ public:
   }
   ArrayRef<int32_t> rowLaneXors() const override {
     static constexpr int32_t xors[] = {1, 2, 4, 8};
+    return xors;
+  }
+  ArrayRef<int32_t> colLaneXors() const override {
+    static constexpr int32_t xors[] = {16, 32};
     return xors;
   }
   std::unique_ptr<StateMath> rowMath() override {
@@ -168,6 +172,10 @@ private:
 std::unique_ptr<TileMma>
 mlir::softmax::detail::makeROCDLTileMma(OpBuilder &b, Location loc,
                                         TileMmaConfig config) {
+  // Operands by inner rows (the gradient's products) have no fragment
+  // loads here yet.
+  if (config.aByInner || config.bByInner)
+    return nullptr;
   config.kTile = std::min<int64_t>(config.kTile, 32);
   return std::make_unique<ROCDLTileMma>(b, loc, config);
 }

@@ -70,9 +70,15 @@ template <typename OpTy> static LogicalResult verifyInputs(OpTy op) {
       return op.emitOpError()
              << "z_loss must be non-negative and finite, not " << c;
   }
-  if (op.getVocabTile() < 1)
-    return op.emitOpError()
-           << "vocab_tile must be positive, not " << op.getVocabTile();
+  return success();
+}
+
+/// Every operand a tensor or every operand a memref.
+static LogicalResult verifyOneForm(Operation *op) {
+  bool onTensors = isa<RankedTensorType>(op->getOperand(0).getType());
+  for (Value v : op->getOperands())
+    if (isa<RankedTensorType>(v.getType()) != onTensors)
+      return op->emitOpError("operands must be all tensors or all memrefs");
   return success();
 }
 
@@ -83,12 +89,11 @@ static bool isPerToken(Type type, int64_t n) {
 }
 
 LogicalResult LinearCrossEntropyOp::verify() {
-  bool onTensors = isa<RankedTensorType>(getHidden().getType());
-  for (Value v : getOperands())
-    if (isa<RankedTensorType>(v.getType()) != onTensors)
-      return emitOpError("operands must be all tensors or all memrefs");
-  if (failed(verifyInputs(*this)))
+  if (failed(verifyOneForm(*this)) || failed(verifyInputs(*this)))
     return failure();
+  if (getVocabTile() < 1)
+    return emitOpError() << "vocab_tile must be positive, not "
+                         << getVocabTile();
   int64_t n = cast<ShapedType>(getHidden().getType()).getDimSize(0);
   auto loss = cast<ShapedType>(getLossInit().getType());
   bool perToken = getReduction() == LossReduction::None;
@@ -118,7 +123,7 @@ double LinearCrossEntropyGradOp::getFilterOrDefault() {
     return f.getValueAsDouble();
   // The gradient's resolution in the inputs' type (Cut Cross-Entropy
   // filters bf16 at 2^-12); f32 is exact.
-  Type elt = cast<RankedTensorType>(getHidden().getType()).getElementType();
+  Type elt = cast<ShapedType>(getHidden().getType()).getElementType();
   if (elt.isBF16())
     return std::ldexp(1.0, -12);
   if (elt.isF16())
@@ -127,15 +132,15 @@ double LinearCrossEntropyGradOp::getFilterOrDefault() {
 }
 
 LogicalResult LinearCrossEntropyGradOp::verify() {
-  if (failed(verifyInputs(*this)))
+  if (failed(verifyOneForm(*this)) || failed(verifyInputs(*this)))
     return failure();
-  auto h = cast<RankedTensorType>(getHidden().getType());
-  auto w = cast<RankedTensorType>(getClassifier().getType());
+  auto h = cast<ShapedType>(getHidden().getType());
+  auto w = cast<ShapedType>(getClassifier().getType());
   int64_t n = h.getDimSize(0);
   if (!isPerToken(getLse().getType(), n))
     return emitOpError() << "lse must be [N], one per token, not "
                          << getLse().getType();
-  auto dl = cast<RankedTensorType>(getGradLoss().getType());
+  auto dl = cast<ShapedType>(getGradLoss().getType());
   bool perToken = getReduction() == LossReduction::None;
   if (perToken ? !isPerToken(dl, n) : dl.getRank() != 0)
     return emitOpError() << "reduction("
@@ -143,7 +148,7 @@ LogicalResult LinearCrossEntropyGradOp::verify() {
                          << (perToken ? "one loss gradient per token, [N]"
                                       : "one loss gradient, a rank-0 tensor")
                          << ", not " << dl;
-  auto sameShape = [](RankedTensorType a, RankedTensorType b) {
+  auto sameShape = [](ShapedType a, ShapedType b) {
     if (a.getRank() != b.getRank())
       return false;
     for (int64_t i = 0; i < a.getRank(); ++i)
@@ -151,8 +156,8 @@ LogicalResult LinearCrossEntropyGradOp::verify() {
         return false;
     return true;
   };
-  auto gh = cast<RankedTensorType>(getGradHiddenInit().getType());
-  auto gw = cast<RankedTensorType>(getGradClassifierInit().getType());
+  auto gh = cast<ShapedType>(getGradHiddenInit().getType());
+  auto gw = cast<ShapedType>(getGradClassifierInit().getType());
   if (!sameShape(gh, h))
     return emitOpError() << "grad_hidden must have hidden's shape " << h
                          << ", not " << gh;
@@ -162,13 +167,13 @@ LogicalResult LinearCrossEntropyGradOp::verify() {
   if (Value gb = getGradBiasInit()) {
     if (!getBias())
       return emitOpError("has a grad_bias init without a bias");
-    if (!sameShape(cast<RankedTensorType>(gb.getType()),
-                   cast<RankedTensorType>(getBias().getType())))
+    if (!sameShape(cast<ShapedType>(gb.getType()),
+                   cast<ShapedType>(getBias().getType())))
       return emitOpError() << "grad_bias must have bias's shape, not "
                            << gb.getType();
   }
   if (Value c = getFilterCountsInit()) {
-    auto ct = cast<RankedTensorType>(c.getType());
+    auto ct = cast<ShapedType>(c.getType());
     if (ct.getRank() != 1 || ct.getDimSize(0) != 2)
       return emitOpError() << "filter_counts must be tensor<2xi64>, not " << ct;
   }
@@ -178,8 +183,11 @@ LogicalResult LinearCrossEntropyGradOp::verify() {
       return emitOpError() << "filter must be non-negative and finite, not "
                            << eps;
   }
-  if (getTokenTile() < 1)
+  if (getTokenTile() && *getTokenTile() < 1)
     return emitOpError() << "token_tile must be positive, not "
-                         << getTokenTile();
+                         << *getTokenTile();
+  if (getVocabTile() && *getVocabTile() < 1)
+    return emitOpError() << "vocab_tile must be positive, not "
+                         << *getVocabTile();
   return success();
 }

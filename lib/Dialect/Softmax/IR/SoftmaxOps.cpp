@@ -271,21 +271,19 @@ static ParseResult parseCrossEntropyResults(OpAsmParser &p,
 static void printCrossEntropyResults(OpAsmPrinter &, Operation *, TypeRange,
                                      Type, Type) {}
 
-static ParseResult parseCrossEntropyGradResults(OpAsmParser &, Type &gh,
-                                                Type &gw, Type &gb,
-                                                Type &counts, Type ghInit,
-                                                Type gwInit, Type gbInit,
-                                                Type countsInit) {
-  gh = ghInit;
-  gw = gwInit;
-  gb = gbInit;
-  counts = countsInit;
+/// softmax.linear_cross_entropy_grad: a result per tensor init, of its
+/// type.
+static ParseResult parseCrossEntropyGradResults(
+    OpAsmParser &, SmallVectorImpl<Type> &results, Type ghInit, Type gwInit,
+    Type gbInit, Type countsInit) {
+  for (Type init : {ghInit, gwInit, gbInit, countsInit})
+    if (isa_and_nonnull<RankedTensorType>(init))
+      results.push_back(init);
   return success();
 }
 
-static void printCrossEntropyGradResults(OpAsmPrinter &, Operation *, Type,
-                                         Type, Type, Type, Type, Type, Type,
-                                         Type) {}
+static void printCrossEntropyGradResults(OpAsmPrinter &, Operation *,
+                                         TypeRange, Type, Type, Type, Type) {}
 
 
 namespace {
@@ -605,6 +603,12 @@ void AttentionOp::getEffects(
 }
 
 void LinearCrossEntropyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  dpsBufferEffects(*this, effects);
+}
+
+void LinearCrossEntropyGradOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   dpsBufferEffects(*this, effects);

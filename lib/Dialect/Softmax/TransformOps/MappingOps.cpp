@@ -20,7 +20,7 @@ using namespace mlir::softmax;
 
 static bool isMappable(Operation *op) {
   return isa<SoftmaxOp, LogSoftmaxOp, LogSumExpOp, AttentionOp, TopKOp,
-             LinearCrossEntropyOp>(op);
+             LinearCrossEntropyOp, LinearCrossEntropyGradOp>(op);
 }
 
 static DiagnosedSilenceableFailure

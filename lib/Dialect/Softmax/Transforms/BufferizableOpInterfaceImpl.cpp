@@ -90,9 +90,9 @@ struct AttentionOpInterface
     return success();
   }
 };
-/// Top-k and the fused linear cross-entropy read their inputs and
-/// overwrite their inits in place (the GPU mapping's form): the same
-/// operands as buffers, the same properties.
+/// Top-k and the fused linear cross-entropy (forward and gradient) read
+/// their inputs and overwrite their inits in place (the GPU mapping's
+/// form): the same operands as buffers, the same properties.
 template <typename OpTy>
 struct InPlaceDpsOpInterface : public DstBufferizableOpInterfaceExternalModel<
                                    InPlaceDpsOpInterface<OpTy>, OpTy> {
@@ -124,27 +124,6 @@ struct InPlaceDpsOpInterface : public DstBufferizableOpInterfaceExternalModel<
   }
 };
 
-/// softmax.linear_cross_entropy_grad has a decomposition on tensors and
-/// no mapping on buffers yet: bufferizing it says so, where
-/// one-shot bufferization would only say that the op was not bufferized
-/// (the GPU pipelines bufferize before they map).
-template <typename OpTy>
-struct UnmappedOpRefusal
-    : public DstBufferizableOpInterfaceExternalModel<UnmappedOpRefusal<OpTy>,
-                                                     OpTy> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &,
-                              const AnalysisState &) const {
-    return true;
-  }
-  LogicalResult bufferize(Operation *op, RewriterBase &,
-                          const BufferizationOptions &,
-                          BufferizationState &) const {
-    return op->emitOpError(
-        "has no mapping on buffers yet (no GPU kernel): decompose it on "
-        "tensors first (softmax-decompose, as softmax-to-cpu does)");
-  }
-};
-
 } // namespace
 
 void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
@@ -157,7 +136,7 @@ void mlir::softmax::registerBufferizableOpInterfaceExternalModels(
     LinearCrossEntropyOp::attachInterface<
         InPlaceDpsOpInterface<LinearCrossEntropyOp>>(*ctx);
     LinearCrossEntropyGradOp::attachInterface<
-        UnmappedOpRefusal<LinearCrossEntropyGradOp>>(*ctx);
+        InPlaceDpsOpInterface<LinearCrossEntropyGradOp>>(*ctx);
     TopKOp::attachInterface<InPlaceDpsOpInterface<TopKOp>>(*ctx);
   });
 }

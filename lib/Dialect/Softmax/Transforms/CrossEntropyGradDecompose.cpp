@@ -14,6 +14,7 @@
 #include "CrossEntropyTiles.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 #include "softmax-mlir/Dialect/Softmax/Transforms/Transforms.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/CrossEntropyMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -109,27 +110,13 @@ Value GradDecomposer::tokenWeights() {
              b, loc, zeros.getType(), ins, ValueRange{zeros}, maps,
              ArrayRef<IteratorType>{IteratorType::parallel},
              [&](OpBuilder &nb, Location, ValueRange a) {
-               using P = arith::CmpIPredicate;
-               auto cst = [&](int64_t v) -> Value {
-                 return arith::ConstantOp::create(nb, loc,
-                                                  nb.getIntegerAttr(tt, v));
-               };
                Value w = a[1];
                if (count)
                  w = arith::DivFOp::create(nb, loc, w, a[2]);
-               Value vClasses =
-                   arith::IndexCastOp::create(nb, loc, tt, classes);
-               Value inRange = arith::AndIOp::create(
+               linalg::YieldOp::create(
                    nb, loc,
-                   arith::CmpIOp::create(nb, loc, P::sge, a[0], cst(0)),
-                   arith::CmpIOp::create(nb, loc, P::slt, a[0], vClasses));
-               Value kept = arith::CmpIOp::create(nb, loc, P::ne, a[0],
-                                                  cst(op.getIgnoreIndex()));
-               w = arith::SelectOp::create(
-                   nb, loc, inRange, w,
-                   f32Const(nb, std::numeric_limits<double>::quiet_NaN()));
-               w = arith::SelectOp::create(nb, loc, kept, w, f32Const(nb, 0.0));
-               linalg::YieldOp::create(nb, loc, w);
+                   crossEntropyTokenWeight(nb, loc, a[0], w, classes,
+                                           op.getIgnoreIndex()));
              })
       .getResult(0);
 }
@@ -147,38 +134,16 @@ Value GradDecomposer::logitGradients(Value z, Value lse, Value weights,
              ArrayRef<IteratorType>{IteratorType::parallel,
                                     IteratorType::parallel},
              [&](OpBuilder &nb, Location, ValueRange a) {
-               Value zv = a[0], s = a[1], w = a[2], t = a[3];
-               Value p = math::ExpOp::create(
-                   nb, loc, arith::SubFOp::create(nb, loc, zv, s));
-               if (c != 0.0)
-                 p = arith::MulFOp::create(
-                     nb, loc, p,
-                     arith::AddFOp::create(
-                         nb, loc, f32Const(nb, 1.0),
-                         arith::MulFOp::create(nb, loc, f32Const(nb, 2 * c),
-                                               s)));
                // The class of this column: v0 + v.
                Value cls = arith::AddIOp::create(
                    nb, loc, v0, linalg::IndexOp::create(nb, loc, 1));
                Value isTarget = arith::CmpIOp::create(
                    nb, loc, arith::CmpIPredicate::eq,
-                   arith::IndexCastOp::create(nb, loc, tt, cls), t);
-               Value g = arith::SubFOp::create(
-                   nb, loc, p,
-                   arith::SelectOp::create(nb, loc, isTarget, f32Const(nb, 1.0),
-                                           f32Const(nb, 0.0)));
-               g = arith::MulFOp::create(nb, loc, g, w);
-               if (softcap) {
-                 // d(s tanh(u / s)) / du = 1 - (z / s)^2.
-                 Value r =
-                     arith::DivFOp::create(nb, loc, zv, f32Const(nb, *softcap));
-                 g = arith::MulFOp::create(
-                     nb, loc, g,
-                     arith::SubFOp::create(
-                         nb, loc, f32Const(nb, 1.0),
-                         arith::MulFOp::create(nb, loc, r, r)));
-               }
-               linalg::YieldOp::create(nb, loc, g);
+                   arith::IndexCastOp::create(nb, loc, tt, cls), a[3]);
+               linalg::YieldOp::create(
+                   nb, loc,
+                   crossEntropyLogitGradient(nb, loc, a[0], a[1], a[2],
+                                             isTarget, c, softcap));
              })
       .getResult(0);
 }
@@ -208,7 +173,9 @@ SmallVector<Value> GradDecomposer::build() {
   features = dim(h, 1);
   Value weights = tokenWeights();
   double eps = op.getFilterOrDefault();
-  Value vTile = idx(op.getVocabTile()), nTile = idx(op.getTokenTile());
+  // The decomposition's own tile where the op names none.
+  Value vTile = idx(op.getVocabTileOr(1024)),
+        nTile = idx(op.getTokenTileOr(64));
   Value zero = idx(0);
   Type i64 = b.getI64Type();
   Value zero64 = arith::ConstantIntOp::create(b, loc, 0, 64);
@@ -334,6 +301,9 @@ struct DecomposeLinearCrossEntropyGrad
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LinearCrossEntropyGradOp op,
                                 PatternRewriter &rewriter) const override {
+    // On memrefs the op is the GPU mapping's.
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "on memrefs");
     rewriter.replaceOp(op, GradDecomposer(rewriter, op).build());
     return success();
   }

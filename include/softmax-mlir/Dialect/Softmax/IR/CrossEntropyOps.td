@@ -14,6 +14,8 @@ def Softmax_CEInput : AnyTypeOf<[RankedTensorOf<[F16, BF16, F32]>,
 def Softmax_CETargets : AnyTypeOf<[RankedTensorOf<[I32, I64]>,
                                    MemRefOf<[I32, I64]>],
     "ranked tensor or memref of i32 or i64">;
+def Softmax_CECounts : AnyTypeOf<[RankedTensorOf<[I64]>, MemRefOf<[I64]>],
+    "ranked tensor or memref of i64">;
 def Softmax_CEF32 : AnyTypeOf<[RankedTensorOf<[F32]>, MemRefOf<[F32]>],
     "ranked tensor or memref of f32">;
 
@@ -114,8 +116,8 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
 
 def Softmax_LinearCrossEntropyGradOp
     : Softmax_Op<"linear_cross_entropy_grad", [
-        Pure, AttrSizedOperandSegments, AttrSizedResultSegments,
-        DestinationStyleOpInterface,
+        AttrSizedOperandSegments, DestinationStyleOpInterface,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
         // hidden, classifier, targets, lse, grad_loss, grad_hidden_init,
         // grad_classifier_init.
         Softmax_RequiredOperandSegments<"0, 1, 2, 3, 4, 6, 7">]> {
@@ -126,8 +128,8 @@ def Softmax_LinearCrossEntropyGradOp
     the forward's `lse` `[N]` and the gradient of the loss `grad_loss`
     (rank 0 for `mean` and `sum`, `[N]` for `none`), writes the gradients
     of `hidden` (`[N, D]`), `classifier` (`[V, D]`) and, with `bias`, of
-    `bias` (`[V]`). The logits are recomputed tile by tile (tiles of
-    `token_tile` tokens by `vocab_tile` classes), never stored whole:
+    `bias` (`[V]`). The logits are recomputed tile by tile, never stored
+    whole:
 
     ```
     p_nv  = exp(z_nv - lse_n)
@@ -151,6 +153,13 @@ def Softmax_LinearCrossEntropyGradOp
     `filter_counts` init (`tensor<2xi64>`) receives the number of tiles
     and how many were filtered.
 
+    The tile the filter judges is `token_tile` tokens by `vocab_tile`
+    classes. Named, it is a contract: a target whose kernel tiles
+    otherwise refuses the op when the tile matters (a nonzero filter, or
+    `filter_counts`). Left out, each target filters its own tile: 64 x 1024
+    in the decomposition, 128 x 128 in the GPU kernel (recorded in its
+    `#softmax.cross_entropy_grad_gpu_strategy`).
+
     Example:
 
     ```mlir
@@ -162,28 +171,38 @@ def Softmax_LinearCrossEntropyGradOp
         filter_counts(%n0 : tensor<2xi64>)
         reduction(mean) filter(2.44140625e-04)
     ```
+
+    On memrefs (the GPU mapping's form) the op has no results and writes
+    its inits; operands are all tensors or all memrefs:
+
+    ```mlir
+    softmax.linear_cross_entropy_grad
+        ins(%h, %w, %t, %lse, %dl : memref<8192x2048xbf16>,
+            memref<128256x2048xbf16>, memref<8192xi64>, memref<8192xf32>,
+            memref<f32>)
+        outs(%gh, %gw : memref<8192x2048xbf16>, memref<128256x2048xbf16>)
+        reduction(mean)
+    ```
   }];
-  let arguments = (ins TensorOf<[F16, BF16, F32]>:$hidden,
-                       TensorOf<[F16, BF16, F32]>:$classifier,
-                       TensorOf<[I32, I64]>:$targets,
-                       TensorOf<[F32]>:$lse,
-                       TensorOf<[F32]>:$grad_loss,
-                       Optional<TensorOf<[F16, BF16, F32]>>:$bias,
-                       TensorOf<[F16, BF16, F32]>:$grad_hidden_init,
-                       TensorOf<[F16, BF16, F32]>:$grad_classifier_init,
-                       Optional<TensorOf<[F16, BF16, F32]>>:$grad_bias_init,
-                       Optional<TensorOf<[I64]>>:$filter_counts_init,
+  let arguments = (ins Softmax_CEInput:$hidden,
+                       Softmax_CEInput:$classifier,
+                       Softmax_CETargets:$targets,
+                       Softmax_CEF32:$lse,
+                       Softmax_CEF32:$grad_loss,
+                       Optional<Softmax_CEInput>:$bias,
+                       Softmax_CEInput:$grad_hidden_init,
+                       Softmax_CEInput:$grad_classifier_init,
+                       Optional<Softmax_CEInput>:$grad_bias_init,
+                       Optional<Softmax_CECounts>:$filter_counts_init,
                        Softmax_LossReductionAttr:$reduction,
                        DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
                        OptionalAttr<F32Attr>:$softcap,
                        OptionalAttr<F32Attr>:$z_loss,
                        OptionalAttr<F32Attr>:$filter,
-                       DefaultValuedAttr<I64Attr, "1024">:$vocab_tile,
-                       DefaultValuedAttr<I64Attr, "64">:$token_tile);
-  let results = (outs TensorOf<[F16, BF16, F32]>:$grad_hidden,
-                      TensorOf<[F16, BF16, F32]>:$grad_classifier,
-                      Optional<TensorOf<[F16, BF16, F32]>>:$grad_bias,
-                      Optional<TensorOf<[I64]>>:$filter_counts);
+                       OptionalAttr<I64Attr>:$vocab_tile,
+                       OptionalAttr<I64Attr>:$token_tile);
+  let results = (outs Variadic<RankedTensorOf<[F16, BF16, F32, I64]>>:
+                     $result_tensors);
   let assemblyFormat = [{
     `ins` `(` $hidden `,` $classifier `,` $targets `,` $lse `,` $grad_loss
         `:` type($hidden) `,` type($classifier) `,` type($targets) `,`
@@ -201,8 +220,7 @@ def Softmax_LinearCrossEntropyGradOp
     (`filter` `(` $filter^ `)`)?
     (`vocab_tile` `(` $vocab_tile^ `)`)?
     (`token_tile` `(` $token_tile^ `)`)?
-    attr-dict `` custom<CrossEntropyGradResults>(type($grad_hidden),
-        type($grad_classifier), type($grad_bias), type($filter_counts),
+    attr-dict `` custom<CrossEntropyGradResults>(type($result_tensors),
         ref(type($grad_hidden_init)), ref(type($grad_classifier_init)),
         ref(type($grad_bias_init)), ref(type($filter_counts_init)))
   }];
@@ -211,6 +229,31 @@ def Softmax_LinearCrossEntropyGradOp
     ::mlir::MutableOperandRange getDpsInitsMutable();
     /// `filter`, or the default of the inputs' element type.
     double getFilterOrDefault();
+    /// The filter's tile when the op names it, else `tokens x classes`
+    /// (the decomposition's 64 x 1024, or a target's own).
+    int64_t getTokenTileOr(int64_t tokens) {
+      return getTokenTile() ? *getTokenTile() : tokens;
+    }
+    int64_t getVocabTileOr(int64_t classes) {
+      return getVocabTile() ? *getVocabTile() : classes;
+    }
+    /// The results on tensors, in the order of the inits (null on memrefs,
+    /// where the op writes its inits, and for an absent optional init).
+    ::mlir::Value getGradHidden() { return resultOf(0); }
+    ::mlir::Value getGradClassifier() { return resultOf(1); }
+    ::mlir::Value getGradBias() {
+      return getGradBiasInit() ? resultOf(2) : ::mlir::Value();
+    }
+    ::mlir::Value getFilterCounts() {
+      return getFilterCountsInit() ? resultOf(getGradBiasInit() ? 3 : 2)
+                                   : ::mlir::Value();
+    }
+  private:
+    ::mlir::Value resultOf(unsigned i) {
+      return i < getResultTensors().size() ? getResultTensors()[i]
+                                           : ::mlir::Value();
+    }
+  public:
   }];
 }
 

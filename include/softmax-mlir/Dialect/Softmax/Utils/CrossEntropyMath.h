@@ -1,0 +1,35 @@
+//===- CrossEntropyMath.h - the cross-entropy gradient's formulas -*- C++ -*-===//
+//
+// The two scalar formulas of softmax.linear_cross_entropy_grad, written
+// once: the decomposition builds them inside linalg bodies, the GPU kernel
+// per accumulator element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_CROSSENTROPYMATH_H
+#define SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_CROSSENTROPYMATH_H
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace mlir::softmax {
+
+/// A token's weight w_n in the gradient: `gradLoss` (f32; already divided
+/// by the kept tokens for a mean), 0 when the integer `target` is
+/// `ignoreIndex`, NaN when it is outside [0, `classes`) (an index).
+Value crossEntropyTokenWeight(OpBuilder &b, Location loc, Value target,
+                              Value gradLoss, Value classes,
+                              int64_t ignoreIndex);
+
+/// du = w (exp(z - lse) (1 + 2 c lse) - [target]) (1 - (z / s)^2): the
+/// gradient at the raw logit of the f32 logit `z` (after the softcap `s`,
+/// whose derivative is the last factor), with `isTarget` an i1 and `zLoss`
+/// c (0: none).
+Value crossEntropyLogitGradient(OpBuilder &b, Location loc, Value z, Value lse,
+                                Value weight, Value isTarget, double zLoss,
+                                std::optional<double> softcap);
+
+} // namespace mlir::softmax
+
+#endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_CROSSENTROPYMATH_H

@@ -1,0 +1,653 @@
+//===- CrossEntropyGradToGPU.cpp - linear_cross_entropy_grad -> gpu -------===//
+//
+// Cut Cross-Entropy's backward (arXiv 2411.09009) in three steps, the
+// N x V logits and their gradient never in memory:
+//
+// 1. Weights: one block counts the kept tokens (for a mean) and writes each
+//    token's weight w_n (crossEntropyTokenWeight); the f32 accumulators of
+//    the gradients are zeroed (gpu.memset).
+// 2. Tiles: a block per (128 tokens, 128 classes). It recomputes the
+//    tile's logits on the matrix unit (TileMma, as the forward), turns each
+//    into du (crossEntropyLogitGradient) in registers, and votes: when every
+//    |du| is below the filter the tile is done (counted as filtered).
+//    Otherwise du goes to shared memory in the inputs' type, its column
+//    sums to grad_bias, and for each 64-feature chunk of D (h and W chunks
+//    staged as for the logits, the next in flight) two more products run:
+//    du W (rows of grad_hidden) and du^T h (rows of grad_classifier), each
+//    added to the f32 accumulators with atomics: a token's gradient sums
+//    over every class tile, a class's over every token tile.
+// 3. Round: accumulators that are not the inits themselves (f16 or bf16
+//    inits) are rounded into them once.
+//
+// The accumulators are f32 (users report divergence with bf16 ones: Liger
+// #512, OLMo-core #370, Megatron-LM #2206): N x D and V x D floats of
+// workspace unless the inits are f32. docs/CrossEntropy.md, "GPU kernel
+// (backward)".
+//
+//===----------------------------------------------------------------------===//
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
+#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/CrossEntropyMath.h"
+
+#include "SharedTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+namespace {
+
+/// The buffers the tile kernel adds into: the f32 accumulators of
+/// grad_hidden, grad_classifier and grad_bias (null without a bias), the
+/// token weights and the filter counts (null when not asked for).
+struct GradBuffers {
+  Value gh, gw, gb, weights, counts;
+};
+
+class GradTileKernel : IndexArith {
+public:
+  GradTileKernel(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
+                 TileMma &logits, TileMma &prodH, TileMma &prodW,
+                 const GradBuffers &out)
+      : IndexArith(b, loc), op(op), mma(logits), prodH(prodH), prodW(prodW),
+        c(logits.getConfig()), out(out) {}
+
+  /// `smem`: the operands' tiles (the logits' TileMma::tileBuffers), the
+  /// du tile, then an i32 [1] flag for the vote, all in the dynamic pool.
+  void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
+
+private:
+  /// The inner dimension in kTile steps, the next slices in flight (the
+  /// forward's schedule): `body(step, buffer, carried)` between barriers.
+  SmallVector<Value>
+  pipelined(ValueRange init,
+            function_ref<SmallVector<Value>(Value, Value, ValueRange)> body);
+  /// du of the lane's accumulator elements (0 past N and V).
+  SmallVector<Value> gradients(ArrayRef<Value> acc);
+  /// Whether any |du| of the block reaches the filter (NaN does).
+  Value vote(ArrayRef<Value> du, Value flag);
+  /// grad_bias += the block's column sums of du.
+  void addBias(ArrayRef<Value> du);
+  /// acc (a product's accumulators) added into rows [row0 + ...) of the
+  /// [rows, D] accumulator `dst`, columns from `col0`.
+  void addTile(TileMma &p, ArrayRef<Value> acc, Value dst, Value row0,
+               Value rows, Value col0, Value pRow, Value pCol);
+
+  LinearCrossEntropyGradOp op;
+  TileMma &mma, &prodH, &prodW;
+  const TileMmaConfig &c;
+  GradBuffers out;
+  Value tokens, classes, n0, v0, warpRow, warpCol, base;
+  int64_t features = 0;
+};
+
+} // namespace
+
+SmallVector<Value> GradTileKernel::pipelined(
+    ValueRange init,
+    function_ref<SmallVector<Value>(Value, Value, ValueRange)> body) {
+  int64_t steps = llvm::divideCeil(features, c.kTile);
+  Value bound = features % c.kTile ? idx(features) : Value();
+  auto stage = [&](Value t, Value buf) {
+    return mma.stage(op.getHidden(), n0, tokens, op.getClassifier(), v0,
+                     classes, mul(t, idx(c.kTile)), bound, buf);
+  };
+  int64_t ahead = c.stages - 1;
+  Value last = idx(steps - 1), token;
+  for (int64_t t = 0; t < ahead; ++t)
+    token = stage(minI(idx(t), last), idx(t));
+  auto loop = scf::ForOp::create(
+      b, loc, idx(0), idx(steps), idx(1), init,
+      [&](OpBuilder &, Location, Value t, ValueRange carried) {
+        // The buffer of step t - 1, which every warp is done with.
+        Value next = add(t, idx(ahead));
+        stage(minI(next, last), rem(next, c.stages));
+        mma.wait(token, ahead);
+        gpu::BarrierOp::create(b, loc);
+        SmallVector<Value> outv = body(t, rem(t, c.stages), carried);
+        gpu::BarrierOp::create(b, loc);
+        scf::YieldOp::create(b, loc, outv);
+      });
+  // No copy may be in flight past the loop.
+  mma.wait(token, 0);
+  return loop.getResults();
+}
+
+SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
+  StateMath sm(b, loc, b.getF32Type());
+  SmallVector<Value> xs = mma.elements(acc);
+  Value limit = sub(classes, base);
+  double zLoss = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0;
+  std::optional<double> cap;
+  if (FloatAttr s = op.getSoftcapAttr())
+    cap = s.getValueAsDouble();
+  // Each slot's token: lse, weight, and its target's column relative to
+  // the lane's base (a row past the tokens: no column matches).
+  SmallVector<Value> inRow, lse, weight, rel;
+  for (int64_t s = 0; s < mma.slots(); ++s) {
+    Value row = add(add(n0, warpRow), mma.slotRow(s));
+    inRow.push_back(cmp(arith::CmpIPredicate::slt, row, tokens));
+    auto load = scf::IfOp::create(
+        b, loc, TypeRange{b.getF32Type(), b.getF32Type(), b.getIndexType()},
+        inRow.back(), true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&load.getThenRegion().front());
+    Value t = memref::LoadOp::create(b, loc, op.getTargets(), row);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{memref::LoadOp::create(b, loc, op.getLse(), row),
+                   memref::LoadOp::create(b, loc, out.weights, row),
+                   arith::IndexCastOp::create(b, loc, b.getIndexType(), t)});
+    b.setInsertionPointToStart(&load.getElseRegion().front());
+    scf::YieldOp::create(b, loc, ValueRange{sm.cst(0), sm.cst(0), idx(-1)});
+    b.setInsertionPointAfter(load);
+    lse.push_back(load.getResult(0));
+    weight.push_back(load.getResult(1));
+    rel.push_back(sub(load.getResult(2), base));
+  }
+  Value lastClass = sub(classes, idx(1));
+  SmallVector<Value> du;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    int64_t off = mma.colOffset(i), s = mma.slotOf(i);
+    Value x = xs[i];
+    if (Value bias = op.getBias())
+      x = sm.add(x, sm.toAcc(memref::LoadOp::create(
+                        b, loc, bias, minI(add(base, idx(off)), lastClass))));
+    if (cap) {
+      Value sc = sm.cst(*cap);
+      x = sm.mul(sc, math::TanhOp::create(b, loc, sm.div(x, sc)));
+    }
+    Value isTarget = cmp(arith::CmpIPredicate::eq, rel[s], idx(off));
+    Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weight[s], isTarget,
+                                        zLoss, cap);
+    Value valid =
+        andI(inRow[s], cmp(arith::CmpIPredicate::slt, idx(off), limit));
+    du.push_back(sm.select(valid, g, sm.cst(0)));
+  }
+  return du;
+}
+
+Value GradTileKernel::vote(ArrayRef<Value> du, Value flag) {
+  Value eps = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(op.getFilterOrDefault()));
+  Value any;
+  for (Value g : du) {
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE,
+                                      math::AbsFOp::create(b, loc, g), eps);
+    any = any ? arith::OrIOp::create(b, loc, any, big) : big;
+  }
+  {
+    auto raise = scf::IfOp::create(b, loc, any, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&raise.getThenRegion().front());
+    memref::StoreOp::create(b, loc,
+                            arith::ConstantIntOp::create(b, loc, 1, 32), flag,
+                            idx(0));
+  }
+  gpu::BarrierOp::create(b, loc);
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      memref::LoadOp::create(b, loc, flag, idx(0)),
+      arith::ConstantIntOp::create(b, loc, 0, 32));
+}
+
+void GradTileKernel::addBias(ArrayRef<Value> du) {
+  StateMath sm(b, loc, b.getF32Type());
+  // The lane's columns: its elements summed over their rows.
+  std::map<int64_t, Value> sums;
+  for (size_t i = 0; i < du.size(); ++i) {
+    Value &s = sums[mma.colOffset(i)];
+    s = s ? sm.add(s, du[i]) : du[i];
+  }
+  auto lanes = static_cast<int32_t>(mma.lanes());
+  for (auto &[off, s] : sums)
+    for (int32_t x : mma.colLaneXors())
+      s = sm.add(s, gpu::ShuffleOp::create(b, loc, s, x, lanes,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult());
+  Value first = cmp(arith::CmpIPredicate::eq, mma.slotRow(0), idx(0));
+  auto lead = scf::IfOp::create(b, loc, first, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&lead.getThenRegion().front());
+  Value limit = sub(classes, base);
+  for (auto &[off, s] : sums) {
+    auto inside = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, idx(off), limit), false);
+    OpBuilder::InsertionGuard gi(b);
+    b.setInsertionPointToStart(&inside.getThenRegion().front());
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, s, out.gb,
+                                ValueRange{add(base, idx(off))});
+  }
+}
+
+void GradTileKernel::addTile(TileMma &p, ArrayRef<Value> acc, Value dst,
+                             Value row0, Value rows, Value col0, Value pRow,
+                             Value pCol) {
+  SmallVector<Value> xs = p.elements(acc);
+  Value colBase = add(add(col0, pCol), p.laneCol());
+  Value colLimit = sub(idx(features), colBase);
+  bool boundCols = features % c.kTile != 0;
+  for (int64_t s = 0; s < p.slots(); ++s) {
+    Value row = add(add(row0, pRow), p.slotRow(s));
+    auto inside = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, row, rows), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&inside.getThenRegion().front());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (p.slotOf(i) != s)
+        continue;
+      int64_t off = p.colOffset(i);
+      OpBuilder::InsertionGuard gc(b);
+      if (boundCols) {
+        auto col = scf::IfOp::create(
+            b, loc, cmp(arith::CmpIPredicate::slt, idx(off), colLimit), false);
+        b.setInsertionPointToStart(&col.getThenRegion().front());
+      }
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, xs[i],
+                                  dst, ValueRange{row, add(colBase, idx(off))});
+    }
+  }
+}
+
+void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
+  Value tid = launch.getThreadIds().x;
+  mma.begin(tid, smem);
+  Value du = smem[2], flag = smem[3];
+  prodH.begin(tid, {du, smem[1]});
+  prodW.begin(tid, {du, smem[0]});
+  Value hidden = op.getHidden();
+  features = cast<MemRefType>(hidden.getType()).getDimSize(1);
+  tokens = memref::DimOp::create(b, loc, hidden, 0);
+  classes = memref::DimOp::create(b, loc, op.getClassifier(), 0);
+  Value warp = div(tid, mma.lanes());
+  warpRow = mul(div(warp, c.warpsN), idx(c.warpRows));
+  warpCol = mul(rem(warp, c.warpsN), idx(c.warpCols));
+  const TileMmaConfig &pc = prodH.getConfig();
+  Value pRow = mul(div(warp, pc.warpsN), idx(pc.warpRows));
+  Value pCol = mul(rem(warp, pc.warpsN), idx(pc.warpCols));
+  n0 = mul(launch.getBlockIds().x, idx(c.blockRows()));
+  v0 = mul(launch.getBlockIds().y, idx(c.blockCols()));
+  base = add(v0, add(warpCol, mma.laneCol()));
+  Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+  double eps = op.getFilterOrDefault();
+  Value counts = out.counts;
+
+  // A block past the tokens or classes (an empty grid dimension is
+  // launched as one block) has no tile.
+  Value any = andI(cmp(arith::CmpIPredicate::slt, n0, tokens),
+                   cmp(arith::CmpIPredicate::slt, v0, classes));
+  auto work = scf::IfOp::create(b, loc, any, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&work.getThenRegion().front());
+  if (eps > 0) {
+    auto reset = scf::IfOp::create(b, loc, first, false);
+    OpBuilder::InsertionGuard gr(b);
+    b.setInsertionPointToStart(&reset.getThenRegion().front());
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                            flag, idx(0));
+  }
+  // The tile's logits (the loop's barriers publish the flag's reset).
+  SmallVector<Value> acc =
+      pipelined(mma.zero(), [&](Value, Value buf, ValueRange a) {
+        return mma.multiply(llvm::to_vector(a), buf, warpRow, warpCol);
+      });
+  SmallVector<Value> grads = gradients(acc);
+  Value keep = eps > 0 ? vote(grads, flag)
+                       : arith::ConstantIntOp::create(b, loc, 1, 1).getResult();
+  if (counts) {
+    auto count = scf::IfOp::create(b, loc, first, false);
+    OpBuilder::InsertionGuard gc(b);
+    b.setInsertionPointToStart(&count.getThenRegion().front());
+    Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                                counts, ValueRange{idx(0)});
+    Value skipped = arith::ExtUIOp::create(
+        b, loc, b.getI64Type(),
+        arith::XOrIOp::create(b, loc, keep,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)));
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, skipped,
+                                counts, ValueRange{idx(1)});
+  }
+  auto kept = scf::IfOp::create(b, loc, keep, false);
+  b.setInsertionPointToStart(&kept.getThenRegion().front());
+  // du in the inputs' type, [tokens][classes] of the tile.
+  Type elt = c.elt;
+  for (size_t i = 0; i < grads.size(); ++i)
+    memref::StoreOp::create(
+        b, loc, arith::TruncFOp::create(b, loc, elt, grads[i]), du,
+        ValueRange{idx(0), add(warpRow, mma.slotRow(mma.slotOf(i))),
+                   add(add(warpCol, mma.laneCol()), idx(mma.colOffset(i)))});
+  if (out.gb)
+    addBias(grads);
+  // The products read du from every warp's part; the loop's first barrier
+  // (after its first wait) publishes it.
+  pipelined({}, [&](Value t, Value buf, ValueRange) {
+    Value d0 = mul(t, idx(c.kTile));
+    SmallVector<Value> gh =
+        prodH.multiply(prodH.zero(), idx(0), buf, pRow, pCol);
+    addTile(prodH, gh, out.gh, n0, tokens, d0, pRow, pCol);
+    SmallVector<Value> gw =
+        prodW.multiply(prodW.zero(), idx(0), buf, pRow, pCol);
+    addTile(prodW, gw, out.gw, v0, classes, d0, pRow, pCol);
+    return SmallVector<Value>();
+  });
+}
+
+/// Step 1: one block counts the kept tokens (for a mean) and writes each
+/// token's weight; thread 0 zeroes the filter counts.
+static void buildWeights(OpBuilder &b, Location loc,
+                         LinearCrossEntropyGradOp op, gpu::LaunchOp launch,
+                         int64_t threads, int64_t warpSize, Value weights,
+                         Value counts) {
+  IndexArith ix(b, loc);
+  StateMath sm(b, loc, b.getF32Type());
+  Value tid = launch.getThreadIds().x;
+  Value tokens = memref::DimOp::create(b, loc, op.getHidden(), 0);
+  Value classes = memref::DimOp::create(b, loc, op.getClassifier(), 0);
+  Value targets = op.getTargets(), dl = op.getGradLoss();
+  Type tt = cast<MemRefType>(targets.getType()).getElementType();
+  auto isKept = [&](Value t) {
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, t,
+        arith::ConstantOp::create(b, loc,
+                                  b.getIntegerAttr(tt, op.getIgnoreIndex())));
+  };
+  LossReduction red = op.getReduction();
+  Value scale;
+  if (red != LossReduction::None)
+    scale = memref::LoadOp::create(b, loc, dl, ValueRange{});
+  if (red == LossReduction::Mean) {
+    auto loop = scf::ForOp::create(
+        b, loc, tid, tokens, ix.idx(threads), ValueRange{sm.cst(0)},
+        [&](OpBuilder &, Location, Value n, ValueRange acc) {
+          Value t = memref::LoadOp::create(b, loc, targets, n);
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{sm.add(acc[0], sm.select(isKept(t), sm.cst(1),
+                                                  sm.cst(0)))});
+        });
+    Value count = loop.getResult(0);
+    auto width = static_cast<int32_t>(warpSize);
+    for (int32_t x = width / 2; x >= 1; x /= 2)
+      count = sm.add(count, gpu::ShuffleOp::create(b, loc, count, x, width,
+                                                   gpu::ShuffleMode::XOR)
+                                .getShuffleResult());
+    Value perWarp = launch.getWorkgroupAttributions()[0];
+    {
+      auto lead = scf::IfOp::create(
+          b, loc,
+          ix.cmp(arith::CmpIPredicate::eq, ix.rem(tid, warpSize), ix.idx(0)),
+          false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&lead.getThenRegion().front());
+      memref::StoreOp::create(b, loc, count, perWarp, ix.div(tid, warpSize));
+    }
+    gpu::BarrierOp::create(b, loc);
+    // Every thread adds the warps' counts (the same order: the same sum).
+    Value total = sm.cst(0);
+    for (int64_t w = 0; w < threads / warpSize; ++w)
+      total = sm.add(total, memref::LoadOp::create(b, loc, perWarp, ix.idx(w)));
+    scale = sm.div(scale, total);
+  }
+  scf::ForOp::create(
+      b, loc, tid, tokens, ix.idx(threads), ValueRange{},
+      [&](OpBuilder &, Location, Value n, ValueRange) {
+        Value t = memref::LoadOp::create(b, loc, targets, n);
+        Value g = scale ? scale : memref::LoadOp::create(b, loc, dl, n);
+        memref::StoreOp::create(
+            b, loc,
+            crossEntropyTokenWeight(b, loc, t, g, classes,
+                                    op.getIgnoreIndex()),
+            weights, n);
+        scf::YieldOp::create(b, loc);
+      });
+  if (counts) {
+    auto lead = scf::IfOp::create(
+        b, loc, ix.cmp(arith::CmpIPredicate::eq, tid, ix.idx(0)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&lead.getThenRegion().front());
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    for (int64_t i = 0; i < 2; ++i)
+      memref::StoreOp::create(b, loc, zero, counts, ix.idx(i));
+  }
+}
+
+/// Step 3: the f32 accumulator `src` rounded into `dst` (same shape), a
+/// grid-stride loop over its elements.
+static void buildRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+                       int64_t threads, Value src, Value dst) {
+  IndexArith ix(b, loc);
+  auto type = cast<MemRefType>(src.getType());
+  Value total = ix.idx(1), inner = ix.idx(1);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value size = memref::DimOp::create(b, loc, src, d);
+    total = ix.mul(total, size);
+    if (d == 1)
+      inner = size;
+  }
+  Value first = ix.add(ix.mul(launch.getBlockIds().x, ix.idx(threads)),
+                       launch.getThreadIds().x);
+  Value stride = ix.mul(launch.getGridSizeX(), ix.idx(threads));
+  Type elt = cast<MemRefType>(dst.getType()).getElementType();
+  scf::ForOp::create(
+      b, loc, first, total, stride, ValueRange{},
+      [&](OpBuilder &, Location, Value i, ValueRange) {
+        SmallVector<Value> at = {i};
+        if (type.getRank() == 2)
+          at = {arith::DivUIOp::create(b, loc, i, inner),
+                arith::RemUIOp::create(b, loc, i, inner)};
+        Value v = memref::LoadOp::create(b, loc, src, at);
+        memref::StoreOp::create(b, loc,
+                                arith::TruncFOp::create(b, loc, elt, v), dst,
+                                at);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
+    RewriterBase &rewriter, LinearCrossEntropyGradOp op,
+    const GPUTarget &target, const GPUTargetHooks &hooks) {
+  if (!isa<MemRefType>(op.getHidden().getType()))
+    return op.emitOpError("GPU mapping takes the op on memrefs (bufferize "
+                          "it first, as softmax-to-nvvm does)");
+  if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
+    return op.emitOpError(*why);
+  auto hType = cast<MemRefType>(op.getHidden().getType());
+  Type elt = hType.getElementType();
+  int64_t d = hType.getDimSize(1);
+  if (ShapedType::isDynamic(d))
+    return op.emitOpError("GPU mapping needs a static hidden size (D), which "
+                          "its shared-memory tiles are built for");
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  if (d == 0 || (d * eltBytes) % 16 != 0)
+    return op.emitOpError()
+           << "GPU mapping copies rows in 16-byte pieces: a hidden size of "
+           << d << " " << elt << " elements is not a multiple of "
+           << 16 / eltBytes;
+
+  // The logits' tile (the forward's) and the two products of du by chunks
+  // of W and h, whose inner dimension is the tile's classes or tokens.
+  TileMmaConfig logitsConfig;
+  logitsConfig.elt = elt;
+  Location loc = op.getLoc();
+  std::unique_ptr<TileMma> mma = hooks.makeTileMma(rewriter, loc, logitsConfig);
+  std::unique_ptr<TileMma> prodH, prodW;
+  if (mma) {
+    logitsConfig = mma->getConfig();
+    // du W: [tokens, a chunk of D] over the tile's classes; du^T h:
+    // [classes, a chunk of D] over its tokens. Both read du (one buffer)
+    // and the chunk the logits' schedule staged, by inner rows.
+    TileMmaConfig p = logitsConfig;
+    p.warpCols = logitsConfig.kTile / p.warpsN;
+    p.stages = 1;
+    p.bByInner = true;
+    p.warpRows = logitsConfig.blockRows() / p.warpsM;
+    p.kTile = logitsConfig.blockCols();
+    prodH = hooks.makeTileMma(rewriter, loc, p);
+    p.aByInner = true;
+    p.warpRows = logitsConfig.blockCols() / p.warpsM;
+    p.kTile = logitsConfig.blockRows();
+    prodW = hooks.makeTileMma(rewriter, loc, p);
+  }
+  if (!mma || !prodH || !prodW)
+    return op.emitOpError()
+           << "has no GPU kernel for " << elt << " inputs on " << target.chip
+           << " (the linear cross-entropy's gradient runs f16 and bf16 on "
+              "NVIDIA tensor cores; decompose it on tensors for the CPU)";
+  int64_t tileTokens = logitsConfig.blockRows(),
+          tileClasses = logitsConfig.blockCols();
+  // The filter judges the kernel's tile: a tile the op names is a contract
+  // where it changes the result (a filter) or what is reported (counts).
+  bool tileMatters =
+      op.getFilterOrDefault() > 0 || op.getFilterCountsInit() != nullptr;
+  if (tileMatters && (op.getTokenTileOr(tileTokens) != tileTokens ||
+                      op.getVocabTileOr(tileClasses) != tileClasses))
+    return op.emitOpError()
+           << "GPU kernel filters tiles of " << tileTokens << " tokens x "
+           << tileClasses << " classes, not the " << op.getTokenTileOr(64)
+           << " x " << op.getVocabTileOr(1024)
+           << " the op names (leave token_tile and vocab_tile out to take the "
+              "kernel's, or use filter(0.0) without filter_counts)";
+
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
+  tileTypes.push_back(prodH->tileBuffers(workgroup)[0]);
+  // The vote's flag after the tiles, in the same pool (SharedTiles.h).
+  tileTypes.push_back(MemRefType::get({1}, rewriter.getI32Type(),
+                                      MemRefLayoutAttrInterface(), workgroup));
+  int64_t tileBytes = 0;
+  for (MemRefType t : tileTypes)
+    tileBytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+  if (tileBytes > target.maxSharedMemoryPerBlock)
+    return op.emitOpError() << "GPU mapping needs " << tileBytes
+                            << " bytes of workgroup memory; " << target.chip
+                            << " has " << target.maxSharedMemoryPerBlock;
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  IndexArith ix(rewriter, loc);
+  MLIRContext *ctx = rewriter.getContext();
+  Type f32 = rewriter.getF32Type();
+  Value tokens = memref::DimOp::create(rewriter, loc, op.getHidden(), 0);
+  Value classes = memref::DimOp::create(rewriter, loc, op.getClassifier(), 0);
+  Value one = ix.idx(1);
+  int64_t dyn = ShapedType::kDynamic;
+  assertAligned16(rewriter, loc, {op.getHidden(), op.getClassifier()},
+                  "softmax.linear_cross_entropy_grad on the GPU needs hidden "
+                  "and classifier buffers aligned to 16 bytes");
+
+  // Workspace in stream order: the weights, and an f32 accumulator per
+  // gradient whose init is not f32 (an f32 init accumulates in place).
+  Type tokenType = gpu::AsyncTokenType::get(ctx);
+  Value token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                    .getAsyncToken();
+  SmallVector<Value> workspace;
+  auto alloc = [&](ArrayRef<int64_t> shape, ValueRange sizes) {
+    auto a =
+        gpu::AllocOp::create(rewriter, loc, MemRefType::get(shape, f32),
+                             tokenType, ValueRange{token}, sizes, ValueRange{});
+    token = a.getAsyncToken();
+    workspace.push_back(a.getMemref());
+    return a.getMemref();
+  };
+  SmallVector<std::pair<Value, Value>> rounds; // (accumulator, init)
+  auto accumulator = [&](Value init, ArrayRef<int64_t> shape,
+                         ValueRange sizes) {
+    Value acc = init;
+    if (!cast<MemRefType>(init.getType()).getElementType().isF32()) {
+      acc = alloc(shape, sizes);
+      rounds.push_back({acc, init});
+    }
+    token = gpu::MemsetOp::create(rewriter, loc, tokenType, ValueRange{token},
+                                  acc,
+                                  arith::ConstantOp::create(
+                                      rewriter, loc, rewriter.getF32FloatAttr(0)))
+                .getAsyncToken();
+    return acc;
+  };
+  GradBuffers out;
+  out.weights = alloc({dyn}, tokens);
+  out.gh = accumulator(op.getGradHiddenInit(), {dyn, d}, tokens);
+  out.gw = accumulator(op.getGradClassifierInit(), {dyn, d}, classes);
+  if (Value gb = op.getGradBiasInit())
+    out.gb = accumulator(gb, {dyn}, classes);
+  out.counts = op.getFilterCountsInit();
+
+  // Step 1: one block.
+  int64_t threads = std::min<int64_t>(1024, target.maxThreadsPerBlock);
+  auto perWarp = MemRefType::get({threads / target.warpSize}, f32,
+                                 MemRefLayoutAttrInterface(), workgroup);
+  auto weights = gpu::LaunchOp::create(
+      rewriter, loc, one, one, one, ix.idx(threads), one, one, nullptr,
+      tokenType, ValueRange{token}, TypeRange{perWarp});
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&weights.getBody().front());
+    buildWeights(rewriter, loc, op, weights, threads, target.warpSize,
+                 out.weights, out.counts);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  token = weights.getAsyncToken();
+
+  // Step 2: a block per tile (at least one per grid dimension).
+  auto tilesOf = [&](Value n, int64_t per) {
+    return ix.maxI(arith::CeilDivUIOp::create(rewriter, loc, n, ix.idx(per)),
+                   one);
+  };
+  auto tiles = gpu::LaunchOp::create(
+      rewriter, loc, tilesOf(tokens, tileTokens), tilesOf(classes, tileClasses),
+      one, ix.idx(logitsConfig.warps() * mma->lanes()), one, one,
+      arith::ConstantIntOp::create(rewriter, loc, tileBytes, 32).getResult(),
+      tokenType, ValueRange{token});
+  tiles->setAttr(SoftmaxDialect::getStrategyAttrName(),
+                 CrossEntropyGPUStrategyAttr::get(
+                     ctx,
+                     target.vendor == GPUVendor::NVIDIA
+                         ? MatrixInstruction::M16n8k16
+                         : MatrixInstruction::Mfma16x16x16,
+                     tileTokens, tileClasses, logitsConfig.kTile,
+                     logitsConfig.stages, std::nullopt));
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&tiles.getBody().front());
+    SmallVector<Value> smem =
+        viewDynamicSharedMemory(rewriter, loc, tileTypes);
+    GradTileKernel(rewriter, loc, op, *mma, *prodH, *prodW, out)
+        .build(tiles, smem);
+    gpu::TerminatorOp::create(rewriter, loc);
+  }
+  token = tiles.getAsyncToken();
+
+  // Step 3: the rounds, a grid-stride loop each.
+  constexpr int64_t kRoundThreads = 256;
+  for (auto [acc, init] : rounds) {
+    auto round = gpu::LaunchOp::create(
+        rewriter, loc, ix.idx(8 * target.multiprocessors), one, one,
+        ix.idx(kRoundThreads), one, one, nullptr, tokenType,
+        ValueRange{token});
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&round.getBody().front());
+    buildRound(rewriter, loc, round, kRoundThreads, acc, init);
+    gpu::TerminatorOp::create(rewriter, loc);
+    token = round.getAsyncToken();
+  }
+  for (Value buffer : workspace)
+    token = gpu::DeallocOp::create(rewriter, loc, tokenType, ValueRange{token},
+                                   buffer)
+                .getAsyncToken();
+  gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
+  rewriter.eraseOp(op);
+  return success();
+}

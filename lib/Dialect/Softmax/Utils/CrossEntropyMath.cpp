@@ -1,0 +1,61 @@
+//===- CrossEntropyMath.cpp - the cross-entropy gradient's formulas -------===//
+
+#include "softmax-mlir/Dialect/Softmax/Utils/CrossEntropyMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
+
+using namespace mlir;
+
+static Value f32(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+Value mlir::softmax::crossEntropyTokenWeight(OpBuilder &b, Location loc,
+                                             Value target, Value gradLoss,
+                                             Value classes,
+                                             int64_t ignoreIndex) {
+  using P = arith::CmpIPredicate;
+  Type tt = target.getType();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(tt, v));
+  };
+  Value v = arith::IndexCastOp::create(b, loc, tt, classes);
+  Value inRange = arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, P::sge, target, cst(0)),
+      arith::CmpIOp::create(b, loc, P::slt, target, v));
+  Value kept = arith::CmpIOp::create(b, loc, P::ne, target, cst(ignoreIndex));
+  Value w = arith::SelectOp::create(
+      b, loc, inRange, gradLoss,
+      f32(b, loc, std::numeric_limits<double>::quiet_NaN()));
+  return arith::SelectOp::create(b, loc, kept, w, f32(b, loc, 0.0));
+}
+
+Value mlir::softmax::crossEntropyLogitGradient(OpBuilder &b, Location loc,
+                                               Value z, Value lse, Value weight,
+                                               Value isTarget, double zLoss,
+                                               std::optional<double> softcap) {
+  Value p = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, z, lse));
+  if (zLoss != 0.0)
+    p = arith::MulFOp::create(
+        b, loc, p,
+        arith::AddFOp::create(
+            b, loc, f32(b, loc, 1.0),
+            arith::MulFOp::create(b, loc, f32(b, loc, 2 * zLoss), lse)));
+  Value g = arith::SubFOp::create(
+      b, loc, p,
+      arith::SelectOp::create(b, loc, isTarget, f32(b, loc, 1.0),
+                              f32(b, loc, 0.0)));
+  g = arith::MulFOp::create(b, loc, g, weight);
+  if (softcap) {
+    // d(s tanh(u / s)) / du = 1 - (z / s)^2.
+    Value r = arith::DivFOp::create(b, loc, z, f32(b, loc, *softcap));
+    g = arith::MulFOp::create(
+        b, loc, g,
+        arith::SubFOp::create(b, loc, f32(b, loc, 1.0),
+                              arith::MulFOp::create(b, loc, r, r)));
+  }
+  return g;
+}

@@ -1,0 +1,33 @@
+// softmax.linear_cross_entropy_grad lowered by softmax-to-nvvm for
+// linear-cross-entropy-grad-gpu.test (the driver is
+// Inputs/linear-cross-entropy-grad-main.cpp):
+//   odd_exact    bf16, 300 tokens (3 token tiles, the last partial), D 72 (a
+//                chunk of 64 features and a partial one), V 1031 (the last
+//                class tile partial), bias, softcap 30, z-loss 1e-4,
+//                per-token loss gradients, filter(0.0), f32 gradients
+//                (accumulated in place), the counts
+//   f16_filter   f16, 130 tokens, D 128, V 5000, i32 targets, ignore_index
+//                7, the mean, the default filter (2^-15), f16 gradients
+//                (rounded from f32 accumulators), the counts
+//   bf16_bias    bf16, 256 tokens, D 256, V 3001, bias with a bf16 grad_bias,
+//                the mean, the default filter (2^-12), the counts
+//   one_sum      bf16, 7 tokens, D 64, V 1, the sum
+func.func @odd_exact(%h: memref<300x72xbf16>, %w: memref<1031x72xbf16>, %t: memref<300xi64>, %lse: memref<300xf32>, %dl: memref<300xf32>, %b: memref<1031xbf16>, %gh: memref<300x72xf32>, %gw: memref<1031x72xf32>, %gb: memref<1031xf32>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<300x72xbf16>, memref<1031x72xbf16>, memref<300xi64>, memref<300xf32>, memref<300xf32>) bias(%b : memref<1031xbf16>) outs(%gh, %gw : memref<300x72xf32>, memref<1031x72xf32>) grad_bias(%gb : memref<1031xf32>) filter_counts(%n : memref<2xi64>) reduction(none) softcap(3.0e+01) z_loss(1.0e-04) filter(0.0)
+  return
+}
+
+func.func @f16_filter(%h: memref<130x128xf16>, %w: memref<5000x128xf16>, %t: memref<130xi32>, %lse: memref<130xf32>, %dl: memref<f32>, %gh: memref<130x128xf16>, %gw: memref<5000x128xf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<130x128xf16>, memref<5000x128xf16>, memref<130xi32>, memref<130xf32>, memref<f32>) outs(%gh, %gw : memref<130x128xf16>, memref<5000x128xf16>) filter_counts(%n : memref<2xi64>) reduction(mean) ignore_index(7)
+  return
+}
+
+func.func @bf16_bias(%h: memref<256x256xbf16>, %w: memref<3001x256xbf16>, %t: memref<256xi64>, %lse: memref<256xf32>, %dl: memref<f32>, %b: memref<3001xbf16>, %gh: memref<256x256xbf16>, %gw: memref<3001x256xbf16>, %gb: memref<3001xbf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<256x256xbf16>, memref<3001x256xbf16>, memref<256xi64>, memref<256xf32>, memref<f32>) bias(%b : memref<3001xbf16>) outs(%gh, %gw : memref<256x256xbf16>, memref<3001x256xbf16>) grad_bias(%gb : memref<3001xbf16>) filter_counts(%n : memref<2xi64>) reduction(mean)
+  return
+}
+
+func.func @one_sum(%h: memref<7x64xbf16>, %w: memref<1x64xbf16>, %t: memref<7xi64>, %lse: memref<7xf32>, %dl: memref<f32>, %gh: memref<7x64xbf16>, %gw: memref<1x64xbf16>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<7x64xbf16>, memref<1x64xbf16>, memref<7xi64>, memref<7xf32>, memref<f32>) outs(%gh, %gw : memref<7x64xbf16>, memref<1x64xbf16>) reduction(sum)
+  return
+}
