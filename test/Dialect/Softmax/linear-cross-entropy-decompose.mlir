@@ -42,20 +42,23 @@ func.func @mean(%h: tensor<8x64xbf16>, %w: tensor<1031x64xbf16>, %t: tensor<8xi6
 }
 
 // The gradient: class tiles of 32 outside, token blocks of 2 inside; each
-// (block, tile) recomputes its logits, forms du, reduces max |du| and,
-// unless it is below the filter, runs du W into the block's grad_hidden
-// rows and du^T h into the tile's grad_classifier rows; the counts count
-// every tile and the filtered ones; grad_classifier rows are rounded to
-// bf16 once per tile.
+// (block, tile) recomputes its logits, forms du, asks whether the filter
+// keeps any entry (|du| > filter |w_n|, unordered: NaN is kept) and, if
+// so, runs du W into the block's grad_hidden rows and du^T h into the
+// tile's grad_classifier rows; the counts count every tile and the
+// filtered ones; grad_classifier rows are rounded to bf16 once per tile.
 // CHECK-LABEL: func.func @grad
 // CHECK:       scf.for %[[V0:.*]] = %c0 to %c97 step %c32
 // CHECK:         scf.for %[[N0:.*]] = %c0 to %c5 step %c2
 // CHECK:           math.exp
-// CHECK:           math.absf
-// CHECK:           %[[M:.*]] = tensor.extract
-// CHECK:           %[[SKIP:.*]] = arith.cmpf olt, %[[M]], %cst
-// CHECK:           scf.if %[[SKIP]]
-// CHECK:           } else {
+// CHECK:           %[[ANY:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]}
+// CHECK:             %[[LIMIT:.*]] = arith.mulf %{{.*}}, %[[EPS:.*]] : f32
+// CHECK:             %[[ABS:.*]] = math.absf
+// CHECK:             arith.cmpf ugt, %[[ABS]], %[[LIMIT]] : f32
+// CHECK:             arith.ori
+// CHECK:           %[[KEEP:.*]] = tensor.extract %[[ANY]][] : tensor<i1>
+// CHECK:           %[[SKIP:.*]] = arith.xori %[[KEEP]], %true
+// CHECK:           scf.if %[[KEEP]]
 // CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}
 // CHECK:             tensor.insert_slice
 // CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}

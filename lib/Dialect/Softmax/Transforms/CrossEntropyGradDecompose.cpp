@@ -212,26 +212,39 @@ SmallVector<Value> GradDecomposer::build() {
               Value du = logitGradients(z, slice(lse, {n0}, {rows}),
                                         slice(weights, {n0}, {rows}),
                                         slice(t, {n0}, {rows}), v0, rows, size);
-              // The filter: skip when every |du| of the tile is below eps.
-              Value largest =
-                  linalg::GenericOp::create(
-                      b, loc, fill({}, 0.0).getType(), ValueRange{du},
-                      ValueRange{fill({}, 0.0)},
-                      ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {})},
-                      ArrayRef<IteratorType>{IteratorType::reduction,
-                                             IteratorType::reduction},
-                      [&](OpBuilder &nb, Location, ValueRange a) {
-                        linalg::YieldOp::create(
-                            nb, loc,
-                            arith::MaximumFOp::create(
-                                nb, loc, a[1],
-                                math::AbsFOp::create(nb, loc, a[0]))
-                                .getResult());
-                      })
-                      .getResult(0);
-              Value m = tensor::ExtractOp::create(b, loc, largest);
-              Value skip = arith::CmpFOp::create(
-                  b, loc, arith::CmpFPredicate::OLT, m, f32Const(b, eps));
+              // The filter: skip when no entry is kept (|du| > eps |w_n|);
+              // never in exact mode.
+              Value skip = arith::ConstantIntOp::create(b, loc, 0, 1);
+              if (eps > 0) {
+                Value none = linalg::FillOp::create(
+                                 b, loc, ValueRange{skip},
+                                 ValueRange{tensor::EmptyOp::create(
+                                     b, loc, ArrayRef<int64_t>{},
+                                     b.getI1Type())})
+                                 .getResult(0);
+                Value kept =
+                    linalg::GenericOp::create(
+                        b, loc, none.getType(),
+                        ValueRange{du, slice(weights, {n0}, {rows})},
+                        ValueRange{none},
+                        ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {0}),
+                                            map(2, {})},
+                        ArrayRef<IteratorType>{IteratorType::reduction,
+                                               IteratorType::reduction},
+                        [&](OpBuilder &nb, Location, ValueRange a) {
+                          linalg::YieldOp::create(
+                              nb, loc,
+                              arith::OrIOp::create(
+                                  nb, loc, a[2],
+                                  crossEntropyKeepsEntry(nb, loc, a[0], a[1],
+                                                         eps))
+                                  .getResult());
+                        })
+                        .getResult(0);
+                skip = arith::XOrIOp::create(
+                    b, loc, tensor::ExtractOp::create(b, loc, kept),
+                    arith::ConstantIntOp::create(b, loc, 1, 1));
+              }
               SmallVector<Type> types;
               for (Value v : in.drop_back(2))
                 types.push_back(v.getType());

@@ -59,3 +59,12 @@ Value mlir::softmax::crossEntropyLogitGradient(OpBuilder &b, Location loc,
   }
   return g;
 }
+
+Value mlir::softmax::crossEntropyKeepsEntry(OpBuilder &b, Location loc,
+                                            Value du, Value weight,
+                                            double filter) {
+  Value limit = arith::MulFOp::create(b, loc, f32(b, loc, filter),
+                                      math::AbsFOp::create(b, loc, weight));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT,
+                               math::AbsFOp::create(b, loc, du), limit);
+}

@@ -30,6 +30,13 @@ Value crossEntropyLogitGradient(OpBuilder &b, Location loc, Value z, Value lse,
                                 Value weight, Value isTarget, double zLoss,
                                 std::optional<double> softcap);
 
+/// Whether the filter keeps the entry du of a token of weight `weight`:
+/// |du| > filter |weight| (NaN kept). The filter judges the token's
+/// softmax gradient, du / w: a mean over N tokens scales every du by 1 / N,
+/// which would put whole vocabularies under a filter on du itself.
+Value crossEntropyKeepsEntry(OpBuilder &b, Location loc, Value du,
+                             Value weight, double filter);
+
 } // namespace mlir::softmax
 
 #endif // SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_CROSSENTROPYMATH_H
