@@ -165,3 +165,19 @@ func.func @memref_loss_shape(%h: memref<8x64xbf16>, %w: memref<100x64xbf16>, %t:
   softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, memref<100x64xbf16>, memref<8xi64>) outs(%l : memref<4xf32>) reduction(none)
   return
 }
+
+// -----
+
+func.func @grad_mixed(%h: memref<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op operands must be all tensors or all memrefs}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @grad_vocab_tile(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op vocab_tile must be positive, not 0}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean) vocab_tile(0)
+  return
+}

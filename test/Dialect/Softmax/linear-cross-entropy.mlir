@@ -34,3 +34,12 @@ func.func @buffers(%h: memref<8x64xbf16>, %w: memref<1031x64xbf16>, %t: memref<8
   softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%b : memref<1031xbf16>) outs(%l : memref<8xf32>) lse(%s : memref<8xf32>) reduction(none)
   return
 }
+
+// The gradient on memrefs: no results, the inits written; the filter tile
+// left to the target.
+// CHECK-LABEL: func.func @grad_buffers
+// CHECK: softmax.linear_cross_entropy_grad ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<5x16xbf16>, memref<97x16xbf16>, memref<5xi32>, memref<5xf32>, memref<5xf32>) outs(%{{.*}}, %{{.*}} : memref<5x16xbf16>, memref<97x16xf32>) filter_counts(%{{.*}} : memref<2xi64>) reduction(none){{$}}
+func.func @grad_buffers(%h: memref<5x16xbf16>, %w: memref<97x16xbf16>, %t: memref<5xi32>, %lse: memref<5xf32>, %dl: memref<5xf32>, %gh: memref<5x16xbf16>, %gw: memref<97x16xf32>, %n: memref<2xi64>) {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<5x16xbf16>, memref<97x16xbf16>, memref<5xi32>, memref<5xf32>, memref<5xf32>) outs(%gh, %gw : memref<5x16xbf16>, memref<97x16xf32>) filter_counts(%n : memref<2xi64>) reduction(none)
+  return
+}

@@ -528,13 +528,18 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   bool tileMatters =
       op.getFilterOrDefault() > 0 || op.getFilterCountsInit() != nullptr;
   if (tileMatters && (op.getTokenTileOr(tileTokens) != tileTokens ||
-                      op.getVocabTileOr(tileClasses) != tileClasses))
-    return op.emitOpError()
-           << "GPU kernel filters tiles of " << tileTokens << " tokens x "
-           << tileClasses << " classes, not the " << op.getTokenTileOr(64)
-           << " x " << op.getVocabTileOr(1024)
-           << " the op names (leave token_tile and vocab_tile out to take the "
-              "kernel's, or use filter(0.0) without filter_counts)";
+                      op.getVocabTileOr(tileClasses) != tileClasses)) {
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "GPU kernel filters tiles of " << tileTokens
+                              << " tokens x " << tileClasses
+                              << " classes, not what the op names:";
+    if (auto n = op.getTokenTile())
+      diag << " token_tile(" << *n << ")";
+    if (auto v = op.getVocabTile())
+      diag << " vocab_tile(" << *v << ")";
+    return diag << " (leave them out to take the kernel's, or use filter(0.0) "
+                   "without filter_counts)";
+  }
 
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);

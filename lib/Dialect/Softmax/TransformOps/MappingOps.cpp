@@ -28,7 +28,8 @@ notMappable(transform::TransformOpInterface transformOp, Operation *target) {
   DiagnosedSilenceableFailure diag =
       transformOp.emitSilenceableError()
       << "expects softmax.softmax, softmax.log_softmax, softmax.logsumexp, "
-         "softmax.attention or softmax.topk ops, not "
+         "softmax.attention, softmax.topk, softmax.linear_cross_entropy or "
+         "softmax.linear_cross_entropy_grad ops, not "
       << target->getName();
   diag.attachNote(target->getLoc()) << "target op";
   return diag;

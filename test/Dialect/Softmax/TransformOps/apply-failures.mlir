@@ -29,7 +29,7 @@ func.func @not_semantic(%x: memref<4x100xf32>, %y: memref<4x100xf32>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %op = transform.structured.match ops{["memref.copy"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expects softmax.softmax, softmax.log_softmax, softmax.logsumexp, softmax.attention or softmax.topk ops, not memref.copy}}
+    // expected-error @below {{expects softmax.softmax, softmax.log_softmax, softmax.logsumexp, softmax.attention, softmax.topk, softmax.linear_cross_entropy or softmax.linear_cross_entropy_grad ops, not memref.copy}}
     %0 = transform.softmax.map_to_gpu %op : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

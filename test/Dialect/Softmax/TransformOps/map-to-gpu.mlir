@@ -143,3 +143,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The cross-entropy's gradient: the handle gets the tile kernel's launch
+// (the one that records the strategy).
+// CHECK-LABEL: func @cross_entropy_grad
+// CHECK: gpu.launch async
+// CHECK-NOT: mapped
+// CHECK: gpu.launch async
+// CHECK: } {mapped, softmax.strategy = #softmax.cross_entropy_gpu_strategy<mma = m16n8k16, rows_per_block = 128, classes_per_tile = 128, k_tile = 64, stages = 2>}
+// CHECK-NOT: softmax.linear_cross_entropy_grad ins
+// CHECK: return
+func.func @cross_entropy_grad(%h: memref<512x256xbf16>, %w: memref<32000x256xbf16>, %t: memref<512xi64>, %lse: memref<512xf32>, %dl: memref<f32>, %gh: memref<512x256xf32>, %gw: memref<32000x256xf32>) {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<512x256xbf16>, memref<32000x256xbf16>, memref<512xi64>, memref<512xf32>, memref<f32>) outs(%gh, %gw : memref<512x256xf32>, memref<32000x256xf32>) reduction(sum)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.linear_cross_entropy_grad"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.softmax.map_to_gpu %op {chip = "sm_90"}
+        : (!transform.any_op) -> !transform.op<"gpu.launch">
+    transform.annotate %launch "mapped" : !transform.op<"gpu.launch">
+    transform.yield
+  }
+}
