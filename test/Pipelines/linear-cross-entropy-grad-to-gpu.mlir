@@ -17,7 +17,7 @@
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// PTX-SAME: .global.add.f32
+// PTX-SAME: red.global.add.v2.f32
 // PTX: gpu.binary @grad_kernel_1
 // PTX: gpu.binary @grad_kernel_2
 // CDNA: error: 'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'bf16' inputs on gfx942

@@ -8,7 +8,7 @@
 // vote flag), then the rounds into the bf16 inits.
 
 // CHECK-LABEL: func.func @grad
-// CHECK: cf.assert %{{.*}}, "softmax.linear_cross_entropy_grad on the GPU needs hidden and classifier buffers aligned to 16 bytes"
+// CHECK: cf.assert %{{.*}}, "softmax.linear_cross_entropy_grad on the GPU needs hidden, classifier (and f32 gradient) buffers aligned to 16 bytes"
 // CHECK: %[[WTS:.*]], %{{.*}} = gpu.alloc async {{.*}} : memref<?xf32>
 // CHECK: %[[GH:.*]], %{{.*}} = gpu.alloc async {{.*}} : memref<?x64xf32>
 // CHECK: gpu.memset async {{.*}} %[[GH]], %{{.*}} : memref<?x64xf32>, f32
@@ -60,10 +60,14 @@
 // CHECK:     nvgpu.device_async_copy %arg0
 // CHECK:     nvgpu.ldmatrix %[[DU]]{{.*}}transpose = false
 // CHECK:     nvgpu.ldmatrix %[[SW]]{{.*}}transpose = true
-// CHECK:     memref.atomic_rmw addf %{{.*}}, %[[GH]]
+// Two adjacent columns per request: red.global.add.v2.f32 at the pair's
+// address in the accumulator.
+// CHECK:     memref.extract_aligned_pointer_as_index %[[GH]]
+// CHECK:     llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f"
 // CHECK:     nvgpu.ldmatrix %[[DU]]{{.*}}transpose = true
 // CHECK:     nvgpu.ldmatrix %[[SH]]{{.*}}transpose = true
-// CHECK:     memref.atomic_rmw addf %{{.*}}, %[[GW]]
+// CHECK:     memref.extract_aligned_pointer_as_index %[[GW]]
+// CHECK:     llvm.inline_asm has_side_effects "red.global.add.v2.f32
 // CHECK: } {softmax.strategy = #softmax.cross_entropy_gpu_strategy<mma = m16n8k16, rows_per_block = 128, classes_per_tile = 128, k_tile = 64, stages = 2>}
 // The rounds: the f32 accumulators into the bf16 inits.
 // CHECK: gpu.launch async
@@ -101,7 +105,8 @@ func.func @grad(%h: memref<200x64xbf16>, %w: memref<1000x64xbf16>, %t: memref<20
 // CHECK: memref.store %[[LO]], %[[DU]][%c1
 // CHECK: nvgpu.ldmatrix %[[DU]][%c0
 // CHECK: nvgpu.ldmatrix %[[DU]][%c1
-// CHECK: memref.atomic_rmw addf %{{.*}}, %arg5
+// CHECK: memref.extract_aligned_pointer_as_index %arg5
+// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32
 // CHECK-NOT: gpu.launch
 // CHECK: gpu.dealloc
 func.func @exact(%h: memref<300x72xbf16>, %w: memref<1031x72xbf16>, %t: memref<300xi32>, %lse: memref<300xf32>, %dl: memref<300xf32>, %gh: memref<300x72xf32>, %gw: memref<1031x72xf32>) {

@@ -112,6 +112,14 @@ public:
   /// first of its column's).
   virtual ArrayRef<int32_t> rowLaneXors() const = 0;
   virtual ArrayRef<int32_t> colLaneXors() const = 0;
+  /// Atomically adds the f32 pair (`x0`, `x1`) to the adjacent elements
+  /// at `indices` and the next column of the 2-D global f32 `dst` in one
+  /// request (the pair 8-byte aligned); false where the end has no such
+  /// request (the caller then adds each).
+  virtual bool atomicAddPair(Value dst, ValueRange indices, Value x0,
+                             Value x1) {
+    return false;
+  }
   /// The f32 arithmetic of the fold: StateMath with the end's fast exp2.
   virtual std::unique_ptr<StateMath> rowMath() = 0;
 

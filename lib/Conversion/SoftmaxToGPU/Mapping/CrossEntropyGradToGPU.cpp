@@ -251,14 +251,24 @@ void GradTileKernel::addTile(TileMma &p, ArrayRef<Value> acc, Value dst,
       if (p.slotOf(i) != s)
         continue;
       int64_t off = p.colOffset(i);
+      // Element i + 1 the next column of the same row, at an even column
+      // (D is even): one request for both where the end has one.
+      bool pair = i + 1 < xs.size() && p.slotOf(i + 1) == s &&
+                  p.colOffset(i + 1) == off + 1 && off % 2 == 0;
       OpBuilder::InsertionGuard gc(b);
       if (boundCols) {
+        // D is a multiple of 8: column off < D implies off + 1 < D.
         auto col = scf::IfOp::create(
             b, loc, cmp(arith::CmpIPredicate::slt, idx(off), colLimit), false);
         b.setInsertionPointToStart(&col.getThenRegion().front());
       }
+      SmallVector<Value> at = {row, add(colBase, idx(off))};
+      if (pair && p.atomicAddPair(dst, at, xs[i], xs[i + 1])) {
+        ++i;
+        continue;
+      }
       memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addf, xs[i],
-                                  dst, ValueRange{row, add(colBase, idx(off))});
+                                  dst, at);
     }
   }
 }
@@ -570,9 +580,15 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   Value classes = memref::DimOp::create(rewriter, loc, op.getClassifier(), 0);
   Value one = ix.idx(1);
   int64_t dyn = ShapedType::kDynamic;
-  assertAligned16(rewriter, loc, {op.getHidden(), op.getClassifier()},
-                  "softmax.linear_cross_entropy_grad on the GPU needs hidden "
-                  "and classifier buffers aligned to 16 bytes");
+  // Hidden and classifier are copied 16 bytes at a time; an f32 gradient
+  // init is an accumulator, added to in pairs of 8 bytes.
+  SmallVector<Value> aligned = {op.getHidden(), op.getClassifier()};
+  for (Value init : {op.getGradHiddenInit(), op.getGradClassifierInit()})
+    if (cast<MemRefType>(init.getType()).getElementType().isF32())
+      aligned.push_back(init);
+  assertAligned16(rewriter, loc, aligned,
+                  "softmax.linear_cross_entropy_grad on the GPU needs hidden, "
+                  "classifier (and f32 gradient) buffers aligned to 16 bytes");
 
   // Workspace in stream order: the weights, and an f32 accumulator per
   // gradient whose init is not f32 (an f32 init accumulates in place).

@@ -13,6 +13,7 @@
 #include "NVVMAttentionMma.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -99,6 +100,8 @@ public:
     static constexpr int32_t xors[] = {4, 8, 16};
     return xors;
   }
+  bool atomicAddPair(Value dst, ValueRange indices, Value x0,
+                     Value x1) override;
   std::unique_ptr<StateMath> rowMath() override {
     return std::make_unique<NVVMRowMath>(b, loc);
   }
@@ -216,6 +219,27 @@ SmallVector<Value> NVVMTileMma::multiply(ArrayRef<Value> accIn, Value aBuf,
     }
   }
   return acc;
+}
+
+// One red.global.add.v2.f32 (sm_90) instead of two scalar reductions: the
+// gradient's accumulators take N D + V D of them per kept tile row, and
+// the L2's atomic units count requests. Neither memref.atomic_rmw nor the
+// NVVM dialect has a vector reduction, so the request is inline PTX.
+bool NVVMTileMma::atomicAddPair(Value dst, ValueRange indices, Value x0,
+                                Value x1) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dst);
+  Value width = memref::DimOp::create(b, loc, dst, 1);
+  Value element = add(mul(indices[0], width), indices[1]);
+  Value address = add(base, mul(element, idx(4)));
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), i64);
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{ptr, x0, x1},
+      "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  return true;
 }
 
 std::unique_ptr<TileMma>
