@@ -79,7 +79,9 @@ def build(args) -> int:
     out = Path(args.out_dir)
     shapes = {k: s for k, s in SHAPES.items() if not args.only or k in args.only.split(",")}
     text = "".join(functions(k, *s) for k, s in shapes.items())
-    report = aot.build_library(text, "softmax_ceg", out, Path(args.build_dir), args.toolkit)
+    # PTX 8.1: the gradient's vector reductions (red.global.add.v2.f32).
+    report = aot.build_library(text, "softmax_ceg", out, Path(args.build_dir), args.toolkit,
+                               "features=+ptx81")
     (out / "kernels.json").write_text(json.dumps({"shapes": shapes, "ptxas": report},
                                                  indent=1))
     for k, r in report.items():

@@ -9,7 +9,7 @@
 //   f16_filter   f16, 130 tokens, D 128, V 5000, i32 targets, ignore_index
 //                7, the mean, the default filter (2^-15), f16 gradients
 //                (rounded from f32 accumulators), the counts
-//   bf16_bias    bf16, 256 tokens, D 256, V 3001, bias with a bf16 grad_bias,
+//   bf16_bias    bf16, 256 tokens, D 128, V 9001, bias with a bf16 grad_bias,
 //                the mean, the default filter (2^-12), the counts
 //   one_sum      bf16, 7 tokens, D 64, V 1, the sum
 func.func @odd_exact(%h: memref<300x72xbf16>, %w: memref<1031x72xbf16>, %t: memref<300xi64>, %lse: memref<300xf32>, %dl: memref<300xf32>, %b: memref<1031xbf16>, %gh: memref<300x72xf32>, %gw: memref<1031x72xf32>, %gb: memref<1031xf32>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
@@ -22,8 +22,8 @@ func.func @f16_filter(%h: memref<130x128xf16>, %w: memref<5000x128xf16>, %t: mem
   return
 }
 
-func.func @bf16_bias(%h: memref<256x256xbf16>, %w: memref<3001x256xbf16>, %t: memref<256xi64>, %lse: memref<256xf32>, %dl: memref<f32>, %b: memref<3001xbf16>, %gh: memref<256x256xbf16>, %gw: memref<3001x256xbf16>, %gb: memref<3001xbf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
-  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<256x256xbf16>, memref<3001x256xbf16>, memref<256xi64>, memref<256xf32>, memref<f32>) bias(%b : memref<3001xbf16>) outs(%gh, %gw : memref<256x256xbf16>, memref<3001x256xbf16>) grad_bias(%gb : memref<3001xbf16>) filter_counts(%n : memref<2xi64>) reduction(mean)
+func.func @bf16_bias(%h: memref<256x128xbf16>, %w: memref<9001x128xbf16>, %t: memref<256xi64>, %lse: memref<256xf32>, %dl: memref<f32>, %b: memref<9001xbf16>, %gh: memref<256x128xbf16>, %gw: memref<9001x128xbf16>, %gb: memref<9001xbf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<256x128xbf16>, memref<9001x128xbf16>, memref<256xi64>, memref<256xf32>, memref<f32>) bias(%b : memref<9001xbf16>) outs(%gh, %gw : memref<256x128xbf16>, memref<9001x128xbf16>) grad_bias(%gb : memref<9001xbf16>) filter_counts(%n : memref<2xi64>) reduction(mean)
   return
 }
 
