@@ -143,22 +143,25 @@ def Softmax_LinearCrossEntropyGradOp
     and NaN for a target out of range. Every sum is accumulated in f32 and
     rounded once to the init's element type (f16, bf16 or f32).
 
-    Gradient filtering (Cut Cross-Entropy): a tile whose `|du|` are all
-    below `filter` skips its two contractions (the tile adds nothing to the
-    gradients). Each skipped entry is below `filter` in magnitude, so a
-    gradient element is off by at most `filter` times the sum of the
-    magnitudes of the `h` (or `W`) entries it would have met. Without the
-    attribute it defaults by the inputs' type: 2^-12 for bf16, 2^-15 for
-    f16, 0 (exact) for f32; `filter(0.0)` is the exact mode. The optional
-    `filter_counts` init (`tensor<2xi64>`) receives the number of tiles
-    and how many were filtered.
+    Gradient filtering (Cut Cross-Entropy): a tile in which every entry
+    has `|du_nv| <= filter |w_n|` (the token's softmax gradient, before its
+    weight, at most `filter`) skips its two contractions. A filter on `du`
+    itself would scale with the reduction: a mean over 8192 tokens puts
+    every `|du|` under 2^-12. Each skipped entry is at most `filter |w_n|`,
+    so a gradient element is off by at most `filter` times the sum of the
+    `|w_n h|` (or `|w_n W|`) products it would have met in skipped tiles.
+    Without the attribute the filter defaults by the inputs' type: 2^-12
+    for bf16, 2^-15 for f16, 0 (exact) for f32; `filter(0.0)` is the exact
+    mode (no tile skipped). The optional `filter_counts` init
+    (`tensor<2xi64>`) receives the number of tiles and how many were
+    filtered.
 
     The tile the filter judges is `token_tile` tokens by `vocab_tile`
     classes. Named, it is a contract: a target whose kernel tiles
     otherwise refuses the op when the tile matters (a nonzero filter, or
     `filter_counts`). Left out, each target filters its own tile: 64 x 1024
-    in the decomposition, 128 x 128 in the GPU kernel (recorded in its
-    `#softmax.cross_entropy_grad_gpu_strategy`).
+    in the decomposition, 128 x 128 in the GPU kernel (recorded in the
+    `#softmax.cross_entropy_gpu_strategy` of its tile launch).
 
     Example:
 
