@@ -29,9 +29,9 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
-#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/CrossEntropyMath.h"
 
+#include "CrossEntropyGPU.h"
 #include "SharedTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -90,7 +90,7 @@ private:
   const TileMmaConfig &c;
   GradBuffers out;
   Value tokens, classes, n0, v0, warpRow, warpCol, base;
-  /// Each slot's token weight (gradients).
+  /// Each slot's token weight (set by `gradients`, read by `vote`).
   SmallVector<Value> weights;
   int64_t features = 0;
 };
@@ -137,7 +137,7 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
     cap = s.getValueAsDouble();
   // Each slot's token: lse, weight, and its target's column relative to
   // the lane's base (a row past the tokens: no column matches).
-  SmallVector<Value> inRow, lse, weight, rel;
+  SmallVector<Value> inRow, lse, rel;
   for (int64_t s = 0; s < mma.slots(); ++s) {
     Value row = add(add(n0, warpRow), mma.slotRow(s));
     inRow.push_back(cmp(arith::CmpIPredicate::slt, row, tokens));
@@ -156,7 +156,6 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
     scf::YieldOp::create(b, loc, ValueRange{sm.cst(0), sm.cst(0), idx(-1)});
     b.setInsertionPointAfter(load);
     lse.push_back(load.getResult(0));
-    weight.push_back(load.getResult(1));
     weights.push_back(load.getResult(1));
     rel.push_back(sub(load.getResult(2), base));
   }
@@ -164,17 +163,12 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
   SmallVector<Value> du;
   for (size_t i = 0; i < xs.size(); ++i) {
     int64_t off = mma.colOffset(i), s = mma.slotOf(i);
-    Value x = xs[i];
-    if (Value bias = op.getBias())
-      x = sm.add(x, sm.toAcc(memref::LoadOp::create(
-                        b, loc, bias, minI(add(base, idx(off)), lastClass))));
-    if (cap) {
-      Value sc = sm.cst(*cap);
-      x = sm.mul(sc, math::TanhOp::create(b, loc, sm.div(x, sc)));
-    }
+    Value x = crossEntropyLogit(b, loc, sm, xs[i], op.getBias(),
+                                minI(add(base, idx(off)), lastClass),
+                                op.getSoftcapAttr());
     Value isTarget = cmp(arith::CmpIPredicate::eq, rel[s], idx(off));
-    Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weight[s], isTarget,
-                                        zLoss, cap);
+    Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weights[s],
+                                        isTarget, zLoss, cap);
     Value valid =
         andI(inRow[s], cmp(arith::CmpIPredicate::slt, idx(off), limit));
     du.push_back(sm.select(valid, g, sm.cst(0)));
@@ -484,23 +478,11 @@ static void buildRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
 LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     RewriterBase &rewriter, LinearCrossEntropyGradOp op,
     const GPUTarget &target, const GPUTargetHooks &hooks) {
-  if (!isa<MemRefType>(op.getHidden().getType()))
-    return op.emitOpError("GPU mapping takes the op on memrefs (bufferize "
-                          "it first, as softmax-to-nvvm does)");
-  if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
-    return op.emitOpError(*why);
+  if (failed(checkCrossEntropyBuffers(op, op.getHidden())))
+    return failure();
   auto hType = cast<MemRefType>(op.getHidden().getType());
   Type elt = hType.getElementType();
   int64_t d = hType.getDimSize(1);
-  if (ShapedType::isDynamic(d))
-    return op.emitOpError("GPU mapping needs a static hidden size (D), which "
-                          "its shared-memory tiles are built for");
-  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
-  if (d == 0 || (d * eltBytes) % 16 != 0)
-    return op.emitOpError()
-           << "GPU mapping copies rows in 16-byte pieces: a hidden size of "
-           << d << " " << elt << " elements is not a multiple of "
-           << 16 / eltBytes;
 
   // The logits' tile (the forward's) and the two products of du by chunks
   // of W and h, whose inner dimension is the tile's classes or tokens.
@@ -592,24 +574,15 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
 
   // Workspace in stream order: the weights, and an f32 accumulator per
   // gradient whose init is not f32 (an f32 init accumulates in place).
-  Type tokenType = gpu::AsyncTokenType::get(ctx);
-  Value token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-                    .getAsyncToken();
-  SmallVector<Value> workspace;
-  auto alloc = [&](ArrayRef<int64_t> shape, ValueRange sizes) {
-    auto a =
-        gpu::AllocOp::create(rewriter, loc, MemRefType::get(shape, f32),
-                             tokenType, ValueRange{token}, sizes, ValueRange{});
-    token = a.getAsyncToken();
-    workspace.push_back(a.getMemref());
-    return a.getMemref();
-  };
+  StreamWorkspace ws(rewriter, loc);
+  Type tokenType = ws.tokenType;
+  Value &token = ws.token;
   SmallVector<std::pair<Value, Value>> rounds; // (accumulator, init)
   auto accumulator = [&](Value init, ArrayRef<int64_t> shape,
                          ValueRange sizes) {
     Value acc = init;
     if (!cast<MemRefType>(init.getType()).getElementType().isF32()) {
-      acc = alloc(shape, sizes);
+      acc = ws.alloc(shape, sizes);
       rounds.push_back({acc, init});
     }
     token = gpu::MemsetOp::create(rewriter, loc, tokenType, ValueRange{token},
@@ -620,7 +593,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     return acc;
   };
   GradBuffers out;
-  out.weights = alloc({dyn}, tokens);
+  out.weights = ws.alloc({dyn}, tokens);
   out.gh = accumulator(op.getGradHiddenInit(), {dyn, d}, tokens);
   out.gw = accumulator(op.getGradClassifierInit(), {dyn, d}, classes);
   if (Value gb = op.getGradBiasInit())
@@ -685,11 +658,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     gpu::TerminatorOp::create(rewriter, loc);
     token = round.getAsyncToken();
   }
-  for (Value buffer : workspace)
-    token = gpu::DeallocOp::create(rewriter, loc, tokenType, ValueRange{token},
-                                   buffer)
-                .getAsyncToken();
-  gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
+  ws.finish();
   rewriter.eraseOp(op);
   return success();
 }

@@ -27,6 +27,7 @@
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 
+#include "CrossEntropyGPU.h"
 #include "SharedTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,7 +35,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "softmax-mlir/Dialect/Softmax/Transforms/RowView.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -148,15 +148,9 @@ SmallVector<Value> LogitTileKernel::fold(Value classTile, ArrayRef<Value> acc,
   Value negInf = sm->negInf();
   for (size_t i = 0; i < xs.size(); ++i) {
     int64_t off = mma.colOffset(i);
-    Value x = xs[i];
-    if (Value bias = op.getBias()) {
-      Value col = minI(add(base, idx(off)), lastClass);
-      x = sm->add(x, sm->toAcc(memref::LoadOp::create(b, loc, bias, col)));
-    }
-    if (FloatAttr cap = op.getSoftcapAttr()) {
-      Value s = sm->cst(cap.getValueAsDouble());
-      x = sm->mul(s, math::TanhOp::create(b, loc, sm->div(x, s)));
-    }
+    Value x = crossEntropyLogit(b, loc, *sm, xs[i], op.getBias(),
+                                minI(add(base, idx(off)), lastClass),
+                                op.getSoftcapAttr());
     x = sm->select(cmp(arith::CmpIPredicate::slt, idx(off), limit), x, negInf);
     int64_t slot = mma.slotOf(i);
     zt[slot] = sm->select(cmp(arith::CmpIPredicate::eq, rel[slot], idx(off)), x,
@@ -468,23 +462,12 @@ static void buildReduce(OpBuilder &b, Location loc, LinearCrossEntropyOp op,
 LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     RewriterBase &rewriter, LinearCrossEntropyOp op, const GPUTarget &target,
     const GPUTargetHooks &hooks, int64_t forcedSplits) {
-  if (!isa<MemRefType>(op.getHidden().getType()))
-    return op.emitOpError("GPU mapping takes the op on memrefs (bufferize "
-                          "it first, as softmax-to-nvvm does)");
-  if (auto why = whyNotContiguousBuffers(op->getOperands(), "GPU mapping"))
-    return op.emitOpError(*why);
+  if (failed(checkCrossEntropyBuffers(op, op.getHidden())))
+    return failure();
   auto hType = cast<MemRefType>(op.getHidden().getType());
   Type elt = hType.getElementType();
   int64_t d = hType.getDimSize(1);
-  if (ShapedType::isDynamic(d))
-    return op.emitOpError("GPU mapping needs a static hidden size (D), which "
-                          "its shared-memory tiles are built for");
   int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
-  if (d == 0 || (d * eltBytes) % 16 != 0)
-    return op.emitOpError()
-           << "GPU mapping copies rows in 16-byte pieces: a hidden size of "
-           << d << " " << elt << " elements is not a multiple of "
-           << 16 / eltBytes;
 
   CrossEntropyPlan plan;
   plan.mma.elt = elt;
@@ -557,18 +540,9 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
 
   // Workspace in stream order: the splits' lse and target logits, and for a
   // reduction the per-token losses and kept flags.
-  Type tokenType = gpu::AsyncTokenType::get(ctx);
-  Value token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-                    .getAsyncToken();
-  SmallVector<Value> workspace;
-  auto alloc = [&](ArrayRef<int64_t> shape, ValueRange sizes) {
-    auto a =
-        gpu::AllocOp::create(rewriter, loc, MemRefType::get(shape, f32),
-                             tokenType, ValueRange{token}, sizes, ValueRange{});
-    token = a.getAsyncToken();
-    workspace.push_back(a.getMemref());
-    return a.getMemref();
-  };
+  StreamWorkspace ws(rewriter, loc);
+  Type tokenType = ws.tokenType;
+  Value &token = ws.token;
   Value tokenTiles =
       ix.maxI(arith::CeilDivUIOp::create(rewriter, loc, tokens,
                                          ix.idx(plan.mma.blockRows())),
@@ -585,11 +559,11 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     partSizes.insert(partSizes.begin(), splits);
   }
   int64_t partRows = plan.splits ? plan.splits : dyn;
-  Value lsePart = alloc({partRows, dyn}, partSizes);
-  Value targetPart = alloc({partRows, dyn}, partSizes);
+  Value lsePart = ws.alloc({partRows, dyn}, partSizes);
+  Value targetPart = ws.alloc({partRows, dyn}, partSizes);
   bool reduce = op.getReduction() != LossReduction::None;
-  Value losses = reduce ? alloc({dyn}, tokens) : Value();
-  Value kept = reduce ? alloc({dyn}, tokens) : Value();
+  Value losses = reduce ? ws.alloc({dyn}, tokens) : Value();
+  Value kept = reduce ? ws.alloc({dyn}, tokens) : Value();
 
   // Kernel 1: a block per (token tile, split); at least one token tile, so
   // that no grid is empty (a block past the tokens writes nothing).
@@ -659,11 +633,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     gpu::TerminatorOp::create(rewriter, loc);
     token = sum.getAsyncToken();
   }
-  for (Value buffer : workspace)
-    token = gpu::DeallocOp::create(rewriter, loc, tokenType, ValueRange{token},
-                                   buffer)
-                .getAsyncToken();
-  gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});
+  ws.finish();
   rewriter.eraseOp(op);
   return success();
 }

@@ -172,42 +172,37 @@ SmallVector<Value> NVVMTileMma::multiply(ArrayRef<Value> accIn, Value aBuf,
   SmallVector<Value> acc(accIn);
   NVVM::MMATypes type =
       config.elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto ldmatrix = [&](Value tile, Value buf, Value row, Value col,
-                      bool transpose) {
-    return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, config.elt), tile,
-                                     ValueRange{buf, row, col}, transpose,
-                                     /*numTiles=*/4);
-  };
   Value lo = matrixRow, half = mul(rem(matrix, 2), idx(8)),
         pair = mul(div(matrix, 2), idx(8));
+  // One ldmatrix.x4 whose matrix i covers the operand's rows `outer +
+  // outerOff(i)` and inner columns `inner + innerOff(i)`, the 8 lanes of a
+  // matrix addressing its 8 rows. An operand by inner rows is addressed
+  // along the inner dimension and transposed on load.
+  auto fragments = [&](Value tile, Value buf, bool byInner, Value outer,
+                       Value outerOff, Value inner, Value innerOff) {
+    Value o = add(outer, outerOff), in = add(inner, innerOff);
+    Value row = add(byInner ? in : o, lo), col = byInner ? o : in;
+    return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, config.elt), tile,
+                                     ValueRange{buf, row, col}, byInner,
+                                     /*numTiles=*/4);
+  };
   for (int64_t k = 0; k < config.kTile / 16; ++k) {
+    Value inner = idx(16 * k);
     // A fragments: matrix i is rows 16m + (i%2)*8, inner columns 16k +
-    // (i/2)*8 (the fragment's register order). By inner rows, lanes address
-    // inner row 16k + (i/2)*8 + r at row 16m + (i%2)*8, transposed on load.
+    // (i/2)*8 (the fragment's register order).
     SmallVector<SmallVector<Value>> a;
     for (int64_t m = 0; m < mTiles; ++m) {
-      Value rows = add(warpRow, idx(16 * m)), inner = idx(16 * k);
-      Value frag =
-          config.aByInner
-              ? ldmatrix(smemA, aBuf, add(add(inner, pair), lo),
-                         add(rows, half), true)
-              : ldmatrix(smemA, aBuf, add(add(rows, half), lo),
-                         add(inner, pair), false);
+      Value frag = fragments(smemA, aBuf, config.aByInner,
+                             add(warpRow, idx(16 * m)), half, inner, pair);
       a.emplace_back();
       for (int64_t i = 0; i < 4; ++i)
         a.back().push_back(operand(frag, i));
     }
     for (int64_t n = 0; n < nTiles; n += 2) {
       // Two B fragments: matrix i is columns 8n + (i/2)*8 of C, inner
-      // columns 16k + (i%2)*8; by inner rows, lanes address inner row 16k +
-      // (i%2)*8 + r at column 8n + (i/2)*8, transposed on load.
-      Value cols = add(warpCol, idx(n * 8)), inner = idx(16 * k);
-      Value frags =
-          config.bByInner
-              ? ldmatrix(smemB, bBuf, add(add(inner, half), lo),
-                         add(cols, pair), true)
-              : ldmatrix(smemB, bBuf, add(add(cols, pair), lo),
-                         add(inner, half), false);
+      // columns 16k + (i%2)*8.
+      Value frags = fragments(smemB, bBuf, config.bByInner,
+                              add(warpCol, idx(n * 8)), pair, inner, half);
       for (int64_t h = 0; h < 2; ++h) {
         SmallVector<Value> bv = {operand(frags, 2 * h),
                                  operand(frags, 2 * h + 1)};
