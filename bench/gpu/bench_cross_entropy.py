@@ -181,14 +181,28 @@ def check(lib, name, spec, seed) -> dict:
     return res
 
 
+def ce(h, w, t):
+    """The baseline: PyTorch's cross-entropy of the classifier's logits."""
+    import torch.nn.functional as F
+    return F.cross_entropy(h @ w.T, t)
+
+
+def peak_extra_mib(f) -> float:
+    """Peak memory torch's allocator gives out while `f` runs, beyond what
+    was allocated before, in MiB."""
+    import torch
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    f()
+    torch.cuda.synchronize()
+    return (torch.cuda.max_memory_allocated() - base) / 2**20
+
+
 def timings(lib, reps: int, names, ours_only: bool = False) -> list[dict]:
     import torch
-    import torch.nn.functional as F
     import triton.testing
     rows = []
-
-    def ce(h, w, t):
-        return F.cross_entropy(h @ w.T, t)
     compiled = torch.compile(ce)
     for name in [n for n in BENCH if n in names]:
         spec = KERNELS[name]
@@ -214,13 +228,6 @@ def timings(lib, reps: int, names, ours_only: bool = False) -> list[dict]:
         compiled(h, w, t)
         t_comp = bench(lambda: compiled(h, w, t))
 
-        def peak(f):
-            torch.cuda.synchronize()
-            torch.cuda.reset_peak_memory_stats()
-            base = torch.cuda.memory_allocated()
-            f()
-            torch.cuda.synchronize()
-            return (torch.cuda.max_memory_allocated() - base) / 2**20
         flops = 2.0 * n * d * v
         row = {"kernel": name, "N": n, "D": d, "V": v,
                "ours_ms": t_ours, "matmul_ms": t_mm, "eager_ms": t_eager,
@@ -229,9 +236,9 @@ def timings(lib, reps: int, names, ours_only: bool = False) -> list[dict]:
                "ours_over_matmul": t_ours / t_mm,
                "ours_classifier_GBps": v * d * 2 / t_ours / 1e6,
                "speedup_vs_eager": t_eager / t_ours, "speedup_vs_compile": t_comp / t_ours,
-               "eager_extra_MiB": peak(lambda: ce(h, w, t)),
-               "compile_extra_MiB": peak(lambda: compiled(h, w, t)),
-               "ours_torch_visible_extra_MiB": peak(go)}
+               "eager_extra_MiB": peak_extra_mib(lambda: ce(h, w, t)),
+               "compile_extra_MiB": peak_extra_mib(lambda: compiled(h, w, t)),
+               "ours_torch_visible_extra_MiB": peak_extra_mib(go)}
         print(row, flush=True)
         rows.append(row)
     return rows

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import aot  # noqa: E402
-from bench_cross_entropy import inputs  # noqa: E402
+from bench_cross_entropy import ce, inputs, peak_extra_mib  # noqa: E402
 
 # name: (N, D, V, filter (None: the default 2^-12))
 SHAPES = {
@@ -166,12 +166,8 @@ def check(lib, name, seed) -> dict:
 
 def timings(lib, reps: int, names) -> list[dict]:
     import torch
-    import torch.nn.functional as F
     import triton.testing
     rows = []
-
-    def ce(h, w, t):
-        return F.cross_entropy(h @ w.T, t)
     compiled = torch.compile(ce)
     for name in [k for k in BENCH if k in names]:
         n, d, v, filt = SHAPES[name]
@@ -203,13 +199,6 @@ def timings(lib, reps: int, names) -> list[dict]:
         t_eager = bench(eager)
         t_comp = bench(comp)
 
-        def peak(f):
-            torch.cuda.synchronize()
-            torch.cuda.reset_peak_memory_stats()
-            base = torch.cuda.memory_allocated()
-            f()
-            torch.cuda.synchronize()
-            return (torch.cuda.max_memory_allocated() - base) / 2**20
         flops = 6.0 * n * d * v
         row = {"shape": name, "N": n, "D": d, "V": v,
                "filter": 2.0 ** -12 if filt is None else filt,
@@ -220,8 +209,9 @@ def timings(lib, reps: int, names) -> list[dict]:
                "eager_fwd_bwd_ms": t_eager, "compile_fwd_bwd_ms": t_comp,
                "ours_vs_compile": t_comp / t_both, "ours_vs_eager": t_eager / t_both,
                "ours_dense_TFLOPs": flops / t_both / 1e9,
-               "eager_extra_MiB": peak(eager), "compile_extra_MiB": peak(comp),
-               "ours_torch_visible_extra_MiB": peak(both),
+               "eager_extra_MiB": peak_extra_mib(eager),
+               "compile_extra_MiB": peak_extra_mib(comp),
+               "ours_torch_visible_extra_MiB": peak_extra_mib(both),
                "ours_workspace_MiB": ((n * d + v * d) * (filt != 0.0) + n) * 4 / 2**20}
         print(row, flush=True)
         rows.append(row)

@@ -16,7 +16,7 @@
 // and keep others. Prints the norm-wise errors and one PASS or FAIL line
 // per function, or the runtime's error and exits with 2.
 
-#include "softmax-mlir/Runtime/SoftmaxRuntime.h"
+#include "cross-entropy-driver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,50 +27,8 @@
 #include <vector>
 
 namespace {
-struct MemRef0 {
-  void *allocated, *aligned;
-  int64_t offset;
-};
-struct MemRef1 {
-  void *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-};
-struct MemRef2 {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-};
-MemRef0 view0(void *p) { return {p, p, 0}; }
-MemRef1 view1(void *p, int64_t n) { return {p, p, 0, {n}, {1}}; }
-MemRef2 view2(void *p, int64_t r, int64_t c) {
-  return {p, p, 0, {r, c}, {c, 1}};
-}
-template <typename T> T *managed(int64_t count) {
-  return static_cast<T *>(
-      mgpuMemAlloc(count * sizeof(T), nullptr, /*isHostShared=*/true));
-}
-
 enum class Ty { F32, F16, BF16 };
 
-/// Rounds to bf16 (nearest even) or f16; returns the bits and sets `back`
-/// to the rounded value.
-uint16_t round16(double x, Ty ty, double &back) {
-  float f = float(x);
-  if (ty == Ty::BF16) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    u += 0x7fff + ((u >> 16) & 1);
-    uint16_t h = uint16_t(u >> 16);
-    uint32_t w = uint32_t(h) << 16;
-    std::memcpy(&f, &w, 4);
-    back = f;
-    return h;
-  }
-  _Float16 h = _Float16(f);
-  back = double(h);
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
 double load(const void *p, int64_t i, Ty ty) {
   if (ty == Ty::F32)
     return static_cast<const float *>(p)[i];
@@ -98,7 +56,7 @@ void *poisoned(int64_t count, Ty ty) {
   }
   uint16_t *p = managed<uint16_t>(count);
   double back;
-  std::fill(p, p + count, round16(777.0, ty, back));
+  std::fill(p, p + count, round16(777.0, ty == Ty::BF16, back));
   return p;
 }
 
@@ -145,23 +103,24 @@ bool check(const char *what, const void *got, Ty ty,
 
 template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
   std::normal_distribution<double> normal;
+  bool bf16 = c.in == Ty::BF16;
   std::vector<double> w(c.v * c.d), h(c.n * c.d), b(c.v, 0.0);
   std::vector<int64_t> t(c.n);
   uint16_t *wd = managed<uint16_t>(c.v * c.d),
            *hd = managed<uint16_t>(c.n * c.d), *bd = managed<uint16_t>(c.v);
   for (int64_t e = 0; e < c.v * c.d; ++e)
-    wd[e] = round16(normal(rng) / std::sqrt(double(c.d)), c.in, w[e]);
+    wd[e] = round16(normal(rng) / std::sqrt(double(c.d)), bf16, w[e]);
   std::uniform_int_distribution<int64_t> cls(0, c.v - 1);
   for (int64_t i = 0; i < c.n; ++i) {
     t[i] = cls(rng);
     for (int64_t j = 0; j < c.d; ++j)
-      hd[i * c.d + j] = round16(c.peak * w[t[i] * c.d + j] + normal(rng), c.in,
+      hd[i * c.d + j] = round16(c.peak * w[t[i] * c.d + j] + normal(rng), bf16,
                                 h[i * c.d + j]);
     if (i % 11 == 3)
       t[i] = c.ignore;
   }
   for (int64_t v = 0; v < c.v && c.bias; ++v)
-    bd[v] = round16(0.5 * normal(rng), c.in, b[v]);
+    bd[v] = round16(0.5 * normal(rng), bf16, b[v]);
   void *td = c.i32 ? static_cast<void *>(managed<int32_t>(c.n))
                    : static_cast<void *>(managed<int64_t>(c.n));
   for (int64_t i = 0; i < c.n; ++i) {

@@ -1,4 +1,4 @@
-//===- CrossEntropyGPU.h - what both cross-entropy mappings share -*- C++ -*-===//
+//===- CrossEntropyGPU.h - the cross-entropy mappings' share --*- C++ -*-===//
 //
 // Private to lib/Conversion/SoftmaxToGPU/Mapping: the forward
 // (CrossEntropyToGPU.cpp) and the gradient (CrossEntropyGradToGPU.cpp) of

@@ -585,10 +585,10 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
       acc = ws.alloc(shape, sizes);
       rounds.push_back({acc, init});
     }
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0));
     token = gpu::MemsetOp::create(rewriter, loc, tokenType, ValueRange{token},
-                                  acc,
-                                  arith::ConstantOp::create(
-                                      rewriter, loc, rewriter.getF32FloatAttr(0)))
+                                  acc, zero)
                 .getAsyncToken();
     return acc;
   };
