@@ -72,8 +72,13 @@ VARIANTS = {
     "auto_phi_far": {"phi": -100.0},
     # Three K/V buffers: tiles j + 1 and j + 2 in flight while j is folded.
     "b3": {"buffers": 3},
+    # K/V tiles by cp.async instead of the plan's copy (TMA for one-warp
+    # blocks), and by TMA where the plan copies through L1.
+    "cpasync": {"tile_copy": "cp_async"},
+    "tma": {"tile_copy": "tma"},
     # The plan's kernel again, last: the run's spread.
     "auto_again": {},
+    "cpasync_again": {"tile_copy": "cp_async"},
 }
 CHECK_VARIANTS = {"auto": {}, "s3": {"key_splits": 3}, "s7": {"key_splits": 7},
                   "nopack_s5": {"key_splits": 5, "packed_heads": 1},
@@ -81,7 +86,10 @@ CHECK_VARIANTS = {"auto": {}, "s3": {"key_splits": 3}, "s7": {"key_splits": 7},
                   "phi_over": {"phi": -100.0},
                   "s7_phi_under": {"key_splits": 7, "phi": 150.0},
                   "b3": {"buffers": 3}, "s7_b3": {"key_splits": 7, "buffers": 3},
-                  "b3_phi2": {"buffers": 3, "phi": 2.0}}
+                  "b3_phi2": {"buffers": 3, "phi": 2.0},
+                  "cpasync": {"tile_copy": "cp_async"},
+                  "s7_cpasync": {"key_splits": 7, "tile_copy": "cp_async"},
+                  "tma": {"tile_copy": "tma"}}
 
 
 def packed_heads(shape) -> int:

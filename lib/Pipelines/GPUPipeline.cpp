@@ -22,6 +22,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -213,6 +214,9 @@ static void addAfterGPUMapping(OpPassManager &pm,
     kernels.addPass(createCanonicalizerPass());
     kernels.addPass(createCSEPass());
     kernels.addPass(createReconcileUnrealizedCastsPass());
+    // The host end of the kernels' TMA copies: nvgpu.tma.create.descriptor
+    // before each launch that reads a tensor map.
+    pm.addNestedPass<func::FuncOp>(createConvertNVGPUToNVVMPass());
   } else {
     GpuROCDLAttachTargetOptions target;
     target.chip = chip;

@@ -17,7 +17,10 @@
 #include <cuda.h>
 
 #include <cstdio>
+#include <cstring>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 using namespace softmax_rt;
 
@@ -444,6 +447,29 @@ int tensorMapElementBytes(int64_t dataType) {
 }
 } // namespace
 
+namespace {
+/// What a device copy of a tensor map encodes (zero-initialized, compared
+/// bytewise).
+struct TensorMapKey {
+  ContextKey context;
+  void *address;
+  int64_t dataType, interleave, swizzle, l2Promotion, oobFill, rank;
+  cuuint64_t dims[5];
+  cuuint64_t strides[4];
+  cuuint32_t box[5];
+};
+std::mutex &tensorMapMutex() {
+  static std::mutex *m = new std::mutex;
+  return *m;
+}
+/// Never destroyed (see Runtime.cpp on late global destructors); a linear
+/// search: a program holds a handful of distinct maps.
+std::vector<std::pair<TensorMapKey, CUdeviceptr>> &tensorMaps() {
+  static auto *maps = new std::vector<std::pair<TensorMapKey, CUdeviceptr>>;
+  return *maps;
+}
+} // namespace
+
 extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                                 int64_t dataType,
                                                 int64_t interleave,
@@ -493,6 +519,34 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   ContextKey key;
   if (!activateForCaller(&key))
     return nullptr;
+  // One device copy per distinct map and context, kept for the process:
+  // the kernels that read tensor maps (decode attention's K/V tiles) run on
+  // every decode step with the same cache buffers, and a fresh allocation
+  // and synchronous copy per call (upstream's wrapper) would add both to
+  // every step and leak 128 bytes each time. A map encodes only addresses,
+  // sizes, strides and the box, so an entry stays valid for whatever
+  // buffer later occupies the same address with the same shape.
+  TensorMapKey mapKey;
+  std::memset(&mapKey, 0, sizeof(mapKey)); // padding too: compared bytewise
+  mapKey.context = key;
+  mapKey.address = address;
+  mapKey.dataType = dataType;
+  mapKey.interleave = interleave;
+  mapKey.swizzle = swizzle;
+  mapKey.l2Promotion = l2Promotion;
+  mapKey.oobFill = oobFill;
+  mapKey.rank = rank;
+  for (int i = 0; i < 5; ++i) {
+    mapKey.dims[i] = globalDim[i];
+    mapKey.box[i] = box[i];
+    if (i < 4)
+      mapKey.strides[i] = globalStrides[i];
+  }
+  std::lock_guard<std::mutex> lock(tensorMapMutex());
+  auto &maps = tensorMaps();
+  for (const auto &[known, devicePtr] : maps)
+    if (std::memcmp(&known, &mapKey, sizeof(mapKey)) == 0)
+      return reinterpret_cast<void *>(devicePtr);
   CUtensorMap map;
   if (!SMRT_CHECK(cuTensorMapEncodeTiled(
           &map, static_cast<CUtensorMapDataType>(dataType),
@@ -509,5 +563,6 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
     (void)cuMemFree(deviceMap);
     return nullptr;
   }
+  maps.emplace_back(mapKey, deviceMap);
   return reinterpret_cast<void *>(deviceMap);
 }

@@ -143,8 +143,12 @@ SOFTMAX_RUNTIME_EXPORT void mgpuSetDefaultDevice(int32_t device);
  * (CUtensorMap) for the memref `descriptor` of rank 1..5 and returns a device
  * pointer to a copy of it. The enum arguments are CUtensorMapDataType /
  * Interleave / Swizzle / L2promotion / FloatOOBfill values; boxDims[rank] is
- * the box in memref dimension order. Each call allocates 128 bytes of device
- * memory that is never freed (as upstream). */
+ * the box in memref dimension order. The device copy is made once per
+ * distinct map (address, sizes, strides, box, enums) and context and kept
+ * for the process; later calls with the same map return it without
+ * allocating or copying (upstream's wrapper allocates and copies on every
+ * call). The first call for a map is synchronous and must not be captured
+ * into a CUDA graph. */
 SOFTMAX_RUNTIME_EXPORT void *
 mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                int64_t dataType, int64_t interleave,

@@ -100,6 +100,21 @@ public:
   /// leaving the last `pending` requests (made after it) in flight.
   virtual void wait(Value token, int64_t pending = 0) = 0;
 
+  /// Whether K/V tiles complete on per-buffer barriers instead of copy
+  /// groups: `stage` returns null, and the kernel waits for tile t (counted
+  /// from the loop's first, in buffer `buf`) with `waitTile`. Such an end
+  /// also makes host values before the launch (`prepareHost`), and its
+  /// copies past the last key fill zeros rather than repeating the last
+  /// row.
+  virtual bool tracksTilesOnBarriers() const { return false; }
+  /// Host code at the builder's insertion point, before the launch; the
+  /// kernel body may use what it creates.
+  virtual void prepareHost() {}
+  /// Waits until K and V of tile `tile` have landed in buffer `buf`.
+  virtual void waitTile(Value tile, Value buf) {}
+  /// The byte alignment the tile buffers need in shared memory.
+  virtual int64_t tileAlignment() const { return 16; }
+
   /// S = Q K^T of the K tile in buffer `buf`, unscaled.
   virtual SmallVector<Value> scores(Value buf) = 0;
   virtual int64_t slotOf(int64_t i) const = 0;

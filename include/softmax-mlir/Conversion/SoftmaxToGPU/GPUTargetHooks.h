@@ -46,6 +46,9 @@ struct AttentionMmaConfig {
   /// Whether the K/V tile copies go through L1 (NVIDIA: cp.async.ca)
   /// rather than around it (.cg).
   bool tilesThroughL1 = false;
+  /// Whether the K/V tiles come by bulk tensor copies (NVIDIA sm_90+, two
+  /// buffers): see AttentionMma::tracksTilesOnBarriers.
+  bool tensorMapTiles = false;
 };
 
 /// A vendor's end of the GPU mapping.

@@ -38,6 +38,9 @@ struct GPUTarget {
   int64_t maxThreadsPerBlock = 1024;
   /// Shared memory (LDS) one block may use, opt-in limit included.
   int64_t maxSharedMemoryPerBlock = 48 * 1024;
+  /// The tensor-memory accelerator (NVIDIA sm_90+): bulk tensor copies
+  /// through a tensor map, completing on an mbarrier.
+  bool tensorMapCopies = false;
 };
 
 /// Looks up sm_80, sm_90, gfx90a or gfx942.
@@ -165,6 +168,9 @@ struct AttentionGPUStrategy {
   /// second kernel merges. 0: the mapping's choice (stream-K for ragged
   /// decode, planStreamK); plain split-KV is asked for with keySplits.
   int64_t streamK = 0;
+  /// How K/V tiles reach shared memory; unset: the mapping's choice (TMA
+  /// for dense decode on sm_90+, cp.async elsewhere).
+  std::optional<TileCopy> tileCopy;
 };
 
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style

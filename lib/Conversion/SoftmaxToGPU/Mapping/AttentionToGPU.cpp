@@ -832,9 +832,22 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // first tile is requested here; in each iteration V is requested before
     // S and its softmax, and the next K before P V (FA2's order).
     // With three, tiles j + 1 and j + 2 are in flight while j is folded.
-    Value kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
-    if (pipelined)
-      mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
+    // Tiles on barriers: nothing is requested for a block without tiles,
+    // so every copy is waited for in the loop.
+    bool byBarrier = mma.tracksTilesOnBarriers();
+    Value kGroup;
+    {
+      OpBuilder::InsertionGuard g(b);
+      if (byBarrier) {
+        auto any = scf::IfOp::create(
+            b, loc, cmp(arith::CmpIPredicate::slt, kvLo, kvHi),
+            /*withElseRegion=*/false);
+        b.setInsertionPointToStart(&any.getThenRegion().front());
+      }
+      kGroup = mma.stage(/*value=*/false, bIdx, kvHead, kvLo, zeroBuf);
+      if (pipelined)
+        mma.stage(/*value=*/true, bIdx, kvHead, kvLo, zeroBuf);
+    }
     for (int64_t ahead = 1; ahead < stages - 1; ++ahead) {
       Value kv = add(kvLo, idx(ahead * kKeysPerTile));
       auto more =
@@ -872,7 +885,10 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           // done with the buffer about to be refilled. With two buffers V
           // of the tile, requested after its K, may still be in flight
           // while S is computed (waitForValues waits for it before P V).
-          if (pipelined && overlapValues)
+          if (byBarrier)
+            mma.waitTile(div(sub(kv0, kvLo), kKeysPerTile),
+                         rem(div(sub(kv0, kvLo), kKeysPerTile), stages));
+          else if (pipelined && overlapValues)
             waitLeaving(kGroup,
                         skips ? arith::SelectOp::create(b, loc, st[speculated],
                                                         idx(1), idx(0))
@@ -993,7 +1009,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         });
 
     // No copy may still be in flight when the block ends.
-    mma.wait(kGroup);
+    if (!byBarrier)
+      mma.wait(kGroup);
     return loop;
   };
 
@@ -1130,6 +1147,41 @@ mlir::softmax::parseAttentionF32Precision(StringRef s) {
   return std::nullopt;
 }
 
+/// Why the K/V tiles of `op` cannot come by bulk tensor copies, or
+/// std::nullopt: the end reads them as [B, Hkv, Nk, D] boxes of 64 keys by
+/// 64 elements through a tensor map, with zeros past the last key, two
+/// buffers, and one phase per tile loop.
+static std::optional<std::string>
+whyNotTensorMapTiles(AttentionOp op, const GPUTarget &target, bool isF32,
+                     int64_t buffers, const AttentionGPUStrategy &overrides) {
+  if (!target.tensorMapCopies)
+    return "on sm_90 (" + target.chip + " has no tensor-memory accelerator)";
+  if (isF32)
+    return std::string("for f16 and bf16 (its boxes are 128-byte rows of 64 "
+                       "elements)");
+  for (Value kv : {op.getKey(), op.getValue()}) {
+    auto t = cast<MemRefType>(kv.getType());
+    if (t.getDimSize(3) % 64 || !t.getLayout().isIdentity())
+      return std::string("for K and V with the identity layout and head "
+                         "dimensions that are multiples of 64");
+  }
+  if (op.isPaged())
+    return std::string("without a page table");
+  if (op.hasKeyLengths())
+    return std::string("without key_lengths (rows past an entry's length are "
+                       "masked only after they are read)");
+  if (op.hasSkipThreshold())
+    return std::string("without a skip threshold (its V copies wait for the "
+                       "vote)");
+  if (op.hasUnifiedMax())
+    return std::string("without a unified max");
+  if (overrides.streamK > 0)
+    return std::string("without stream-K");
+  if (buffers != 2)
+    return std::string("with two buffers per tile");
+  return std::nullopt;
+}
+
 LogicalResult mlir::softmax::mapAttentionOpToGPU(
     RewriterBase &rewriter, AttentionOp op, const GPUTarget &target,
     const GPUTargetHooks &hooks, const AttentionGPUStrategy &passOverrides) {
@@ -1248,6 +1300,18 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
   // bench/results/decode/README.md, "Tiles through L1 in decode blocks of
   // several warps" and "Hardware counters").
   config.tilesThroughL1 = decodeShaped && warps > 1 && !isF32;
+  // K/V tiles by bulk tensor copies for dense decode (TensorMapTiles.h says
+  // why); a request for them must be honoured or refused.
+  std::optional<std::string> noTensorMap =
+      whyNotTensorMapTiles(op, target, isF32, buffers, overrides);
+  if (overrides.tileCopy == TileCopy::Tma && noTensorMap)
+    return op->emitOpError()
+           << "GPU attention mapping copies K/V tiles by TMA only "
+           << *noTensorMap;
+  config.tensorMapTiles =
+      !noTensorMap &&
+      (overrides.tileCopy == TileCopy::Tma ||
+       (!overrides.tileCopy && decodeShaped && !config.tilesThroughL1));
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);
   // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.
@@ -1269,6 +1333,10 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
     tileBytes.push_back(t.getNumElements() * t.getElementTypeBitWidth() / 8);
   int64_t bytes =
       std::accumulate(tileBytes.begin(), tileBytes.end(), int64_t(0));
+  // Swizzled boxes land at 1024-byte boundaries of the pool, whose start
+  // only the kernel knows.
+  if (mma->tileAlignment() > 16)
+    bytes += mma->tileAlignment();
   if (bytes > target.maxSharedMemoryPerBlock)
     return op->emitOpError()
            << "GPU attention mapping needs " << bytes
@@ -1280,7 +1348,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
                    : "");
   // Above 48 KiB a kernel's shared memory must be dynamic (the launch opts
   // in); below, static buffers keep the kernel self-contained.
-  bool dynamic = bytes > 48 * 1024;
+  bool dynamic = bytes > 48 * 1024 || config.tensorMapTiles;
 
   // Packed heads read through views of the query, output and lse; split
   // keys of each tile go to blocks that write f32 partials for a second
@@ -1352,6 +1420,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
                             alloc.getAsyncToken());
   }
   mma->setQueryAndOutput(query, partials ? partO : output);
+  mma->prepareHost();
 
   // The kernel copies Q, K and V 16 bytes at a time and stores O in
   // aligned runs.
@@ -1411,14 +1480,17 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
             getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
             unit.rowsPerWarp(), blockRows, kKeysPerTile, unit.stages(), splits,
             packed,
-            streamK ? std::optional<int64_t>(schedule.chunks) : std::nullopt));
+            streamK ? std::optional<int64_t>(schedule.chunks) : std::nullopt,
+            config.tensorMapTiles ? std::optional(TileCopy::Tma)
+                                  : std::nullopt));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
     SmallVector<Value> smem(launch.getWorkgroupAttributions());
     if (dynamic) {
       // Both tiles as views of the dynamic pool, V after K.
-      SmallVector<Value> views =
-          viewDynamicSharedMemory(rewriter, loc, tileTypes);
+      SmallVector<Value> views = viewDynamicSharedMemory(
+          rewriter, loc, tileTypes,
+          mma->tileAlignment());
       smem.append(views.begin(), views.end());
     }
     AttentionKernel kernel(rewriter, loc, op, *scale, unit, warps, nq, nk,

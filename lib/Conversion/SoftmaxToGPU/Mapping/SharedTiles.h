@@ -42,9 +42,13 @@ inline void assertAligned16(OpBuilder &b, Location loc, ValueRange buffers,
 /// the pool as a one-byte `.shared` variable, not an extern array, so the
 /// views reach over static buffers laid out after it (the linear
 /// cross-entropy gradient's vote flag was overwritten by the first tile's
-/// cp.async copies, and no tile was ever filtered).
+/// cp.async copies, and no tile was ever filtered). With `alignment` above
+/// the pool's 16 bytes, the views start at the first multiple of it in the
+/// pool (the launch asks for `alignment` bytes more), and each view at a
+/// multiple of it past that.
 inline SmallVector<Value> viewDynamicSharedMemory(OpBuilder &b, Location loc,
-                                                  ArrayRef<MemRefType> types) {
+                                                  ArrayRef<MemRefType> types,
+                                                  int64_t alignment = 16) {
   Attribute workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value pool = gpu::DynamicSharedMemoryOp::create(
@@ -52,12 +56,21 @@ inline SmallVector<Value> viewDynamicSharedMemory(OpBuilder &b, Location loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup));
   IndexArith ix(b, loc);
+  Value start;
+  if (alignment > 16) {
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, pool);
+    start = ix.rem(ix.sub(ix.idx(alignment), ix.rem(address, alignment)),
+                   alignment);
+  }
   SmallVector<Value> views;
   int64_t offset = 0;
   for (MemRefType t : types) {
+    Value at = start ? ix.add(start, ix.idx(offset)) : ix.idx(offset);
     views.push_back(
-        memref::ViewOp::create(b, loc, t, pool, ix.idx(offset), ValueRange{}));
+        memref::ViewOp::create(b, loc, t, pool, at, ValueRange{}));
     offset += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+    if (alignment > 16)
+      offset = llvm::alignTo(offset, alignment);
   }
   return views;
 }

@@ -24,7 +24,7 @@ std::optional<GPUTarget> mlir::softmax::lookupGPUTarget(StringRef chip) {
       .Case("sm_80", GPUTarget{"sm_80", GPUVendor::NVIDIA, 32, 108, 1024,
                                163 * 1024})
       .Case("sm_90", GPUTarget{"sm_90", GPUVendor::NVIDIA, 32, 132, 1024,
-                               227 * 1024})
+                               227 * 1024, /*tensorMapCopies=*/true})
       .Case("gfx90a",
             GPUTarget{"gfx90a", GPUVendor::AMD, 64, 110, 1024, 64 * 1024})
       .Case("gfx942",

@@ -79,6 +79,8 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op,
     if (!attr.getKeySplits())
       overrides.keySplits = 0;
   }
+  if (std::optional<TileCopy> copy = attr.getTileCopy())
+    overrides.tileCopy = *copy;
   if (std::optional<MatrixInstruction> mma = attr.getMma()) {
     Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
     // Only f32 on NVIDIA has a choice: the precision.

@@ -13,12 +13,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "NVVMAttentionMma.h"
+#include "TensorMapTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -72,9 +74,10 @@ class NVVMAttentionMma : public AttentionMma {
 public:
   NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                    int64_t buffers, int64_t mTiles, bool queriesInSmem,
-                   bool tilesThroughL1 = false)
+                   bool tilesThroughL1 = false, bool tensorMapTiles = false)
       : AttentionMma(b, loc, op, warps, buffers), mTiles(mTiles),
         queriesInSmem(queriesInSmem), tilesThroughL1(tilesThroughL1),
+        tensorMapTiles(tensorMapTiles),
         vecElts(128 / elt.getIntOrFloatBitWidth()) {}
 
   int64_t lanes() const override { return 32; }
@@ -86,15 +89,45 @@ public:
                              workgroup);
     };
     // Rows padded by 16 bytes, so that the 8 rows an ldmatrix reads start
-    // in different 16-byte bank groups.
-    SmallVector<MemRefType> t = {tile({stages(), kKeysPerTile, d + vecElts}),
-                                 tile({stages(), kKeysPerTile, dv + vecElts})};
+    // in different 16-byte bank groups; or, by bulk tensor copies, boxes of
+    // 64 x 64 that the 128-byte swizzle spreads over the banks, and an
+    // mbarrier per buffer for K and for V after the queries.
+    SmallVector<MemRefType> t;
+    if (tensorMapTiles)
+      t = {tile({stages(), d / kBoxCols, kKeysPerTile, kBoxCols}),
+           tile({stages(), dv / kBoxCols, kKeysPerTile, kBoxCols})};
+    else
+      t = {tile({stages(), kKeysPerTile, d + vecElts}),
+           tile({stages(), kKeysPerTile, dv + vecElts})};
     if (queriesInSmem)
       t.push_back(tile({warps * rowsPerWarp(), d + vecElts}));
+    if (tensorMapTiles)
+      t.push_back(MemRefType::get({2 * stages()}, b.getI64Type(),
+                                  MemRefLayoutAttrInterface(), workgroup));
     return t;
   }
 
+  bool tracksTilesOnBarriers() const override { return tensorMapTiles; }
+  int64_t tileAlignment() const override {
+    return tensorMapTiles ? kSwizzleAlign : 16;
+  }
+  void prepareHost() override {
+    if (!tensorMapTiles)
+      return;
+    keyMap = createBoxTensorMap(b, loc, key);
+    valueMap = createBoxTensorMap(b, loc, value);
+  }
+  void waitTile(Value tile, Value buf) override {
+    // Buffer buf's barriers complete one phase per tile it holds.
+    Value parity = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(), rem(div(tile, stages()), 2));
+    for (int64_t v = 0; v < 2; ++v)
+      waitBarrierParity(b, loc, tileBarrier(buf, v), parity);
+  }
+
   void beginLanes() override {
+    if (tensorMapTiles)
+      initTileBarriers(b, loc, smem[barriers()], tid);
     lane = rem(tid, 32);
     group = div(lane, 4);
     quad = rem(lane, 4);
@@ -193,9 +226,11 @@ protected:
   /// ldmatrix.x4 of `tile`'s buffer `buf`: this lane addresses (row, col).
   Value loadMatrices(Value tile, Value buf, Value row, Value col,
                      bool transpose) {
-    return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, elt), tile,
-                                     ValueRange{buf, row, col}, transpose,
-                                     /*numTiles=*/4);
+    SmallVector<Value> at =
+        tensorMapTiles ? swizzledTileIndices(b, loc, buf, row, col)
+                       : SmallVector<Value>{buf, row, col};
+    return nvgpu::LdMatrixOp::create(b, loc, vec({4, 2}, elt), tile, at,
+                                     transpose, /*numTiles=*/4);
   }
   /// acc[m][n + h] += a[m] times B fragment h of `frags` (h = 0, 1) for
   /// every row tile m: one ldmatrix.x4 feeds 2 mTiles mma. `acc` is
@@ -220,8 +255,19 @@ protected:
   bool queriesInSmem;
   /// K/V tiles copied through L1 (cp.async.ca), else around it (.cg).
   bool tilesThroughL1;
+  /// K/V tiles by bulk tensor copies (TensorMapTiles.h), else cp.async.
+  bool tensorMapTiles;
   /// Elements per 16-byte copy (8 of f16/bf16, 4 of f32).
   int64_t vecElts;
+  /// With tensorMapTiles: the tensor maps of K and V (host values).
+  Value keyMap, valueMap;
+  /// The mbarrier of buffer `buf`'s K (value = 0) or V tile.
+  /// The index of the mbarriers among the buffers of `tileBuffers`.
+  int64_t barriers() const { return queriesInSmem ? 3 : 2; }
+  Value tileBarrier(Value buf, int64_t value) {
+    return sharedAddress(b, loc, smem[barriers()],
+                         mul(add(mul(buf, idx(2)), idx(value)), idx(8)));
+  }
 
   Value lane, group, quad, matrix, matrixRow, warpInBlock;
   /// [m][k] A fragments, when held in registers.
@@ -249,8 +295,11 @@ void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
           ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(vecElts),
           /*srcElements=*/Value(), b.getUnitAttr()));
     }
-    nvgpu::DeviceAsyncCreateGroupOp::create(
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+    // The tiles' waits are on their barriers, not on copy groups.
+    if (tensorMapTiles)
+      wait(group, 0);
     return;
   }
   // A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
@@ -294,6 +343,31 @@ Value NVVMAttentionMma::stage(bool value, Value bIdx, Value kvHead, Value kv0,
                               Value buf) {
   Value src = value ? this->value : key;
   Value smem = value ? smemV : smemK;
+  if (tensorMapTiles) {
+    // One thread: the barrier expects the tile's bytes, then a copy per
+    // 64-column box (rows past the keys arrive as zeros).
+    int64_t cols = value ? dv : d, boxes = cols / kBoxCols;
+    int64_t boxBytes = kKeysPerTile * kBoxCols * elt.getIntOrFloatBitWidth() / 8;
+    auto first = scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid,
+                                               idx(0)),
+                                   /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+    Value bar = tileBarrier(buf, value);
+    expectTileBytes(b, loc, bar, boxes * boxBytes);
+    auto i32 = [&](Value x) -> Value {
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), x);
+    };
+    for (int64_t h = 0; h < boxes; ++h) {
+      Value dst = sharedAddress(
+          b, loc, smem, mul(add(mul(buf, idx(boxes)), idx(h)), idx(boxBytes)));
+      copyBox(b, loc, dst, value ? valueMap : keyMap,
+              ValueRange{i32(idx(h * kBoxCols)), i32(keyRow(kv0)), i32(kvHead),
+                         i32(bIdx)},
+              bar);
+    }
+    return Value();
+  }
   int64_t perRow = (value ? dv : d) / vecElts;
   int64_t steps = kKeysPerTile * perRow / (warps * 32);
   Value last = sub(nk, idx(1));
@@ -660,9 +734,11 @@ SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
 
 std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMAttentionMma(
     OpBuilder &b, Location loc, AttentionOp op, int64_t warps, int64_t buffers,
-    int64_t rows, bool queriesInSmem, bool tilesThroughL1) {
-  return std::make_unique<NVVMAttentionMma>(
-      b, loc, op, warps, buffers, rows / 16, queriesInSmem, tilesThroughL1);
+    int64_t rows, bool queriesInSmem, bool tilesThroughL1,
+    bool tensorMapTiles) {
+  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers,
+                                            rows / 16, queriesInSmem,
+                                            tilesThroughL1, tensorMapTiles);
 }
 
 std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMF32AttentionMma(

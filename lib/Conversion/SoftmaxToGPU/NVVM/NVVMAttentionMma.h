@@ -32,11 +32,12 @@ Value mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a, ArrayRef<Value> bv,
 
 /// mma.sync m16n8k16 with ldmatrix and cp.async (NVIDIA sm_80+), with 1
 /// or 2 buffers per tile, 16 or 32 query rows per warp, the queries held
-/// in registers or read from shared memory per tile.
+/// in registers or read from shared memory per tile; or with K/V tiles by
+/// bulk tensor copies (sm_90, TensorMapTiles.h).
 std::unique_ptr<AttentionMma>
 makeNVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                      int64_t buffers, int64_t rowsPerWarp, bool queriesInSmem,
-                     bool tilesThroughL1 = false);
+                     bool tilesThroughL1 = false, bool tensorMapTiles = false);
 /// f32 inputs on mma.sync m16n8k8 tf32 (NVIDIA sm_80+): three products of
 /// tf32 parts (exact) or one (tf32); the queries in shared memory.
 std::unique_ptr<AttentionMma>

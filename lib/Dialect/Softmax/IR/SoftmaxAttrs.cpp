@@ -136,7 +136,8 @@ LogicalResult AttentionGPUStrategyAttr::verify(
     std::optional<MatrixInstruction> mma, std::optional<int64_t> rowsPerWarp,
     std::optional<int64_t> rowsPerBlock, std::optional<int64_t> keysPerTile,
     std::optional<int64_t> buffers, std::optional<int64_t> keySplits,
-    std::optional<int64_t> packedHeads, std::optional<int64_t> streamK) {
+    std::optional<int64_t> packedHeads, std::optional<int64_t> streamK,
+    std::optional<TileCopy> tileCopy) {
   if (failed(
           SizeCheck{emitError, "rows_per_warp", rowsPerWarp}.oneOf({16, 32})) ||
       failed(SizeCheck{emitError, "key_splits", keySplits}.inRange(1, 1024)) ||
@@ -154,6 +155,10 @@ LogicalResult AttentionGPUStrategyAttr::verify(
       ((rowsPerWarp && *rowsPerWarp != 16) || (buffers && *buffers != 1)))
     return emitError() << "mfma16x16x16 (CDNA) runs 16 rows per warp and one "
                           "buffer";
+  if (tileCopy == TileCopy::Tma &&
+      ((buffers && *buffers != 2) || mma == MatrixInstruction::Mfma16x16x16))
+    return emitError() << "tile_copy = tma (NVIDIA sm_90) runs two buffers "
+                          "per tile";
   return success();
 }
 

@@ -48,6 +48,15 @@ def Softmax_MatrixInstruction : I32EnumAttr<"MatrixInstruction",
   let genSpecializedAttr = 0;
 }
 
+def Softmax_TileCopy : I32EnumAttr<"TileCopy",
+    "how the GPU attention kernel copies its K/V tiles to shared memory", [
+      I32EnumAttrCase<"CpAsync", 0, "cp_async">,
+      I32EnumAttrCase<"Tma", 1, "tma">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Parameters
 //===----------------------------------------------------------------------===//
@@ -242,6 +251,14 @@ def Softmax_AttentionGPUStrategyAttr
       into an f32 partial, and the merge kernel adds each entry's pieces.
       Ragged batches (`key_lengths`) get it by default; a request for
       `key_splits` asks for plain split-KV instead.
+    * `tile_copy`: how K/V tiles reach shared memory on NVIDIA: `cp_async`
+      (16-byte copies by every lane into padded rows) or `tma` (sm_90+: one
+      bulk tensor copy per 64 x 64 box by one thread, 128-byte swizzle,
+      completing on an mbarrier; the host encodes a tensor map of K and of
+      V before the launch). The mapping takes `tma` for dense decode with
+      two buffers (no page table, key lengths, threshold, stream-K or
+      unified max) and records it only then; a request for `tma` that the
+      op or chip cannot honour is an error.
 
     Example:
 
@@ -264,7 +281,9 @@ def Softmax_AttentionGPUStrategyAttr
     Softmax_OptionalIntParameter<"blocks per query tile's keys">:$key_splits,
     Softmax_OptionalIntParameter<"query heads per query tile">:$packed_heads,
     Softmax_OptionalIntParameter<"stream-K blocks per query-head group">:
-        $stream_k
+        $stream_k,
+    Softmax_OptionalEnumParameter<Softmax_TileCopy,
+        "cp_async or tma">:$tile_copy
   );
 }
 
