@@ -107,3 +107,46 @@ func.func @stream_k_range(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x300x64xbf16>
   softmax.attention ins(%q, %k, %k : memref<2x8x1x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 5000>}
   return
 }
+
+// -----
+
+// K/V tiles by TMA are a request to honour or refuse: a paged cache's
+// tiles gather pages, and ragged rows past a length are clamped by
+// cp.async only.
+func.func @tma_paged(%q: memref<8x32x1x128xbf16>, %k: memref<600x64x8x128xbf16>, %o: memref<8x32x1x128xbf16>, %len: memref<8xi32>, %pt: memref<8x64xi32>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only without a page table}}
+  softmax.attention ins(%q, %k, %k : memref<8x32x1x128xbf16>, memref<600x64x8x128xbf16>, memref<600x64x8x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>) page_table(%pt : memref<8x64xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}
+
+// -----
+
+func.func @tma_ragged(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf16>, %o: memref<8x32x1x128xbf16>, %len: memref<8xi32>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only without key_lengths (rows past an entry's length are masked only after they are read)}}
+  softmax.attention ins(%q, %k, %k : memref<8x32x1x128xbf16>, memref<8x8x4096x128xbf16>, memref<8x8x4096x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}
+
+// -----
+
+func.func @tma_head_dim(%q: memref<1x4x1x96xbf16>, %k: memref<1x2x500x96xbf16>, %o: memref<1x4x1x96xbf16>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only for K and V with the identity layout and head dimensions that are multiples of 64}}
+  softmax.attention ins(%q, %k, %k : memref<1x4x1x96xbf16>, memref<1x2x500x96xbf16>, memref<1x2x500x96xbf16>) outs(%o : memref<1x4x1x96xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}
+
+// -----
+
+func.func @tma_threshold(%q: memref<1x4x1x64xbf16>, %k: memref<1x2x500x64xbf16>, %o: memref<1x4x1x64xbf16>, %t: f32) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only without a skip threshold (its V copies wait for the vote)}}
+  softmax.attention ins(%q, %k, %k : memref<1x4x1x64xbf16>, memref<1x2x500x64xbf16>, memref<1x2x500x64xbf16>) outs(%o : memref<1x4x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}
+
+// -----
+
+func.func @tma_f32(%q: memref<1x4x1x64xf32>, %k: memref<1x2x500x64xf32>, %o: memref<1x4x1x64xf32>) {
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only for f16 and bf16 (its boxes are 128-byte rows of 64 elements)}}
+  softmax.attention ins(%q, %k, %k : memref<1x4x1x64xf32>, memref<1x2x500x64xf32>, memref<1x2x500x64xf32>) outs(%o : memref<1x4x1x64xf32>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}

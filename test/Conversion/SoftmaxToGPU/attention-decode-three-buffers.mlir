@@ -33,10 +33,10 @@
 // CHECK:         } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 3, key_splits = 4, packed_heads = 4>}
 
 // The decode default stays two (three measured 0.96-0.98x of two on the
-// H200: bench/results/decode/README.md).
+// H200: bench/results/decode/README.md), copied by TMA on sm_90.
 // DEFAULT-LABEL: func.func @decode_three_buffers
-// DEFAULT:       memref<2x64x136xbf16
-// DEFAULT:       buffers = 2, key_splits = 4
+// DEFAULT:       memref<2x2x64x64xbf16
+// DEFAULT:       buffers = 2, key_splits = 4, packed_heads = 4, tile_copy = tma>
 func.func @decode_three_buffers(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x32768x128xbf16>, %v: memref<8x8x32768x128xbf16>, %o: memref<8x32x1x128xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<8x8x32768x128xbf16>, memref<8x8x32768x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero)
   return

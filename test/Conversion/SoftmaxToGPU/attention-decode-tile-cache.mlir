@@ -1,6 +1,7 @@
-// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_80" --canonicalize --split-input-file | FileCheck %s
 
-// Where the K/V tile copies go. A decode block of several warps (16 query
+// Where the K/V tile copies go by cp.async (sm_80; sm_90 takes TMA for
+// decode: attention-decode-tma.mlir). A decode block of several warps (16 query
 // rows times the 4 query heads of a KV head: 64 rows, 4 warps of 16) copies
 // through L1 (cp.async.ca: no bypassL1), measured 1.09x on the H200; one
 // warp's block copies around it (.cg, bypassL1), where L1 cost 6-15%.

@@ -28,7 +28,7 @@
 // CHECK:         scf.for
 // CHECK:         vector.store %{{.*}}, %[[PO]][{{.*}}] {{.*}} : memref<?x?x?x128xf32>, vector<2xf32>
 // CHECK:         memref.store %{{.*}}, %[[PL]][{{.*}}] : memref<?x?x?xf32>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4, tile_copy = tma>}
 // CHECK:       %[[K2:.*]] = gpu.launch async [%[[K1]]] blocks(%[[ROW:.*]], %[[HEAD:.*]], %[[BATCH:.*]]) in (%{{.*}} = %c4, %{{.*}} = %c8, %{{.*}} = %c8) threads(%[[COL:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK:         %[[FIRST:.*]] = arith.muli %[[BATCH]], %c4
 // CHECK-NOT:     scf.for
@@ -53,7 +53,7 @@
 // PREFILL-NOT:   memref.expand_shape
 // PREFILL-NOT:   gpu.alloc
 // PREFILL:       gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c32, %{{.*}} = %c8) threads({{.*}}) in (%{{.*}} = %c32,
-// PREFILL:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1>}
+// PREFILL:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1, tile_copy = tma>}
 // PREFILL-NOT:   gpu.launch
 // PREFILL-LABEL: func.func @causal_split
 
@@ -82,7 +82,7 @@ func.func @decode_gqa(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x32768x128xbf16
 // CHECK:         %[[SPLIT:.*]] = arith.remui %{{.*}}, %c4
 // CHECK:         %[[LAST:.*]] = arith.cmpi eq, %[[SPLIT]], %c3
 // CHECK:         arith.select %[[LAST]]
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 1>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 1, tile_copy = tma>}
 // CHECK:       gpu.launch async
 // CHECK:         arith.maximumf
 // CHECK:         scf.if

@@ -107,6 +107,17 @@ func.func @attention_gpu_mfma() attributes {softmax.strategy = #softmax.attentio
 
 // -----
 
+// expected-error @+1 {{tile_copy = tma (NVIDIA sm_90) runs two buffers per tile}}
+func.func @attention_gpu_tma_buffers() attributes {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 1, tile_copy = tma>}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::softmax::TileCopy to be one of: cp_async, tma}}
+// expected-error @+1 {{failed to parse Softmax_AttentionGPUStrategyAttr parameter 'tile_copy'}}
+func.func @attention_gpu_tile_copy() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = bulk>}
+
+// -----
+
 // expected-error @+2 {{expected ::mlir::softmax::MatrixInstruction to be one of: m16n8k16, m16n8k8.tf32x3, m16n8k8.tf32, mfma16x16x16}}
 // expected-error @+1 {{failed to parse Softmax_AttentionGPUStrategyAttr parameter 'mma'}}
 func.func @attention_gpu_mma() attributes {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k4>}

@@ -51,6 +51,10 @@ func.func @attention_cpu() attributes {softmax.strategy = #softmax.attention_cpu
 // CHECK-SAME: #softmax.attention_gpu_strategy<mma = m16n8k8.tf32x3>
 // CHECK-LABEL: func @attention_gpu_tf32
 // CHECK-SAME: #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 16>
+// CHECK-LABEL: func @attention_gpu_tma
+// CHECK-SAME: #softmax.attention_gpu_strategy<buffers = 2, tile_copy = tma>
+// CHECK-LABEL: func @attention_gpu_cp_async
+// CHECK-SAME: #softmax.attention_gpu_strategy<tile_copy = cp_async>
 // CHECK-LABEL: func @attention_gpu_mfma
 // CHECK-SAME: #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 1>
 func.func @attention_gpu() attributes {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 2, keys_per_tile = 64, rows_per_block = 128, rows_per_warp = 32, mma = m16n8k16>} {
@@ -60,6 +64,12 @@ func.func @attention_gpu_tf32x3() attributes {softmax.strategy = #softmax.attent
   return
 }
 func.func @attention_gpu_tf32() attributes {softmax.strategy = #softmax.attention_gpu_strategy<rows_per_warp = 16, mma = m16n8k8.tf32>} {
+  return
+}
+func.func @attention_gpu_tma() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma, buffers = 2>} {
+  return
+}
+func.func @attention_gpu_cp_async() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = cp_async>} {
   return
 }
 func.func @attention_gpu_mfma() attributes {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 1>} {

@@ -21,6 +21,8 @@ namespace {
 constexpr int64_t B = 5, H = 8, HKV = 2, NK = 300, D = 64, PAGE = 16,
                   PAGES_PER_ENTRY = 19, PAGES = B * PAGES_PER_ENTRY;
 const int32_t kLengths[B] = {0, 1, 65, 300, 131};
+// The dense functions read every key of the cache.
+const int32_t kFull[B] = {NK, NK, NK, NK, NK};
 
 template <int Rank> struct MemRef {
   void *allocated;
@@ -70,6 +72,8 @@ extern "C" void _mlir_ciface_split_4(Q *, Q *, Q *, MemRef<1> *, Q *);
 extern "C" void _mlir_ciface_paged_stream(Q *, Q *, Q *, MemRef<1> *,
                                           MemRef<2> *, Q *);
 extern "C" void _mlir_ciface_mask_stream(Q *, Q *, Q *, Q *, MemRef<1> *, Q *);
+extern "C" void _mlir_ciface_dense_tma(Q *, Q *, Q *, Q *);
+extern "C" void _mlir_ciface_dense_tma_s7(Q *, Q *, Q *, Q *);
 
 int main() {
   std::printf("backend: %s\n", softmaxRuntimeGetBackendName());
@@ -121,11 +125,11 @@ int main() {
     }
 
   // float64 reference, [B, H, D], with or without the mask.
-  auto reference = [&](bool masked) {
+  auto reference = [&](bool masked, const int32_t *lengths) {
     std::vector<double> ref(B * H * D, 0.0);
     for (int64_t b = 0; b < B; ++b)
       for (int64_t h = 0; h < H; ++h) {
-        int64_t g = h / (H / HKV), n = kLengths[b];
+        int64_t g = h / (H / HKV), n = lengths[b];
         if (n == 0)
           continue;
         std::vector<double> s(n);
@@ -147,7 +151,9 @@ int main() {
       }
     return ref;
   };
-  std::vector<double> plain = reference(false), withMask = reference(true);
+  std::vector<double> plain = reference(false, kLengths),
+                      withMask = reference(true, kLengths),
+                      full = reference(false, kFull);
 
   Q qm = view<4>(q, {B, H, 1, D}), om = view<4>(o, {B, H, 1, D});
   Q km = view<4>(k, {B, HKV, NK, D}), vm = view<4>(v, {B, HKV, NK, D});
@@ -158,7 +164,7 @@ int main() {
 
   int failed = 0;
   auto check = [&](const char *name, const std::vector<double> &ref,
-                   auto &&run) {
+                   auto &&run, const int32_t *lengths = kLengths) {
     std::fill(o, o + B * H * D, uint16_t(0x7fc0)); // bf16 NaN
     run();
     if (softmaxRuntimeGetLastError()) {
@@ -180,7 +186,7 @@ int main() {
           err += (got - want) * (got - want);
           norm += want * want;
         }
-        if (kLengths[b] == 0)
+        if (lengths[b] == 0)
           ok = ok && err == 0;
         else
           worst = std::max(worst, std::sqrt(err / norm));
@@ -201,5 +207,11 @@ int main() {
         [&] { _mlir_ciface_paged_stream(&qm, &kpm, &vpm, &lm, &tm, &om); });
   check("mask_stream", withMask,
         [&] { _mlir_ciface_mask_stream(&qm, &km, &vm, &mm, &lm, &om); });
+  check(
+      "dense_tma", full, [&] { _mlir_ciface_dense_tma(&qm, &km, &vm, &om); },
+      kFull);
+  check(
+      "dense_tma_s7", full,
+      [&] { _mlir_ciface_dense_tma_s7(&qm, &km, &vm, &om); }, kFull);
   return failed ? 1 : 0;
 }

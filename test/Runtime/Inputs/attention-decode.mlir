@@ -8,6 +8,11 @@
 //   split_4       plain split-KV, 4 splits
 //   paged_stream  pages of 16 keys through a [5, 19] page table, stream-K
 //   mask_stream   an additive f32 mask [5, 8, 1, 300] (no packing), stream-K
+//   dense_tma     every key of the cache (no key_lengths): the plan, with
+//                 K/V tiles by TMA (the last tile's rows past 300 arrive
+//                 as zeros)
+//   dense_tma_s7  the same in 7 splits (splits end mid-tile: their last
+//                 tiles read the next split's rows, masked)
 !q = memref<5x8x1x64xbf16>
 !kv = memref<5x2x300x64xbf16>
 !pages = memref<95x16x2x64xbf16>
@@ -29,5 +34,13 @@ func.func @paged_stream(%q: !q, %k: !pages, %v: !pages, %len: memref<5xi32>, %pt
 }
 func.func @mask_stream(%q: !q, %k: !kv, %v: !kv, %m: memref<5x8x1x300xf32>, %len: memref<5xi32>, %o: !q) attributes {llvm.emit_c_interface} {
   softmax.attention ins(%q, %k, %v, %m : !q, !kv, !kv, memref<5x8x1x300xf32>) outs(%o : !q) masked(zero) key_lengths(%len : memref<5xi32>) {softmax.strategy = #softmax.attention_gpu_strategy<stream_k = 3>}
+  return
+}
+func.func @dense_tma(%q: !q, %k: !kv, %v: !kv, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, !kv, !kv) outs(%o : !q) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}
+func.func @dense_tma_s7(%q: !q, %k: !kv, %v: !kv, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, !kv, !kv) outs(%o : !q) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<key_splits = 7, tile_copy = tma>}
   return
 }

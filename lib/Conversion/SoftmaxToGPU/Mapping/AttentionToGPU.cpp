@@ -1299,9 +1299,14 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
   // L32768 3717 against 3957) and prefill kernels do not care (0.99-1.01x;
   // bench/results/decode/README.md, "Tiles through L1 in decode blocks of
   // several warps" and "Hardware counters").
-  config.tilesThroughL1 = decodeShaped && warps > 1 && !isF32;
-  // K/V tiles by bulk tensor copies for dense decode (TensorMapTiles.h says
-  // why); a request for them must be honoured or refused.
+  //
+  // Where the chip has a tensor-memory accelerator, dense decode takes
+  // bulk tensor copies instead (NVVM/TensorMapTiles.h), measured on the
+  // H200 in one process (bench/results/decode/gpu_decode_tma.md): B8 H32
+  // Hkv8 L32768 4196 GB/s against 3918 by cp.async (cuDNN 4181); B1
+  // L131072 3825 against 3594 (cuDNN 3856); 4 causal rows 4160 against
+  // 3904; 16 rows in 4-warp blocks 3048 against 2849 through L1. A
+  // request for them must be honoured or refused.
   std::optional<std::string> noTensorMap =
       whyNotTensorMapTiles(op, target, isF32, buffers, overrides);
   if (overrides.tileCopy == TileCopy::Tma && noTensorMap)
@@ -1309,9 +1314,10 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
            << "GPU attention mapping copies K/V tiles by TMA only "
            << *noTensorMap;
   config.tensorMapTiles =
-      !noTensorMap &&
-      (overrides.tileCopy == TileCopy::Tma ||
-       (!overrides.tileCopy && decodeShaped && !config.tilesThroughL1));
+      !noTensorMap && (overrides.tileCopy == TileCopy::Tma ||
+                       (!overrides.tileCopy && decodeShaped));
+  config.tilesThroughL1 =
+      decodeShaped && warps > 1 && !isF32 && !config.tensorMapTiles;
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);
   // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.

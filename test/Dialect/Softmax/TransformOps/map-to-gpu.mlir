@@ -73,7 +73,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func @decode
 // CHECK: memref.collapse_shape {{.*}} into memref<1x2x2x64xbf16>
 // CHECK: gpu.launch async
-// CHECK: } {decode, softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 3, packed_heads = 2>}
+// CHECK: } {decode, softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 3, packed_heads = 2, tile_copy = tma>}
 // CHECK: gpu.launch async
 // CHECK:   scf.for
 func.func @decode(%q: memref<1x4x1x64xbf16>, %k: memref<1x2x500x64xbf16>, %o: memref<1x4x1x64xbf16>) {
