@@ -58,7 +58,7 @@ static std::string chipOf(const SoftmaxToGPUPipelineOptions &options,
                           GPUEnd end);
 
 /// Why `features` is not a PTX version NVPTX accepts for `chip`, or
-/// nullopt (empty: the pipeline's +ptx80). Anything else reached LLVM: an
+/// nullopt (empty: the pipeline's +ptx81). Anything else reached LLVM: an
 /// unknown feature only drew its "ignoring feature" warning, a version
 /// below the chip's minimum was a fatal error without location.
 static std::optional<std::string> checkPTXFeatures(StringRef features,
@@ -203,7 +203,7 @@ static void addAfterGPUMapping(OpPassManager &pm,
     GpuNVVMAttachTargetOptions target;
     target.chip = chip;
     target.features = StringRef(options.features).empty()
-                          ? std::string("+ptx80")
+                          ? std::string("+ptx81")
                           : std::string(options.features);
     target.optLevel = 3;
     pm.addPass(createGpuNVVMAttachTarget(target));

@@ -134,7 +134,7 @@ int main(void) {
   // CHECK-LABEL: nvvm: success
   // CHECK: llvm.func @softmax(
   // CHECK: gpu.launch_func @softmax_kernel::@softmax_kernel
-  // CHECK: gpu.binary @softmax_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+  // CHECK: gpu.binary @softmax_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">
   // CHECK-SAME: .target sm_90
   // CHECK-SAME: .entry softmax_kernel
 

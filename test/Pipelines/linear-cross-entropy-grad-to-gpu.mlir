@@ -5,7 +5,7 @@
 // block vote on shared memory, f32 atomics into the accumulators), the
 // rounds. softmax-to-rocdl refuses it: the CDNA end has no products by
 // inner rows yet.
-// RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 features=+ptx81 format=isa" | FileCheck %s --check-prefix=PTX
+// RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PTX
 // RUN: not softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=isa" 2>&1 | FileCheck %s --check-prefix=CDNA
 
 // PTX-NOT: softmax.

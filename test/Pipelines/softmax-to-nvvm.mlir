@@ -10,7 +10,7 @@
 // BIN-DAG: llvm.func @_mlir_ciface_split_rows(
 // BIN-DAG: llvm.call @mgpuMemAlloc
 // BIN-DAG: llvm.call @mgpuMemset32
-// BIN-DAG: gpu.binary @linalg_softmax_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_{{[89]}}0", features = "+ptx80">, properties = {{.*}}, bin = "
+// BIN-DAG: gpu.binary @linalg_softmax_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_{{[89]}}0", features = "+ptx81">, properties = {{.*}}, bin = "
 // BIN-DAG: gpu.binary @warp_rows_bf16_kernel  [{{.*}} bin = "
 // BIN-DAG: gpu.binary @block_rows_f16_kernel  [{{.*}} bin = "
 // BIN-DAG: gpu.binary @split_rows_kernel  [{{.*}} bin = "

@@ -129,7 +129,9 @@ struct SoftmaxToGPUPipelineOptions
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX version (NVVM only): one +ptxNN from +ptx70 to "
-                     "+ptx90 (+ptx78 or later for sm_90); default +ptx80"),
+                     "+ptx90 (+ptx78 or later for sm_90); default +ptx81 (CUDA "
+                     "12.1: the linear cross-entropy gradient's paired "
+                     "red.global.add.v2.f32 needs it)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",

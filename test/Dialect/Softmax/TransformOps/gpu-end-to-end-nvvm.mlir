@@ -19,7 +19,7 @@
 // RUN: FileCheck %s --implicit-check-not=softmax. < %t.transform
 
 // One kernel per op, in PTX for sm_90; the attention on tensor cores.
-// CHECK-DAG: gpu.binary @linalg_softmax_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// CHECK-DAG: gpu.binary @linalg_softmax_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">
 // CHECK-DAG: gpu.binary @softmax_bf16_kernel
 // CHECK-DAG: gpu.binary @log_softmax_f32_kernel
 // CHECK-DAG: gpu.binary @logsumexp_bf16_kernel
