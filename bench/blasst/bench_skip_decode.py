@@ -19,6 +19,8 @@ libsoftmax_skip_decode.so (bench/gpu/bench_decode.py's steps). Variants:
   skip_b1  the same with one K/V buffer (V of a tile requested after its
            vote, the next K after P V): what the two-buffer schedule gives
   skip_nocounts  the same without skip_counts (its sparsity is the rule's)
+  dense_cpasync, skip_cpasync  dense and skip with K/V tiles by cp.async
+           (tile_copy = cp_async) where the plan takes TMA on sm_90
 
 `run` first checks small odd shapes (primes, splits that end mid-tile,
 per-request lambda with an entry that turns skipping off): the kernel's
@@ -62,7 +64,9 @@ CHECKS = {
     "chk_b1_h4_kv1_q3_l3001": (1, 4, 1, 3, 3001, 128, True),
     "chk_b2_h2_kv2_l777": (2, 2, 2, 1, 777, 128, True),
 }
-VARIANTS = {"dense": None, "skip": {}, "skip_b1": {"buffers": 1}, "skip_nocounts": {}}
+VARIANTS = {"dense": None, "dense_cpasync": None, "skip": {},
+            "skip_cpasync": {"tile_copy": "cp_async"}, "skip_b1": {"buffers": 1},
+            "skip_nocounts": {}}
 LAMBDAS = [0.0, 1e-3, 1e-2, 3e-2]
 
 
@@ -99,6 +103,7 @@ def variants_of(shape_name: str) -> dict:
     v = dict(VARIANTS)
     if shape_name in CHECKS:
         v.pop("dense")
+        v.pop("dense_cpasync")
         v.pop("skip_nocounts")
     for n in MORE_SPLITS.get(shape_name, []):
         v[f"dense_s{n}"] = None
@@ -112,6 +117,8 @@ def kernels():
             if var.startswith("dense_s"):
                 req = {"key_splits": int(var[7:])}
                 yield f"{shape_name}__{var}", shape, req, False
+            elif var == "dense_cpasync":
+                yield f"{shape_name}__{var}", shape, {"tile_copy": "cp_async"}, False
             else:
                 yield f"{shape_name}__{var}", shape, req, req is not None
 
@@ -185,7 +192,7 @@ def run(args) -> int:
         lams = [1e-2, 0.0][:b] if b > 1 else [1e-2]
         if shape_name.endswith("l20011"):
             lams = [3e-2, 1e-3]
-        for var in ("skip", "skip_b1"):
+        for var in ("skip", "skip_cpasync", "skip_b1"):
             name = f"{shape_name}__{var}"
             lam = torch.tensor(lams, device="cuda", dtype=torch.float32)
             o = torch.full_like(q, float("nan"))
@@ -234,7 +241,7 @@ def run(args) -> int:
                                         "rel_err": rel(o, exact)}
             print(shape_name, peak, "dense", json.dumps(case["kernels"]["dense"]), flush=True)
             skip_vars = [v_ for v_ in variants_of(shape_name) if v_.startswith("skip")]
-            for var in [v_ for v_ in variants_of(shape_name) if v_.startswith("dense_s")]:
+            for var in [v_ for v_ in variants_of(shape_name) if v_.startswith("dense_")]:
                 dc = caller(f"{shape_name}__{var}", q, k, v, o)
                 dc()
                 torch.cuda.synchronize()

@@ -137,14 +137,6 @@ func.func @tma_head_dim(%q: memref<1x4x1x96xbf16>, %k: memref<1x2x500x96xbf16>, 
 
 // -----
 
-func.func @tma_threshold(%q: memref<1x4x1x64xbf16>, %k: memref<1x2x500x64xbf16>, %o: memref<1x4x1x64xbf16>, %t: f32) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only without a skip threshold (its V copies wait for the vote)}}
-  softmax.attention ins(%q, %k, %k : memref<1x4x1x64xbf16>, memref<1x2x500x64xbf16>, memref<1x2x500x64xbf16>) outs(%o : memref<1x4x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
-  return
-}
-
-// -----
-
 func.func @tma_f32(%q: memref<1x4x1x64xf32>, %k: memref<1x2x500x64xf32>, %o: memref<1x4x1x64xf32>) {
   // expected-error @+1 {{'softmax.attention' op GPU attention mapping copies K/V tiles by TMA only for f16 and bf16 (its boxes are 128-byte rows of 64 elements)}}
   softmax.attention ins(%q, %k, %k : memref<1x4x1x64xf32>, memref<1x2x500x64xf32>, memref<1x2x500x64xf32>) outs(%o : memref<1x4x1x64xf32>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}

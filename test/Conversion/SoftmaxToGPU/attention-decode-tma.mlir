@@ -1,4 +1,4 @@
-// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_80" --canonicalize --split-input-file | FileCheck %s --check-prefix=SM80
 
 // Dense decode on sm_90 copies its K/V tiles by TMA (tile_copy = tma):
@@ -94,5 +94,42 @@ func.func @one_box(%q: memref<1x4x1x64xf16>, %k: memref<1x2x500x64xf16>, %o: mem
 }
 func.func @ragged(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf16>, %v: memref<8x8x4096x128xbf16>, %o: memref<8x32x1x128xbf16>, %len: memref<8xi32>) {
   softmax.attention ins(%q, %k, %v : memref<8x32x1x128xbf16>, memref<8x8x4096x128xbf16>, memref<8x8x4096x128xbf16>) outs(%o : memref<8x32x1x128xbf16>) masked(zero) causal key_lengths(%len : memref<8xi32>)
+  return
+}
+
+// -----
+
+// A thresholded decode step with TMA tiles: the tile waits for K alone
+// (the same parity as its V), the next K is requested, the warp votes;
+// where the V was not requested with the tile, it comes now if some warp
+// folds, or the buffer's V barrier completes its phase by an arrival that
+// expects no bytes; a folding block requests the next V early; then every
+// tile waits for its V phase (so an early V of a tile that is then skipped
+// has landed before its buffer takes the next copy) and P V runs unless
+// the warp skipped.
+// CHECK-LABEL: func.func @packed_skip
+// CHECK:       scf.for
+// CHECK:         %[[PARITY:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]]
+// CHECK-NOT:     nvvm.mbarrier.try_wait.parity
+// CHECK:         gpu.barrier
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[KMAP:[0-9]+]],
+// CHECK:         nvvm.redux.sync  or
+// CHECK:         nvvm.barrier #nvvm.reduction<or>
+// CHECK:         scf.if
+// CHECK:           scf.if
+// CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK:           } else {
+// CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c0_i32
+// CHECK:         scf.if
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]]
+// CHECK:         scf.if
+// CHECK:         } else {
+// CHECK:           nvgpu.ldmatrix
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} tile_copy = tma>}
+func.func @packed_skip(%q: memref<2x8x1x128xbf16>, %k: memref<2x2x1000x128xbf16>, %v: memref<2x2x1000x128xbf16>, %o: memref<2x8x1x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %v : memref<2x8x1x128xbf16>, memref<2x2x1000x128xbf16>, memref<2x2x1000x128xbf16>) outs(%o : memref<2x8x1x128xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64])
   return
 }

@@ -230,7 +230,7 @@ func.func @paged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<600x64x8x128xbf1
 // CHECK:   arith.divf %[[A]], %cst{{.*}} : f32
 // CHECK:   affine.max
 // CHECK-COUNT-2: memref.atomic_rmw addi
-// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 1>}
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 1, tile_copy = tma>}
 // CHECK: gpu.launch async
 // AMD-LABEL: func.func @split_skip
 // AMD: gpu.launch async {{.*}} blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c4, %{{.*}} = %c1)
@@ -249,7 +249,9 @@ func.func @split_skip(%q: memref<1x4x1x128xbf16>, %k: memref<1x4x65536x128xbf16>
 // after the vote (and the next V with it while tiles are folded). The
 // loop waits for K before S (a V requested with it may stay in flight:
 // numGroups 1) and for V before P V, leaving the next K and V in flight
-// (numGroups 2, 1 or 0); each row's leader lane counts its pairs.
+// (numGroups 2, 1 or 0); each row's leader lane counts its pairs. That is
+// the cp.async schedule (asked for here; sm_90 takes TMA tiles otherwise:
+// attention-decode-tma.mlir, @packed_skip).
 // CHECK-LABEL: func.func @packed_skip
 // CHECK: gpu.launch async {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[KS:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>>, %[[VS:.*]] : memref<2x64x72xbf16, #gpu.address_space<workgroup>>)
 // CHECK:   %[[QUAD:.*]] = arith.remui %{{.*}}, %c4 : index
@@ -286,7 +288,7 @@ func.func @split_skip(%q: memref<1x4x1x128xbf16>, %k: memref<1x4x65536x128xbf16>
 // CHECK-COUNT-2: memref.atomic_rmw addi
 // CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4>}
 func.func @packed_skip(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x3001x64xbf16>, %v: memref<2x2x3001x64xbf16>, %t: memref<2xf32>, %o: memref<2x8x1x64xbf16>, %n: memref<2xi64>) {
-  softmax.attention ins(%q, %k, %v : memref<2x8x1x64xbf16>, memref<2x2x3001x64xbf16>, memref<2x2x3001x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) skip(lambda %t : memref<2xf32>, tile [16, 64]) skip_counts(%n : memref<2xi64>)
+  softmax.attention ins(%q, %k, %v : memref<2x8x1x64xbf16>, memref<2x2x3001x64xbf16>, memref<2x2x3001x64xbf16>) outs(%o : memref<2x8x1x64xbf16>) masked(zero) skip(lambda %t : memref<2xf32>, tile [16, 64]) skip_counts(%n : memref<2xi64>) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = cp_async>}
   return
 }
 
@@ -302,7 +304,7 @@ func.func @packed_skip(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x3001x64xbf16>, 
 // CHECK:   } else {
 // CHECK:     nvvm.ex2.approx.ftz.f
 // CHECK:     arith.select
-// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4>}
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4, tile_copy = tma>}
 func.func @rows_skip(%q: memref<1x8x4x64xbf16>, %k: memref<1x2x3001x64xbf16>, %v: memref<1x2x3001x64xbf16>, %t: f32, %o: memref<1x8x4x64xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<1x8x4x64xbf16>, memref<1x2x3001x64xbf16>, memref<1x2x3001x64xbf16>) outs(%o : memref<1x8x4x64xbf16>) masked(zero) causal skip(lambda %t : f32, tile [1, 64])
   return

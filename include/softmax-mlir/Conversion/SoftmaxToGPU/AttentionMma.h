@@ -111,7 +111,18 @@ public:
   /// kernel body may use what it creates.
   virtual void prepareHost() {}
   /// Waits until K and V of tile `tile` have landed in buffer `buf`.
-  virtual void waitTile(Value tile, Value buf) {}
+  void waitTile(Value tile, Value buf) {
+    waitTileHalf(tile, buf, /*value=*/false);
+    waitTileHalf(tile, buf, /*value=*/true);
+  }
+  /// Waits until K (`value` false) or V of tile `tile` has landed in
+  /// buffer `buf`: the barrier's phase of the tile's use of the buffer.
+  /// Every tile completes one phase of each: by its copy, or by
+  /// `skipCopy` where a thresholded tile needs no V.
+  virtual void waitTileHalf(Value tile, Value buf, bool value) {}
+  /// Completes buffer `buf`'s phase for K or V of a tile without copying
+  /// anything (one thread arrives).
+  virtual void skipCopy(bool value, Value buf) {}
   /// The byte alignment the tile buffers need in shared memory.
   virtual int64_t tileAlignment() const { return 16; }
 

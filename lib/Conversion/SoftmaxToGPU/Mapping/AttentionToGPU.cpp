@@ -579,41 +579,71 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   if (!twoBuffers)
     mma.wait(token);
   Value needV = blockAny(notI(warpSkip), kv0);
-  Value late = andI(needV, notI(early));
-  {
-    auto ifLate = scf::IfOp::create(b, loc, late, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifLate.getThenRegion().front());
-    Value lateV = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
-    if (!twoBuffers) {
-      mma.wait(lateV);
-      gpu::BarrierOp::create(b, loc);
-    }
-  }
-  if (!twoBuffers) {
-    mma.stage(/*value=*/false, bIdx, kvHead, add(kv0, idx(kKeysPerTile)), buf);
-  } else {
+  if (mma.tracksTilesOnBarriers()) {
+    // Each tile completes one phase of its buffer's V barrier: by the copy
+    // requested with the tile (the last tile was folded), by a late copy,
+    // or, where no warp folds and none was requested, by an arrival
+    // without a copy. Every tile waits for its phase, so a V requested
+    // early for a tile that is then skipped has landed before its buffer
+    // takes the next copy (two copies into one buffer are not ordered).
     Value nextKv = add(kv0, idx(kKeysPerTile));
-    Value ahead = andI(needV, cmp(arith::CmpIPredicate::slt, nextKv, kvEnd));
-    auto ifAhead = scf::IfOp::create(b, loc, ahead, /*withElseRegion=*/false);
+    auto ifLate = scf::IfOp::create(b, loc, notI(early),
+                                    /*withElseRegion=*/false);
     {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifLate.getThenRegion().front());
+      auto copy = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(&copy.getThenRegion().front());
+      mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+      b.setInsertionPointToStart(&copy.getElseRegion().front());
+      mma.skipCopy(/*value=*/true, buf);
+    }
+    Value ahead = andI(needV, cmp(arith::CmpIPredicate::slt, nextKv, kvEnd));
+    {
+      auto ifAhead = scf::IfOp::create(b, loc, ahead, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&ifAhead.getThenRegion().front());
       mma.stage(/*value=*/true, bIdx, kvHead, nextKv, sub(idx(1), buf));
     }
-    // V of this tile, leaving in flight what was requested after it: the
-    // next K (requested as this tile began, so after an early V and before
-    // a late one) and the next V.
-    auto ifNeed = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifNeed.getThenRegion().front());
-    Value one = idx(1), zero = idx(0);
-    auto count = [&](Value flag) -> Value {
-      return arith::SelectOp::create(b, loc, flag, one, zero);
-    };
-    Value hasNext = cmp(arith::CmpIPredicate::slt, nextKv, kvEnd);
-    waitLeaving(token, add(count(andI(early, hasNext)), count(ahead)), 2);
-    gpu::BarrierOp::create(b, loc);
+    mma.waitTileHalf(div(sub(kv0, firstTile), kKeysPerTile), buf,
+                     /*value=*/true);
+  } else {
+    Value late = andI(needV, notI(early));
+    {
+      auto ifLate = scf::IfOp::create(b, loc, late, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifLate.getThenRegion().front());
+      Value lateV = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
+      if (!twoBuffers) {
+        mma.wait(lateV);
+        gpu::BarrierOp::create(b, loc);
+      }
+    }
+    if (!twoBuffers) {
+      mma.stage(/*value=*/false, bIdx, kvHead, add(kv0, idx(kKeysPerTile)), buf);
+    } else {
+      Value nextKv = add(kv0, idx(kKeysPerTile));
+      Value ahead = andI(needV, cmp(arith::CmpIPredicate::slt, nextKv, kvEnd));
+      auto ifAhead = scf::IfOp::create(b, loc, ahead, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifAhead.getThenRegion().front());
+        mma.stage(/*value=*/true, bIdx, kvHead, nextKv, sub(idx(1), buf));
+      }
+      // V of this tile, leaving in flight what was requested after it: the
+      // next K (requested as this tile began, so after an early V and before
+      // a late one) and the next V.
+      auto ifNeed = scf::IfOp::create(b, loc, needV, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifNeed.getThenRegion().front());
+      Value one = idx(1), zero = idx(0);
+      auto count = [&](Value flag) -> Value {
+        return arith::SelectOp::create(b, loc, flag, one, zero);
+      };
+      Value hasNext = cmp(arith::CmpIPredicate::slt, nextKv, kvEnd);
+      waitLeaving(token, add(count(andI(early, hasNext)), count(ahead)), 2);
+      gpu::BarrierOp::create(b, loc);
+    }
   }
   SmallVector<Type> accTypes;
   for (Value v : o)
@@ -885,7 +915,12 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           // done with the buffer about to be refilled. With two buffers V
           // of the tile, requested after its K, may still be in flight
           // while S is computed (waitForValues waits for it before P V).
-          if (byBarrier)
+          // A thresholded tile waits for its V after the vote (skipTile).
+          if (byBarrier && skips)
+            mma.waitTileHalf(div(sub(kv0, kvLo), kKeysPerTile),
+                             rem(div(sub(kv0, kvLo), kKeysPerTile), stages),
+                             /*value=*/false);
+          else if (byBarrier)
             mma.waitTile(div(sub(kv0, kvLo), kKeysPerTile),
                          rem(div(sub(kv0, kvLo), kKeysPerTile), stages));
           else if (pipelined && overlapValues)
@@ -1170,9 +1205,6 @@ whyNotTensorMapTiles(AttentionOp op, const GPUTarget &target, bool isF32,
   if (op.hasKeyLengths())
     return std::string("without key_lengths (rows past an entry's length are "
                        "masked only after they are read)");
-  if (op.hasSkipThreshold())
-    return std::string("without a skip threshold (its V copies wait for the "
-                       "vote)");
   if (op.hasUnifiedMax())
     return std::string("without a unified max");
   if (overrides.streamK > 0)

@@ -117,12 +117,19 @@ public:
     keyMap = createBoxTensorMap(b, loc, key);
     valueMap = createBoxTensorMap(b, loc, value);
   }
-  void waitTile(Value tile, Value buf) override {
+  void waitTileHalf(Value tile, Value buf, bool value) override {
     // Buffer buf's barriers complete one phase per tile it holds.
     Value parity = arith::IndexCastOp::create(
         b, loc, b.getI32Type(), rem(div(tile, stages()), 2));
-    for (int64_t v = 0; v < 2; ++v)
-      waitBarrierParity(b, loc, tileBarrier(buf, v), parity);
+    waitBarrierParity(b, loc, tileBarrier(buf, value), parity);
+  }
+  void skipCopy(bool value, Value buf) override {
+    auto first = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, tid, idx(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+    expectTileBytes(b, loc, tileBarrier(buf, value), 0);
   }
 
   void beginLanes() override {
