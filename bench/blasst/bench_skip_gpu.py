@@ -49,11 +49,16 @@ from softmax_mlir.structured import structured_qkv  # noqa: E402
 from skip_rule import emulate  # noqa: E402
 
 QT, KT = 32, 64
+# --tma: the skip kernels with two buffers and K/V tiles by TMA
+# (build_attention.py's attention_skip_*_tma), and the dense kernel of the
+# same schedule timed besides ours.
+SKIP_SUFFIX = ""
 
 
 def skip_call(ours: Ours, q, k, v, lam, o, counts, causal, splits: int = 1):
     name = (f"attention_skip_d{q.shape[3]}"
-            + (f"_s{splits}" if splits > 1 else "") + ("_causal" if causal else ""))
+            + (f"_s{splits}" if splits > 1 else "") + ("_causal" if causal else "")
+            + SKIP_SUFFIX)
     return ours.call(name, q, k, v, lam, o, counts)
 
 
@@ -253,6 +258,10 @@ def bench(ours, args) -> int:
                         for hh in heads}
                 case["dense_rel_err"] = max(rel(dense_out[0, hh, start:], refs[hh])
                                             for hh in heads)
+                if SKIP_SUFFIX:
+                    tma_call, _ = ours.fn(q, k, v, o, causal, prefix="attention_tma")
+                    case["dense_tma_ms"] = median_ms(tma_call, args.reps)
+                    ours.check_error()
                 case["skip"] = []
                 for lam in [1e-30] + lambdas:
                     lt = torch.tensor([lam], device="cuda", dtype=torch.float32)
@@ -327,7 +336,12 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
+    ap.add_argument("--tma", action="store_true",
+                    help="the skip kernels with two buffers and TMA tiles")
     args = ap.parse_args()
+    if args.tma:
+        global SKIP_SUFFIX
+        SKIP_SUFFIX = "_tma"
     ours = Ours(Path(args.lib_dir))
     if args.decode:
         return decode(ours, args)

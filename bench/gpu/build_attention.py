@@ -43,15 +43,22 @@ ROOT = Path(__file__).resolve().parents[2]
 HEAD_DIMS = (64, 128)
 
 
+# Two buffers with K/V tiles by TMA (the decode copy), for the prefill
+# kernels of --skip: `attention_tma_*` and `attention_skip_*_tma`.
+TMA_REQUEST = "buffers = 2, tile_copy = tma"
+
+
 def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
-             prefix: str = "attention") -> str:
+             prefix: str = "attention", request: str = "") -> str:
     t = f"memref<?x?x?x{d}x{dtype}>"
     name = f"{prefix}_d{d}" + ("_causal" if causal else "") + (f"_{mask}mask" if mask else "")
+    attr = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<{request}>}}"
+            if request else "")
     if not mask:
         return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %o: {t}) "
                 f"attributes {{llvm.emit_c_interface}} {{\n"
                 f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
-                f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
+                f"masked(zero){' causal' if causal else ''}{attr}\n  return\n}}\n")
     # add: f32, one per (batch, head); bool: i1; headbcast_add: bf16, one
     # per batch, broadcast over heads (what SDPA callers usually pass).
     mt = {"add": "memref<?x?x?x?xf32>", "bool": "memref<?x?x?x?xi1>",
@@ -62,12 +69,13 @@ def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
             f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
 
 
-def skip_function(d: int, causal: bool, splits: int = 1) -> str:
+def skip_function(d: int, causal: bool, splits: int = 1, tma: bool = False) -> str:
     t = f"memref<?x?x?x{d}xbf16>"
     name = (f"attention_skip_d{d}" + (f"_s{splits}" if splits > 1 else "")
-            + ("_causal" if causal else ""))
-    request = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<key_splits = {splits}>}}"
-               if splits > 1 else "")
+            + ("_causal" if causal else "") + ("_tma" if tma else ""))
+    fields = ([f"key_splits = {splits}"] if splits > 1 else []) + ([TMA_REQUEST] if tma else [])
+    request = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<{', '.join(fields)}>}}"
+               if fields else "")
     return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %t: memref<?xf32>, %o: {t}, "
             f"%n: memref<2xi64>) attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
@@ -114,7 +122,13 @@ def main() -> int:
         units.append(("attention_skip", "".join(skip_function(d, c) for d in HEAD_DIMS
                                                 for c in (False, True))
                       + "".join(skip_function(128, c, s) for s in (4, 16, 64)
-                                for c in (False, True)), ""))
+                                for c in (False, True))
+                      + "".join(skip_function(d, c, tma=True) for d in HEAD_DIMS
+                                for c in (False, True))
+                      + "".join(skip_function(128, c, s, tma=True) for s in (4, 16, 64)
+                                for c in (False, True))
+                      + "".join(function(d, c, prefix="attention_tma", request=TMA_REQUEST)
+                                for d in HEAD_DIMS for c in (False, True)), ""))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
                   ("attention_tf32", f32_module("tf32"), " attention-f32-precision=tf32")]

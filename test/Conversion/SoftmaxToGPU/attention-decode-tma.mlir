@@ -133,3 +133,30 @@ func.func @packed_skip(%q: memref<2x8x1x128xbf16>, %k: memref<2x2x1000x128xbf16>
   softmax.attention ins(%q, %k, %v : memref<2x8x1x128xbf16>, memref<2x2x1000x128xbf16>, memref<2x2x1000x128xbf16>) outs(%o : memref<2x8x1x128xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64])
   return
 }
+
+// -----
+
+// A thresholded prefill kernel (tile [32, 64]) on sm_90: two buffers with
+// TMA tiles (the dense prefill kernel keeps one cp.async buffer), the
+// queries still copied once by cp.async and waited for before the loop.
+// CHECK-LABEL: func.func @prefill_skip
+// CHECK:       nvgpu.tma.create.descriptor
+// CHECK:       gpu.launch
+// CHECK:         nvgpu.device_async_copy %arg0
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK:         scf.for
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.barrier #nvvm.reduction<or>
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1, tile_copy = tma>}
+// CHECK-LABEL: func.func @prefill_dense
+// CHECK-NOT:   nvgpu.tma.create.descriptor
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
+func.func @prefill_skip(%q: memref<1x4x1000x128xbf16>, %k: memref<1x4x1000x128xbf16>, %o: memref<1x4x1000x128xbf16>, %t: f32, %n: memref<2xi64>) {
+  softmax.attention ins(%q, %k, %k : memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>) outs(%o : memref<1x4x1000x128xbf16>) masked(zero) causal skip(lambda %t : f32, tile [32, 64]) skip_counts(%n : memref<2xi64>)
+  return
+}
+func.func @prefill_dense(%q: memref<1x4x1000x128xbf16>, %k: memref<1x4x1000x128xbf16>, %o: memref<1x4x1000x128xbf16>) {
+  softmax.attention ins(%q, %k, %k : memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>) outs(%o : memref<1x4x1000x128xbf16>) masked(zero) causal
+  return
+}

@@ -1319,6 +1319,19 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
       buffers = 2;
     warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
   }
+  // A thresholded prefill kernel takes two buffers with TMA tiles where the
+  // chip has them (its V still waits for the vote). Measured on the H200
+  // in one process (bench/results/blasst/README.md, "Prefill on TMA
+  // tiles"; B1 H32 d128, structured keys, against our dense kernel):
+  // nothing skipped 0.91-1.01x against 0.88-0.97x with one cp.async
+  // buffer, lambda 1e-3 1.22-1.62x against 1.22-1.54x. The dense kernel
+  // keeps one buffer: two with TMA measured 0.95-0.99x of it.
+  bool skipPrefillTma = skips && !decodeShaped && !overrides.buffers &&
+                        overrides.tileCopy != TileCopy::CpAsync &&
+                        !whyNotTensorMapTiles(op, target, isF32, /*buffers=*/2,
+                                              overrides);
+  if (skipPrefillTma)
+    buffers = 2;
   warps = decodeWarps(kernelRows, rowsPerWarp, warps);
   AttentionMmaConfig config;
   config.warps = warps;
@@ -1346,8 +1359,9 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
            << "GPU attention mapping copies K/V tiles by TMA only "
            << *noTensorMap;
   config.tensorMapTiles =
-      !noTensorMap && (overrides.tileCopy == TileCopy::Tma ||
-                       (!overrides.tileCopy && decodeShaped));
+      !noTensorMap &&
+      (overrides.tileCopy == TileCopy::Tma ||
+       (!overrides.tileCopy && (decodeShaped || skipPrefillTma)));
   config.tilesThroughL1 =
       decodeShaped && warps > 1 && !isF32 && !config.tensorMapTiles;
   std::unique_ptr<AttentionMma> mma =
