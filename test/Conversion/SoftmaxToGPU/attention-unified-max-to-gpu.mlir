@@ -27,7 +27,7 @@
 // CHECK:         arith.cmpf ole, %{{.*}}, %[[HI]] : f32
 // CHECK:         %[[VOTE:.*]] = nvvm.barrier #nvvm.reduction<or>
 // CHECK:         memref.store %{{.*}}, %[[FLAGS]][%{{.*}}] : memref<?xi32>
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 4, tile_copy = tma>}
 // CHECK:       %[[K2:.*]] = gpu.launch async [%[[K1]]]
 // CHECK:         %[[FLAG:.*]] = memref.load %[[FLAGS]][%{{.*}}] : memref<?xi32>
 // CHECK:         %[[REDO:.*]] = arith.cmpi ne, %[[FLAG]], %c0_i32
@@ -35,7 +35,7 @@
 // CHECK:           scf.for
 // CHECK:             arith.maximumf
 // CHECK:             gpu.shuffle  xor
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 4>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} key_splits = 4, packed_heads = 4, tile_copy = tma>}
 // CHECK:       %[[T2:.*]] = gpu.dealloc async [%[[K2]]] %[[FLAGS]] : memref<?xi32>
 // CHECK:       gpu.launch async [%[[T2]]]
 

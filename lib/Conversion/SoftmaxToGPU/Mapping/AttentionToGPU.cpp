@@ -1205,8 +1205,6 @@ whyNotTensorMapTiles(AttentionOp op, const GPUTarget &target, bool isF32,
   if (op.hasKeyLengths())
     return std::string("without key_lengths (rows past an entry's length are "
                        "masked only after they are read)");
-  if (op.hasUnifiedMax())
-    return std::string("without a unified max");
   if (overrides.streamK > 0)
     return std::string("without stream-K");
   if (buffers != 2)
@@ -1577,6 +1575,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
     std::unique_ptr<AttentionMma> again =
         hooks.makeAttentionMma(rewriter, loc, op, config);
     again->setQueryAndOutput(query, partials ? partO : output);
+    again->prepareHost();
     token = launch.getAsyncToken();
     launch = buildLaunch(*again, Pass::Fallback);
     token =

@@ -255,10 +255,10 @@ def Softmax_AttentionGPUStrategyAttr
       (16-byte copies by every lane into padded rows) or `tma` (sm_90+: one
       bulk tensor copy per 64 x 64 box by one thread, 128-byte swizzle,
       completing on an mbarrier; the host encodes a tensor map of K and of
-      V before the launch). The mapping takes `tma` for dense decode with
-      two buffers (no page table, key lengths, threshold, stream-K or
-      unified max) and records it only then; a request for `tma` that the
-      op or chip cannot honour is an error.
+      V before the launch). On sm_90 the mapping takes `tma` for decode
+      steps and for thresholded kernels, with two buffers (not with a page
+      table, key lengths or stream-K), and records it only then; a request
+      for `tma` that the op or chip cannot honour is an error.
 
     Example:
 
