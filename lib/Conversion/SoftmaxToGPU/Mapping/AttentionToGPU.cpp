@@ -916,14 +916,14 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           // of the tile, requested after its K, may still be in flight
           // while S is computed (waitForValues waits for it before P V).
           // A thresholded tile waits for its V after the vote (skipTile).
-          if (byBarrier && skips)
-            mma.waitTileHalf(div(sub(kv0, kvLo), kKeysPerTile),
-                             rem(div(sub(kv0, kvLo), kKeysPerTile), stages),
-                             /*value=*/false);
-          else if (byBarrier)
-            mma.waitTile(div(sub(kv0, kvLo), kKeysPerTile),
-                         rem(div(sub(kv0, kvLo), kKeysPerTile), stages));
-          else if (pipelined && overlapValues)
+          if (byBarrier) {
+            Value tile = div(sub(kv0, kvLo), kKeysPerTile);
+            Value tileBuf = rem(tile, stages);
+            if (skips)
+              mma.waitTileHalf(tile, tileBuf, /*value=*/false);
+            else
+              mma.waitTile(tile, tileBuf);
+          } else if (pipelined && overlapValues)
             waitLeaving(kGroup,
                         skips ? arith::SelectOp::create(b, loc, st[speculated],
                                                         idx(1), idx(0))

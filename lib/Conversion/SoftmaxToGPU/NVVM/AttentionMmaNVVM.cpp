@@ -268,9 +268,9 @@ protected:
   int64_t vecElts;
   /// With tensorMapTiles: the tensor maps of K and V (host values).
   Value keyMap, valueMap;
-  /// The mbarrier of buffer `buf`'s K (value = 0) or V tile.
   /// The index of the mbarriers among the buffers of `tileBuffers`.
   int64_t barriers() const { return queriesInSmem ? 3 : 2; }
+  /// The mbarrier of buffer `buf`'s K (value = 0) or V tile.
   Value tileBarrier(Value buf, int64_t value) {
     return sharedAddress(b, loc, smem[barriers()],
                          mul(add(mul(buf, idx(2)), idx(value)), idx(8)));
