@@ -33,22 +33,22 @@ def run(cmd: list[str]) -> subprocess.CompletedProcess:
 
 
 def compile_unit(module_text: str, stem: str, out: Path, build: Path, toolkit: str,
-                 options: str = "") -> tuple[Path, dict]:
+                 options: str = "", chip: str = "sm_90") -> tuple[Path, dict]:
     """Lowers one module to an object in `out`; returns it and ptxas' figures
-    (registers, spills, shared memory, mma.sync and ldmatrix counts) per
-    kernel. `options`: more softmax-to-nvvm options."""
+    (registers, spills, shared memory, mma.sync, wgmma and ldmatrix counts)
+    per kernel. `options`: more softmax-to-nvvm options."""
     opt = build / "bin" / "softmax-opt"
     out.mkdir(parents=True, exist_ok=True)
     module = out / f"{stem}.mlir"
     module.write_text(module_text)
-    pipeline = f"--softmax-to-nvvm=chip=sm_90 toolkit={toolkit} {options}".strip()
+    pipeline = f"--softmax-to-nvvm=chip={chip} toolkit={toolkit} {options}".strip()
     report = {}
     isa = run([str(opt), str(module), pipeline + " format=isa"]).stdout
     for m in re.finditer(r'gpu\.binary @(\w+) .*?assembly = "(.*?)"', isa, re.S):
         ptx = re.sub(r"\\([0-9A-Fa-f]{2})", lambda h: chr(int(h[1], 16)), m[2])
         path = out / f"{m[1]}.ptx"
         path.write_text(ptx)
-        info = run([f"{toolkit}/bin/ptxas", "-arch=sm_90", "-v", str(path),
+        info = run([f"{toolkit}/bin/ptxas", f"-arch={chip}", "-v", str(path),
                     "-o", os.devnull]).stderr
         regs = re.search(r"Used (\d+) registers", info)
         spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", info)
@@ -58,6 +58,7 @@ def compile_unit(module_text: str, stem: str, out: Path, build: Path, toolkit: s
                         "spill_load_bytes": int(spill[2]) if spill else None,
                         "smem_bytes": int(smem[1]) if smem else None,
                         "mma_sync": ptx.count("mma.sync"),
+                        "wgmma": ptx.count("wgmma.mma_async"),
                         "ldmatrix": ptx.count("ldmatrix")}
     lowered = out / f"{stem}.llvm.mlir"
     run([str(opt), str(module), pipeline + " format=bin", "-o", str(lowered)])

@@ -79,7 +79,7 @@ static std::optional<std::string> checkPTXFeatures(StringRef features,
             features + "'")
         .str();
   // NVPTX's minimum PTX version per target.
-  unsigned minimum = chip == "sm_90" ? 78 : 70;
+  unsigned minimum = chip == "sm_90a" ? 80 : chip == "sm_90" ? 78 : 70;
   if (version < minimum)
     return ("features " + features + " is below PTX " +
             Twine(minimum / 10) + "." + Twine(minimum % 10) +
@@ -102,7 +102,7 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
     GPUVendor vendor = end == GPUEnd::NVVM ? GPUVendor::NVIDIA : GPUVendor::AMD;
     if (!target)
       os << "chip '" << chip << "' is not a supported target (expected "
-         << (end == GPUEnd::NVVM ? "sm_80 or sm_90" : "gfx90a or gfx942")
+         << (end == GPUEnd::NVVM ? "sm_80, sm_90 or sm_90a" : "gfx90a or gfx942")
          << ")";
     else if (target->vendor != vendor)
       os << "chip '" << chip << "' is not "

@@ -157,7 +157,7 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target chip: sm_80, sm_90, gfx90a or gfx942">,
+           "Target chip: sm_80, sm_90, sm_90a, gfx90a or gfx942">,
     Option<"threadsPerRow", "threads-per-row", "int64_t", "0",
            "Threads that cooperate on a row: a power of two from 1 to 1024 "
            "(0: the heuristic's)">,

@@ -123,7 +123,7 @@ struct SoftmaxToGPUPipelineOptions
     : public PassPipelineOptions<SoftmaxToGPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target chip: sm_80, sm_90 (default for NVVM), gfx90a, "
+      llvm::cl::desc("Target chip: sm_80, sm_90 (default for NVVM), sm_90a, gfx90a, "
                      "gfx942 (default for ROCDL)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> features{

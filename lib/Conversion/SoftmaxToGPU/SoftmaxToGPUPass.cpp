@@ -38,7 +38,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   std::optional<GPUTarget> target = lookupGPUTarget(options.chip);
   if (!target)
     return emitError() << "unknown chip '" << options.chip
-                       << "' (expected sm_80, sm_90, gfx90a or gfx942)";
+                       << "' (expected sm_80, sm_90, sm_90a, gfx90a or gfx942)";
   const std::pair<OptionRange, int64_t> ranges[] = {
       {kGPUThreadsPerRowRange, options.threadsPerRow},
       {kGPURowsPerBlockRange, options.rowsPerBlock},

@@ -41,9 +41,12 @@ struct GPUTarget {
   /// The tensor-memory accelerator (NVIDIA sm_90+): bulk tensor copies
   /// through a tensor map, completing on an mbarrier.
   bool tensorMapCopies = false;
+  /// Warpgroup matrix products (wgmma, sm_90a only: PTX offers them to the
+  /// arch-specific target, not to sm_90's forward-compatible one).
+  bool warpgroupMma = false;
 };
 
-/// Looks up sm_80, sm_90, gfx90a or gfx942.
+/// Looks up sm_80, sm_90, sm_90a, gfx90a or gfx942.
 std::optional<GPUTarget> lookupGPUTarget(StringRef chip);
 
 /// The end of `vendor`: getNVVMTargetHooks or getROCDLTargetHooks

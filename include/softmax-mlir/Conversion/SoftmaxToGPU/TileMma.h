@@ -23,6 +23,7 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include <memory>
@@ -50,6 +51,11 @@ struct TileMmaConfig {
   /// row-major W and h by their rows (CrossEntropyGradToGPU.cpp). Such an
   /// operand is not staged by `stage`; the kernel fills its buffer.
   bool aByInner = false, bByInner = false;
+  /// Whether warpgroups multiply (sm_90's wgmma): each group of 4 warps
+  /// owns 64 rows by all `warpCols` columns (warpsN 1, warpRows 16: warp w
+  /// holds rows 16 w to 16 w + 15, as wgmma's accumulators lie), and both
+  /// operands come by bulk tensor copies into 128-byte-swizzled buffers.
+  bool warpgroups = false;
   int64_t warps() const { return warpsM * warpsN; }
   int64_t blockRows() const { return warpsM * warpRows; }
   int64_t blockCols() const { return warpsN * warpCols; }
@@ -81,6 +87,22 @@ public:
                       Value buf) = 0;
   /// Waits for every copy but the last `pending` groups requested.
   virtual void wait(Value token, int64_t pending) = 0;
+  /// Host code before the launch, where the end needs something of the
+  /// operands `a` and `b` of `stage` (the warpgroup end: their tensor
+  /// maps).
+  virtual void prepareHost(Value a, Value b) {}
+  /// Waits until slice `t` (staged into buffer t % stages, with `pending`
+  /// slices staged after it; `token` the last `stage`'s result) is visible
+  /// to every thread of the block.
+  virtual void waitSlice(Value t, Value token, int64_t pending) {
+    wait(token, pending);
+    gpu::BarrierOp::create(b, loc);
+  }
+  /// Waits for every copy still in flight: slices `waited` to `waited +
+  /// pending - 1` were staged but not waited for.
+  virtual void drain(Value token, Value waited, int64_t pending) {
+    wait(token, 0);
+  }
 
   /// Zero accumulators of the warp's tile.
   virtual SmallVector<Value> zero() = 0;

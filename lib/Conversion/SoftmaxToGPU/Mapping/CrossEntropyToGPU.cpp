@@ -205,7 +205,8 @@ void LogitTileKernel::mergeAndStore(ArrayRef<Value> st, ArrayRef<Value> smem,
     }
   // The warps that share rows: every lane of a row holds its merged state
   // now, so each stores the same values (no leader needed).
-  Value smemM = smem[2], smemL = smem[3], smemZ = smem[4];
+  size_t at = mma.tileBuffers(Attribute()).size();
+  Value smemM = smem[at], smemL = smem[at + 1], smemZ = smem[at + 2];
   if (c.warpsN > 1) {
     auto parked = scf::IfOp::create(
         b, loc, cmp(arith::CmpIPredicate::ne, warpN, idx(0)), false);
@@ -323,8 +324,7 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
                 // The buffer of slice t - 1, which every warp is done with.
                 Value next = add(t, idx(ahead));
                 stageSlice(minI(next, lastSlice), rem(next, c.stages));
-                mma.wait(token, ahead);
-                gpu::BarrierOp::create(b, loc);
+                mma.waitSlice(t, token, ahead);
                 SmallVector<Value> out = mma.multiply(
                     llvm::to_vector(acc), rem(t, c.stages), warpRow, warpCol);
                 gpu::BarrierOp::create(b, loc);
@@ -334,7 +334,7 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           scf::YieldOp::create(b, loc, fold(j, acc, st));
         });
     // No copy may be in flight when the block ends.
-    mma.wait(token, 0);
+    mma.drain(token, total, ahead);
     scf::YieldOp::create(b, loc, outer.getResults());
     b.setInsertionPointToStart(&work.getElseRegion().front());
     scf::YieldOp::create(b, loc, init);
@@ -467,7 +467,6 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   auto hType = cast<MemRefType>(op.getHidden().getType());
   Type elt = hType.getElementType();
   int64_t d = hType.getDimSize(1);
-  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
 
   CrossEntropyPlan plan;
   plan.mma.elt = elt;
@@ -475,10 +474,20 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   // 32 tokens by 64 classes, instead of 128-token tiles whose rows past
   // the tokens the tensor cores would multiply for nothing.
   int64_t tokenCount = hType.getDimSize(0);
-  if (!ShapedType::isDynamic(tokenCount) && tokenCount <= 32) {
+  bool fewTokens = !ShapedType::isDynamic(tokenCount) && tokenCount <= 32;
+  if (fewTokens) {
     plan.mma.warpsM = 1;
     plan.mma.warpsN = 4;
     plan.mma.warpRows = tokenCount <= 16 ? 16 : 32;
+  } else if (target.warpgroupMma) {
+    // Two warpgroups, each 64 tokens by 256 classes on wgmma, four slices
+    // of 64 features in flight (4 x 48 KiB of shared memory).
+    plan.mma.warpgroups = true;
+    plan.mma.warpsM = 8;
+    plan.mma.warpsN = 1;
+    plan.mma.warpRows = 16;
+    plan.mma.warpCols = 256;
+    plan.mma.stages = 4;
   }
 
   std::unique_ptr<TileMma> mma =
@@ -499,21 +508,27 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
-  int64_t tileBytes = 0;
-  for (MemRefType t : tileTypes)
-    tileBytes += t.getNumElements() * eltBytes;
   // The warps' merge buffers: after the tiles in a dynamic pool (a pool
   // takes every buffer, SharedTiles.h), else workgroup attributions.
   auto mergeType =
       MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()},
                       rewriter.getF32Type(), MemRefLayoutAttrInterface(),
                       workgroup);
-  int64_t smemBytes = tileBytes + 3 * mergeType.getNumElements() * 4;
+  SmallVector<MemRefType> buffers(tileTypes);
+  buffers.append(3, mergeType);
+  // Bulk tensor copies land with the 128-byte swizzle, whose buffers start
+  // at multiples of 1024 bytes (each view of the pool, and the pool's
+  // start rounded up at run time).
+  int64_t alignment = plan.mma.warpgroups ? 1024 : 16;
+  int64_t smemBytes = alignment > 16 ? alignment : 0;
+  for (MemRefType t : buffers)
+    smemBytes += llvm::alignTo(
+        t.getNumElements() * t.getElementTypeBitWidth() / 8, alignment);
   if (smemBytes > target.maxSharedMemoryPerBlock)
     return op.emitOpError() << "GPU mapping needs " << smemBytes
                             << " bytes of workgroup memory; " << target.chip
                             << " has " << target.maxSharedMemoryPerBlock;
-  bool dynamic = smemBytes > 48 * 1024;
+  bool dynamic = smemBytes > 48 * 1024 || plan.mma.warpgroups;
   auto wType = cast<MemRefType>(op.getClassifier().getType());
   int64_t perMultiprocessor =
       blocksPerMultiprocessor(plan.mma, mma->lanes(), smemBytes);
@@ -567,8 +582,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
 
   // Kernel 1: a block per (token tile, split); at least one token tile, so
   // that no grid is empty (a block past the tokens writes nothing).
-  SmallVector<MemRefType> buffers(tileTypes);
-  buffers.append(3, mergeType);
+  mma->prepareHost(op.getHidden(), op.getClassifier());
   SmallVector<Type> attributions;
   if (!dynamic)
     attributions.append(buffers.begin(), buffers.end());
@@ -582,7 +596,8 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   tiles->setAttr(SoftmaxDialect::getStrategyAttrName(),
                  CrossEntropyGPUStrategyAttr::get(
                      ctx,
-                     target.vendor == GPUVendor::NVIDIA
+                     plan.mma.warpgroups ? MatrixInstruction::WgmmaM64nNk16
+                     : target.vendor == GPUVendor::NVIDIA
                          ? MatrixInstruction::M16n8k16
                          : MatrixInstruction::Mfma16x16x16,
                      plan.mma.blockRows(), plan.mma.blockCols(),
@@ -593,7 +608,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&tiles.getBody().front());
     SmallVector<Value> smem =
-        dynamic ? viewDynamicSharedMemory(rewriter, loc, buffers)
+        dynamic ? viewDynamicSharedMemory(rewriter, loc, buffers, alignment)
                 : SmallVector<Value>(tiles.getWorkgroupAttributions());
     LogitTileKernel(rewriter, loc, op, *mma, plan, splits, lsePart,
                     targetPart)

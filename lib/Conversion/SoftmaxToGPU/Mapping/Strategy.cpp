@@ -25,6 +25,9 @@ std::optional<GPUTarget> mlir::softmax::lookupGPUTarget(StringRef chip) {
                                163 * 1024})
       .Case("sm_90", GPUTarget{"sm_90", GPUVendor::NVIDIA, 32, 132, 1024,
                                227 * 1024, /*tensorMapCopies=*/true})
+      .Case("sm_90a", GPUTarget{"sm_90a", GPUVendor::NVIDIA, 32, 132, 1024,
+                                227 * 1024, /*tensorMapCopies=*/true,
+                                /*warpgroupMma=*/true})
       .Case("gfx90a",
             GPUTarget{"gfx90a", GPUVendor::AMD, 64, 110, 1024, 64 * 1024})
       .Case("gfx942",

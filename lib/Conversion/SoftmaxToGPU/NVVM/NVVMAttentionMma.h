@@ -50,6 +50,11 @@ makeNVVMF32AttentionMma(OpBuilder &b, Location loc, AttentionOp op,
 /// fragments by ldmatrix.x4, B fragments two at a time by ldmatrix.x4.
 std::unique_ptr<TileMma> makeNVVMTileMma(OpBuilder &b, Location loc,
                                          const TileMmaConfig &config);
+/// The same on sm_90's wgmma m64nNk16 (config.warpgroups): operands by
+/// bulk tensor copies into 128-byte-swizzled slices of 64 columns, read by
+/// matrix descriptors (TileWgmmaNVVM.cpp).
+std::unique_ptr<TileMma> makeNVVMWarpgroupTileMma(OpBuilder &b, Location loc,
+                                                  const TileMmaConfig &config);
 
 } // namespace mlir::softmax::detail
 

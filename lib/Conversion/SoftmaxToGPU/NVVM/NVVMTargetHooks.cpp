@@ -51,6 +51,8 @@ public:
               const softmax::detail::TileMmaConfig &c) const override {
     if (!c.elt.isF16() && !c.elt.isBF16())
       return nullptr;
+    if (c.warpgroups)
+      return softmax::detail::makeNVVMWarpgroupTileMma(b, loc, c);
     return softmax::detail::makeNVVMTileMma(b, loc, c);
   }
 };

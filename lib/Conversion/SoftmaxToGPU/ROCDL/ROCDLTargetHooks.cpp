@@ -29,7 +29,8 @@ public:
   std::unique_ptr<softmax::detail::TileMma>
   makeTileMma(OpBuilder &b, Location loc,
               const softmax::detail::TileMmaConfig &c) const override {
-    if (!c.elt.isF16() && !c.elt.isBF16())
+    // CDNA has no warpgroup product.
+    if ((!c.elt.isF16() && !c.elt.isBF16()) || c.warpgroups)
       return nullptr;
     return softmax::detail::makeROCDLTileMma(b, loc, c);
   }

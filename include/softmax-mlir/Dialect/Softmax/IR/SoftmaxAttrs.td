@@ -42,7 +42,8 @@ def Softmax_MatrixInstruction : I32EnumAttr<"MatrixInstruction",
       I32EnumAttrCase<"M16n8k16", 0, "m16n8k16">,
       I32EnumAttrCase<"M16n8k8Tf32x3", 1, "m16n8k8.tf32x3">,
       I32EnumAttrCase<"M16n8k8Tf32", 2, "m16n8k8.tf32">,
-      I32EnumAttrCase<"Mfma16x16x16", 3, "mfma16x16x16">
+      I32EnumAttrCase<"Mfma16x16x16", 3, "mfma16x16x16">,
+      I32EnumAttrCase<"WgmmaM64nNk16", 4, "wgmma.m64nNk16">
     ]> {
   let cppNamespace = "::mlir::softmax";
   let genSpecializedAttr = 0;
@@ -298,8 +299,9 @@ def Softmax_CrossEntropyGPUStrategyAttr
     `transform.softmax.map_to_gpu`'s `cross_entropy_vocab_splits`); the
     tiles are fixed.
 
-    * `mma`: the matrix instruction (`m16n8k16` on NVIDIA, `mfma16x16x16`
-      on CDNA; f16 and bf16).
+    * `mma`: the matrix instruction (`m16n8k16` on NVIDIA, `wgmma.m64nNk16`
+      on sm_90a with `classes_per_tile` as N, `mfma16x16x16` on CDNA; f16
+      and bf16).
     * `rows_per_block`: tokens per block.
     * `classes_per_tile`: classes per tile of logits folded at once.
     * `k_tile`: hidden features per shared-memory slice.
