@@ -112,6 +112,14 @@ public:
   virtual SmallVector<Value> multiply(ArrayRef<Value> acc, Value aBuf,
                                       Value bBuf, Value warpRow,
                                       Value warpCol) = 0;
+  /// Slices whose products may still be running when `multiply` returns:
+  /// the kernel stages each slice this many slices later, and reads the
+  /// accumulators only after `settle`.
+  virtual int64_t productsInFlight() const { return 0; }
+  /// The accumulators once every product into them has completed.
+  virtual SmallVector<Value> settle(ArrayRef<Value> acc) {
+    return SmallVector<Value>(acc);
+  }
   /// The same with both slices in buffer `buf`.
   SmallVector<Value> multiply(ArrayRef<Value> acc, Value buf, Value warpRow,
                               Value warpCol) {

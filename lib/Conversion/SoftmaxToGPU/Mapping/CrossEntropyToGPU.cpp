@@ -308,7 +308,9 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     b.setInsertionPointToStart(&work.getThenRegion().front());
     Value total = mul(sub(j1, j0), idx(innerSteps));
     Value lastSlice = sub(total, idx(1));
-    int64_t ahead = c.stages - 1;
+    // A slice is staged into the buffer of the last slice whose products
+    // every warp has completed.
+    int64_t ahead = c.stages - 1 - mma.productsInFlight();
     // The first `ahead` slices in flight before the loop (past the end the
     // last slice again: unused, but every step waits for one group).
     Value token;
@@ -321,7 +323,8 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
               b, loc, idx(0), idx(innerSteps), idx(1), mma.zero(),
               [&](OpBuilder &, Location, Value k, ValueRange acc) {
                 Value t = add(mul(sub(j, j0), idx(innerSteps)), k);
-                // The buffer of slice t - 1, which every warp is done with.
+                // The buffer of slice t - 1 - productsInFlight, which every
+                // warp is done with (the barrier closing the last step).
                 Value next = add(t, idx(ahead));
                 stageSlice(minI(next, lastSlice), rem(next, c.stages));
                 mma.waitSlice(t, token, ahead);
@@ -330,7 +333,8 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
                 gpu::BarrierOp::create(b, loc);
                 scf::YieldOp::create(b, loc, out);
               });
-          SmallVector<Value> acc(inner.getResults());
+          SmallVector<Value> acc =
+              mma.settle(SmallVector<Value>(inner.getResults()));
           scf::YieldOp::create(b, loc, fold(j, acc, st));
         });
     // No copy may be in flight when the block ends.

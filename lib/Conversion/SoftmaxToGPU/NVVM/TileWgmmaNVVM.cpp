@@ -92,6 +92,10 @@ public:
   }
   SmallVector<Value> multiply(ArrayRef<Value> acc, Value aBuf, Value bBuf,
                               Value warpRow, Value warpCol) override;
+  // One slice's products stay in flight while the next slice's wait for
+  // their operands.
+  int64_t productsInFlight() const override { return 1; }
+  SmallVector<Value> settle(ArrayRef<Value> acc) override;
   SmallVector<Value> elements(ArrayRef<Value> acc) override {
     SmallVector<Value> xs;
     for (int64_t i = 0; i < accCount(); ++i)
@@ -224,8 +228,28 @@ SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
         /*satfinite=*/nullptr);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // The previous slice's products are complete: its buffers may be
+  // refilled once every warpgroup is past this (the caller's barrier).
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, productsInFlight());
   return {d};
+}
+
+SmallVector<Value> NVVMWarpgroupTileMma::settle(ArrayRef<Value> acc) {
+  // The wait takes the accumulators as its operands and yields them, so
+  // that no read of them is scheduled before it: to LLVM, the wgmma's
+  // inline PTX wrote them when it was issued. (NVVM's wait op has no
+  // operands.)
+  SmallVector<Value> xs = elements(acc);
+  std::string constraints;
+  for (int64_t i = 0; i < accCount(); ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < accCount(); ++i)
+    constraints += std::to_string(i) + (i + 1 < accCount() ? "," : "");
+  auto wait = LLVM::InlineAsmOp::create(
+      b, loc, accType(), xs, "wgmma.wait_group.sync.aligned 0;", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  return {wait.getResult(0)};
 }
 
 std::unique_ptr<TileMma>
