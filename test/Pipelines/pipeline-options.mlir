@@ -10,6 +10,7 @@
 // was a fatal LLVM error for sm_90; a bogus one only a warning).
 // RUN: not softmax-opt %s --softmax-to-nvvm="features=+ptx60" 2>&1 | FileCheck %s --check-prefix=PTX60
 // RUN: not softmax-opt %s --softmax-to-nvvm="features=+ptx75" 2>&1 | FileCheck %s --check-prefix=OLDPTX
+// RUN: not softmax-opt %s --softmax-to-nvvm="chip=sm_90a features=+ptx78" 2>&1 | FileCheck %s --check-prefix=OLDPTX90A
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_80 features=+ptx75 format=isa" | FileCheck %s --check-prefix=PTX75
 // RUN: not softmax-opt %s --softmax-to-nvvm="features=bogus" 2>&1 | FileCheck %s --check-prefix=BOGUSPTX
 // RUN: not softmax-opt %s --softmax-to-nvvm="features=+ptx99" 2>&1 | FileCheck %s --check-prefix=UNKNOWNPTX
@@ -19,6 +20,7 @@
 // RUN: not softmax-opt %s --pass-pipeline="builtin.module(softmax-to-rocdl{toolkit='/no such dir'})" 2>&1 | FileCheck %s --check-prefix=ROCTOOLKIT
 // PTX60: error: softmax-to-nvvm: features must be one PTX version, +ptxNN (+ptx70 to +ptx90), not '+ptx60'
 // OLDPTX: error: softmax-to-nvvm: features +ptx75 is below PTX 7.8, the oldest that sm_90 accepts
+// OLDPTX90A: error: softmax-to-nvvm: features +ptx78 is below PTX 8.0, the oldest that sm_90a accepts
 // PTX75: chip = "sm_80", features = "+ptx75"
 // BOGUSPTX: error: softmax-to-nvvm: features must be one PTX version, +ptxNN (+ptx70 to +ptx90), not 'bogus'
 // UNKNOWNPTX: error: softmax-to-nvvm: features must be one PTX version, +ptxNN (+ptx70 to +ptx90), not '+ptx99'
@@ -60,7 +62,7 @@
 // EXP: error: softmax-to-cpu: exp must be fast or polynomial, not 'libm'
 // UNKNOWN: error: softmax-to-cpu: invalid options 'lanes=8': <Pass-Options-Parser>: no such option lanes
 // NVCHIP: error: softmax-to-nvvm: chip 'gfx942' is not an NVIDIA chip (use softmax-to-rocdl for it)
-// OLDCHIP: error: softmax-to-nvvm: chip 'sm_75' is not a supported target (expected sm_80 or sm_90)
+// OLDCHIP: error: softmax-to-nvvm: chip 'sm_75' is not a supported target (expected sm_80, sm_90 or sm_90a)
 // AMDCHIP: error: softmax-to-rocdl: chip 'sm_90' is not an AMD chip (use softmax-to-nvvm for it)
 // FORMAT: error: softmax-to-nvvm: format must be isa or bin (or fatbin, llvm, offloading), not 'ptx'
 // FEATURES: error: softmax-to-rocdl: features is an NVVM option (PTX features); the ROCDL end takes none

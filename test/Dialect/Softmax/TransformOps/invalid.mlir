@@ -113,7 +113,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @gpu_chip(%ops: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.softmax.map_to_gpu' op unknown chip 'sm_70' (expected sm_80, sm_90, gfx90a or gfx942)}}
+    // expected-error @below {{'transform.softmax.map_to_gpu' op unknown chip 'sm_70' (expected sm_80, sm_90, sm_90a, gfx90a or gfx942)}}
     %0 = transform.softmax.map_to_gpu %ops {chip = "sm_70"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
