@@ -1,15 +1,31 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" -split-input-file | FileCheck %s --check-prefix=CDNA
 
-// A vocabulary row, bf16: one block of 256 threads per row; 8-element
-// (16-byte) loads, 4 per thread issued before any is used; candidates in
-// workgroup memory: k + one step of 256 x 8 rounded up to 4096 slots.
+// A vocabulary row, bf16: blocks of 256 threads; 8-element (16-byte)
+// loads, 4 per thread issued before any is used; candidates in workgroup
+// memory: k + one step of 256 x 8 rounded up to 4096 slots. The row is
+// split into parts that fill idle multiprocessors (floor(132 / rows), at
+// most 15: one round of 8192 elements each), each part whole rounds long.
 // CHECK-LABEL: func @vocab
 // CHECK: %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
-// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c256
+// CHECK: %[[WANT:.*]] = arith.divui %c132, %{{.*}}
+// CHECK: arith.minsi %[[WANT]], %c15
+// CHECK: arith.ceildivui %c128256
+// CHECK: %[[CHUNK:.*]] = arith.muli %{{.*}}, %c8192
+// CHECK: %[[PARTS:.*]] = arith.ceildivui %c128256{{.*}}, %[[CHUNK]]
+// CHECK: %[[SPLIT:.*]] = arith.cmpi ugt, %[[PARTS]], %c1
+// CHECK: scf.if %[[SPLIT]] {
+// Per (row, part): m, l, the kept count, and k values and indices.
+// CHECK: gpu.alloc async {{.*}} (%[[ROWS]], %[[PARTS]]) : memref<?x?xf32>
+// CHECK: gpu.alloc async {{.*}} (%[[ROWS]], %[[PARTS]]) : memref<?x?xf32>
+// CHECK: gpu.alloc async {{.*}} (%[[ROWS]], %[[PARTS]]) : memref<?x?xi32>
+// CHECK: gpu.alloc async {{.*}} : memref<?x?xf32>
+// CHECK: %[[WIDX:.*]], %[[T5:.*]] = gpu.alloc async {{.*}} : memref<?x?xi32>
+// CHECK: %[[K1:.*]] = gpu.launch async [%[[T5]]] blocks(%{{.*}}, %[[PART:.*]], %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %[[PARTS]], %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c256
 // CHECK-SAME: workgroup(%[[VALS:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>, %[[IDXS:.*]] : memref<4096xi32, #gpu.address_space<workgroup>>, %[[CNT:.*]] : memref<1xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>)
-// The row in steps of 4 x 2048 elements carrying (m, l, tau, full):
-// CHECK: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c8192 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[TAU:.*]] = %{{.*}}, %[[FULL:.*]] = %{{.*}}) -> (f32, f32, f32, i1)
+// The part in steps of 4 x 2048 elements carrying (m, l, tau, full):
+// CHECK: %[[C0:.*]] = arith.muli %[[PART]], %[[CHUNK]]
+// CHECK: scf.for %{{.*}} = %[[C0]] to %{{.*}} step %c8192{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[TAU:.*]] = %{{.*}}, %[[FULL:.*]] = %{{.*}}) -> (f32, f32, f32, i1)
 // CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x128256xbf16>, vector<8xbf16>
 // The online fold of the round (one rescale):
 // CHECK: math.exp
@@ -39,13 +55,28 @@
 // CHECK: gpu.barrier
 // The k-th value becomes tau:
 // CHECK: memref.load %[[VALS]][%c49]
-// After the row: the block's state, then the first k with exp(x - m) / l.
+// After the part: its state and its k best, sentinels past the kept ones.
+// CHECK: gpu.shuffle  xor
+// CHECK: arith.constant 2147483647 : i32
+// CHECK: memref.store %{{.*}}, %[[WIDX]][%{{.*}}, %{{.*}}] : memref<?x?xi32>
+// The merge: a block per row sorts every part's k (1024 slots for 15 x
+// 50) and writes the first k with exp(x - m) / l.
+// CHECK: gpu.launch async [%[[K1]]] blocks({{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}})
+// CHECK-SAME: workgroup(%{{.*}} : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.atomic_rmw addi
+// CHECK: arith.cmpf ogt
 // CHECK: gpu.shuffle  xor
 // CHECK: math.exp
 // CHECK: arith.divf
 // CHECK: arith.extsi %{{.*}} : i32 to i64
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x50xf32>
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x50xi64>
+// CHECK: gpu.dealloc async
+// CHECK: gpu.wait [
+// One part (66 rows or more): one block per whole row writes the results.
+// CHECK: } else {
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c256
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c8192
 // CHECK-NOT: softmax.topk
 // CDNA-LABEL: func @vocab
 // 64-lane wavefronts: 4 per block.

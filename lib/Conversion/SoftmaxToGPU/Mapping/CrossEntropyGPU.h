@@ -15,6 +15,8 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
+#include "StreamWorkspace.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -58,41 +60,6 @@ inline Value crossEntropyLogit(OpBuilder &b, Location loc, StateMath &sm,
   }
   return x;
 }
-
-/// f32 buffers allocated in stream order (gpu.alloc async after the
-/// previous step's token), the launches chained on `token`, and at the end
-/// every buffer freed and the host waiting for the stream.
-struct StreamWorkspace {
-  StreamWorkspace(OpBuilder &b, Location loc)
-      : b(b), loc(loc), tokenType(gpu::AsyncTokenType::get(b.getContext())),
-        token(gpu::WaitOp::create(b, loc, tokenType, ValueRange{})
-                  .getAsyncToken()) {}
-
-  /// A [shape] f32 buffer (`sizes`: its dynamic sizes).
-  Value alloc(ArrayRef<int64_t> shape, ValueRange sizes) {
-    auto a = gpu::AllocOp::create(
-        b, loc, MemRefType::get(shape, b.getF32Type()), tokenType,
-        ValueRange{token}, sizes, ValueRange{});
-    token = a.getAsyncToken();
-    buffers.push_back(a.getMemref());
-    return a.getMemref();
-  }
-  /// Frees the buffers after the last step and waits for the stream.
-  void finish() {
-    for (Value buffer : buffers)
-      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
-                                     buffer)
-                  .getAsyncToken();
-    gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
-  }
-
-  OpBuilder &b;
-  Location loc;
-  Type tokenType;
-  /// What the next step waits for.
-  Value token;
-  SmallVector<Value> buffers;
-};
 
 } // namespace mlir::softmax::detail
 

@@ -22,6 +22,7 @@
 
 #include "softmax-mlir/Conversion/SoftmaxToGPU/SoftmaxToGPU.h"
 
+#include "StreamWorkspace.h"
 #include "WarpMerge.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,6 +41,9 @@ using namespace mlir;
 using namespace mlir::softmax;
 
 namespace {
+/// The most blocks one row is split over.
+constexpr int64_t kMaxParts = 32;
+
 /// The plan of one top-k kernel (docs/TopK.md, "GPU kernel").
 struct TopKPlan {
   /// Threads of the block that reads a row.
@@ -48,8 +52,11 @@ struct TopKPlan {
   int64_t width = 1;
   /// Loads each thread issues before it folds any (the bytes in flight).
   int64_t loads = 4;
-  /// Candidate slots: k plus one step, rounded up to a power of two.
+  /// Candidate slots: k plus one step, rounded up to a power of two (the
+  /// merge kernel: every part's k, rounded up).
   int64_t capacity = 0;
+  /// The most blocks a row is split over (1: one kernel, no merge).
+  int64_t maxParts = 1;
   int64_t step() const { return threads * width; }
   int64_t sharedBytes(int64_t warps) const {
     return capacity * 8 + 4 + warps * 8;
@@ -66,7 +73,18 @@ public:
     inElt = cast<MemRefType>(x.getType()).getElementType();
   }
 
-  void build(gpu::LaunchOp launch);
+  /// The row kernel: a block per (row, part) folds its part of the row.
+  /// Without `parts` (one block a row) it writes the op's results; with
+  /// them, the part's state, its count of kept candidates and its k best
+  /// (sentinels past the count) to `parts` (m, l: [rows, P] f32; taken:
+  /// [rows, P] i32; vals: [rows, P k] f32; idxs: [rows, P k] i32), the
+  /// part `chunk` elements long.
+  void build(gpu::LaunchOp launch, ArrayRef<Value> parts = {},
+             Value chunk = Value());
+  /// The merge kernel: a block per row takes its `partCount` parts' states
+  /// and candidates, sorts the candidates and writes the op's results.
+  void buildMerge(gpu::LaunchOp launch, ArrayRef<Value> parts,
+                  Value partCount);
 
 private:
   Value i32c(int64_t c) {
@@ -138,6 +156,11 @@ private:
   void sortCandidates(Value count);
   /// The threads' states merged over the block: every thread gets the row's.
   std::pair<Value, Value> blockMerge(Value m, Value l);
+  /// The workgroup buffers of the launch.
+  void bindShared(gpu::LaunchOp launch);
+  /// Writes row `row`'s k results from the sorted candidates, `held` (i32)
+  /// of them real, and the row's state (m, l).
+  void writeResults(Value row, Value held, Value m, Value l);
 
   const TopKPlan &plan;
   const GPUTarget &target;
@@ -218,18 +241,29 @@ void TopKKernel::sortCandidates(Value count) {
   });
 }
 
-void TopKKernel::build(gpu::LaunchOp launch) {
+void TopKKernel::bindShared(gpu::LaunchOp launch) {
   tid = launch.getThreadIds().x;
-  Value row = launch.getBlockIds().x;
   auto attributions = launch.getWorkgroupAttributions();
   vals = attributions[0];
   idxs = attributions[1];
   counter = attributions[2];
   smemM = attributions[3];
   smemL = attributions[4];
+}
+
+void TopKKernel::build(gpu::LaunchOp launch, ArrayRef<Value> parts,
+                       Value chunk) {
+  bindShared(launch);
+  Value row = launch.getBlockIds().x;
   int64_t k = op.getK();
   int64_t width = plan.width;
+  // This block's columns [c0, n): the whole row, or its part.
   Value n = memref::DimOp::create(b, loc, x, 1);
+  Value c0 = idx(0);
+  if (!parts.empty()) {
+    c0 = mul(launch.getBlockIds().y, chunk);
+    n = minU(add(c0, chunk), n);
+  }
   Value zero32 = i32c(0);
   Value at0 = idx(0);
 
@@ -257,7 +291,7 @@ void TopKKernel::build(gpu::LaunchOp launch) {
                               sm.negInf(),
                               arith::ConstantIntOp::create(b, loc, 0, 1)};
   scf::ForOp loop = forLoop(
-      idx(0), n, idx(plan.loads * plan.step()), inits,
+      c0, n, idx(plan.loads * plan.step()), inits,
       [&](Value base, ValueRange args) {
         Value tau = args[2], full = args[3];
         // Every load of the round first: `loads` vectors in flight.
@@ -371,7 +405,74 @@ void TopKKernel::build(gpu::LaunchOp launch) {
   sortCandidates(held);
   Value m, l;
   std::tie(m, l) = blockMerge(loop.getResult(0), loop.getResult(1));
+  if (parts.empty()) {
+    writeResults(row, held, m, l);
+    return;
+  }
+  // The part's k best in order, sentinels (-inf, INT_MAX: after every
+  // element in the merge's sort) past the kept ones.
+  Value part = launch.getBlockIds().y;
+  Value taken = arith::MinSIOp::create(b, loc, held, i32c(k));
+  ifElse(cmp(arith::CmpIPredicate::eq, tid, idx(0)), {}, [&] {
+    store(m, parts[0], ValueRange{row, part});
+    store(l, parts[1], ValueRange{row, part});
+    store(taken, parts[2], ValueRange{row, part});
+    return SmallVector<Value>{};
+  });
+  Value first = mul(part, idx(k));
+  forLoop(tid, idx(k), idx(plan.threads), {}, [&](Value j, ValueRange) {
+    Value real = ult(j, toIndex(taken));
+    Value slot = minU(j, idx(plan.capacity - 1));
+    Value xv = arith::SelectOp::create(b, loc, real, load(vals, slot),
+                                       sm.negInf());
+    Value xi = arith::SelectOp::create(
+        b, loc, real, load(idxs, slot),
+        i32c(std::numeric_limits<int32_t>::max()));
+    store(xv, parts[3], ValueRange{row, add(first, j)});
+    store(xi, parts[4], ValueRange{row, add(first, j)});
+    return SmallVector<Value>{};
+  });
+}
 
+void TopKKernel::buildMerge(gpu::LaunchOp launch, ArrayRef<Value> parts,
+                            Value partCount) {
+  bindShared(launch);
+  Value row = launch.getBlockIds().x;
+  int64_t k = op.getK();
+  // The parts' states, one a thread (the block merge takes the identity
+  // from the others), and their kept counts summed the same way.
+  Value mine = ult(tid, partCount);
+  Value at = minU(tid, sub(partCount, idx(1)));
+  Value m = sm.select(mine, load(parts[0], ValueRange{row, at}),
+                      sm.identityOffset());
+  Value l = sm.select(mine, load(parts[1], ValueRange{row, at}),
+                      sm.identitySum());
+  Value taken = arith::SelectOp::create(
+      b, loc, mine, load(parts[2], ValueRange{row, at}), i32c(0));
+  ifElse(cmp(arith::CmpIPredicate::eq, tid, idx(0)), {}, [&] {
+    store(i32c(0), counter, idx(0));
+    return SmallVector<Value>{};
+  });
+  gpu::BarrierOp::create(b, loc);
+  memref::AtomicRMWOp::create(b, loc, i32, arith::AtomicRMWKind::addi, taken,
+                              counter, ValueRange{idx(0)});
+  Value count = mul(partCount, idx(k));
+  forLoop(tid, count, idx(plan.threads), {}, [&](Value j, ValueRange) {
+    store(load(parts[3], ValueRange{row, j}), vals, j);
+    store(load(parts[4], ValueRange{row, j}), idxs, j);
+    return SmallVector<Value>{};
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value held = load(counter, idx(0));
+  // Every part's candidates, sentinels included, sorted together: the
+  // first k are the row's (a row's top k are each among their part's).
+  sortCandidates(toI32(count));
+  std::tie(m, l) = blockMerge(m, l);
+  writeResults(row, held, m, l);
+}
+
+void TopKKernel::writeResults(Value row, Value held, Value m, Value l) {
+  int64_t k = op.getK();
   // Position j < min(held, k) gets the j-th candidate; the rest index -1,
   // probability 0, log-probability -inf. A row of all -inf (l = 0) has
   // probability 0 everywhere; a row with a NaN has a NaN m and so NaN
@@ -454,11 +555,25 @@ LogicalResult mlir::softmax::mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
     return op.emitOpError() << "GPU mapping would launch " << rows
                             << " blocks; a grid holds at most 2147483647";
 
+  // Rows split over blocks: each part at least one round of loads, the
+  // merge kernel's candidates (every part's k) in its 48 KiB.
+  int64_t round = plan.loads * plan.step();
+  TopKPlan mergePlan = plan;
+  if (!ShapedType::isDynamic(cols))
+    for (int64_t p = std::min<int64_t>(cols / round, kMaxParts); p >= 2;
+         --p) {
+      mergePlan.capacity = static_cast<int64_t>(llvm::PowerOf2Ceil(p * k));
+      if (mergePlan.sharedBytes(warps) <= limit) {
+        plan.maxParts = p;
+        break;
+      }
+    }
+
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   IndexArith ix(rewriter, loc);
-  Value grid = memref::DimOp::create(rewriter, loc, op.getInput(), 0);
+  Value rowCount = memref::DimOp::create(rewriter, loc, op.getInput(), 0);
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   auto shared = [&](int64_t size, Type elt) {
@@ -466,20 +581,88 @@ LogicalResult mlir::softmax::mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
                            workgroup);
   };
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
-  SmallVector<Type> attributions = {shared(plan.capacity, f32),
-                                    shared(plan.capacity, i32), shared(1, i32),
-                                    shared(warps, f32), shared(warps, f32)};
   Value one = ix.idx(1);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid, one, one, ix.idx(plan.threads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/Type(),
-      ValueRange{}, attributions);
-  {
+  // A launch of `plan`'s blocks over (x, y); `body` builds the kernel.
+  auto launchBlocks = [&](const TopKPlan &p, Value x, Value y, Value token,
+                          function_ref<void(gpu::LaunchOp)> body) {
+    SmallVector<Type> attributions = {shared(p.capacity, f32),
+                                      shared(p.capacity, i32), shared(1, i32),
+                                      shared(warps, f32), shared(warps, f32)};
+    auto launch = gpu::LaunchOp::create(
+        rewriter, loc, x, y, one, ix.idx(p.threads), one, one,
+        /*dynamicSharedMemorySize=*/nullptr,
+        token ? token.getType() : Type(),
+        token ? ValueRange{token} : ValueRange{}, attributions);
     OpBuilder::InsertionGuard bodyGuard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
-    TopKKernel kernel(rewriter, loc, plan, target, op);
-    kernel.build(launch);
+    body(launch);
     gpu::TerminatorOp::create(rewriter, loc);
+    return launch;
+  };
+  auto wholeRows = [&] {
+    launchBlocks(plan, rowCount, one, Value(), [&](gpu::LaunchOp launch) {
+      TopKKernel(rewriter, loc, plan, target, op).build(launch);
+    });
+  };
+  if (plan.maxParts == 1) {
+    wholeRows();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  // The parts of a row: only as many blocks as there are multiprocessors
+  // (floor(SMs / rows) parts), each part a whole number of rounds (so that
+  // its loads stay aligned), at most maxParts; one part (half as many rows
+  // as multiprocessors or more) runs the one-kernel form. Each part sorts
+  // its candidates at least twice (when it first holds k, and at its end),
+  // so parts that do not fill idle multiprocessors cost more sorting than
+  // they save: measured on the H200 at V 128256, bf16
+  // (bench/results/gpu_topk.md), k 50: parts for 4 blocks per
+  // multiprocessor took B 1 from 109 us to 47, B 8 from 110 to 52, but
+  // B 64 from 112 to 119 and B 256 from 171 to 256; ceil(SMs / rows)
+  // parts took k 1024 at B 64 from 332 to 409.
+  Value n = ix.idx(cols);
+  Value wanted = arith::DivUIOp::create(
+      rewriter, loc, ix.idx(target.multiprocessors), ix.maxI(rowCount, one));
+  Value parts = ix.maxI(ix.minI(wanted, ix.idx(plan.maxParts)), one);
+  Value chunk = ix.mul(
+      arith::CeilDivUIOp::create(
+          rewriter, loc, arith::CeilDivUIOp::create(rewriter, loc, n, parts),
+          ix.idx(round)),
+      ix.idx(round));
+  parts = arith::CeilDivUIOp::create(rewriter, loc, n, chunk);
+  auto split = scf::IfOp::create(
+      rewriter, loc, ix.cmp(arith::CmpIPredicate::ugt, parts, one),
+      /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&split.getThenRegion().front());
+    detail::StreamWorkspace ws(rewriter, loc);
+    int64_t dyn = ShapedType::kDynamic;
+    Value kParts = ix.mul(parts, ix.idx(k));
+    SmallVector<Value> partBuffers = {
+        ws.alloc({dyn, dyn}, {rowCount, parts}),
+        ws.alloc({dyn, dyn}, {rowCount, parts}),
+        ws.alloc({dyn, dyn}, {rowCount, parts}, i32),
+        ws.alloc({dyn, dyn}, {rowCount, kParts}),
+        ws.alloc({dyn, dyn}, {rowCount, kParts}, i32)};
+    auto folds = launchBlocks(plan, rowCount, parts, ws.token,
+                              [&](gpu::LaunchOp launch) {
+                                TopKKernel(rewriter, loc, plan, target, op)
+                                    .build(launch, partBuffers, chunk);
+                              });
+    auto merge = launchBlocks(mergePlan, rowCount, one,
+                              folds.getAsyncToken(), [&](gpu::LaunchOp launch) {
+                                TopKKernel(rewriter, loc, mergePlan, target, op)
+                                    .buildMerge(launch, partBuffers, parts);
+                              });
+    ws.token = merge.getAsyncToken();
+    ws.finish();
+  }
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(&split.getElseRegion().front());
+    wholeRows();
   }
   rewriter.eraseOp(op);
   return success();
