@@ -150,10 +150,14 @@ private:
     return arith::OrIOp::create(b, loc, gt,
                                 arith::AndIOp::create(b, loc, eq, lower));
   }
-  /// Sorts the first `count` candidates (i32) in the op's order; the slots
-  /// up to the next power of two are filled with a sentinel (-inf, INT_MAX)
-  /// that ranks after every element. Ends with a barrier.
+  /// Puts the best of the first `count` candidates (i32) first, in the
+  /// op's order: at least k of them (the power of two at or above k),
+  /// the slots up to the next power of two filled with a sentinel (-inf,
+  /// INT_MAX) that ranks after every element. Ends with a barrier.
   void sortCandidates(Value count);
+  /// Swaps slots `lo` and `hi` unless the better one is where
+  /// `betterFirst` (i1) says: at lo when true, at hi when false.
+  void compareExchange(Value lo, Value hi, Value betterFirst);
   /// The threads' states merged over the block: every thread gets the row's.
   std::pair<Value, Value> blockMerge(Value m, Value l);
   /// The workgroup buffers of the launch.
@@ -184,11 +188,29 @@ std::pair<Value, Value> TopKKernel::blockMerge(Value m, Value l) {
                                          warps, target.warpSize, smemM, smemL);
 }
 
+void TopKKernel::compareExchange(Value lo, Value hi, Value betterFirst) {
+  Value av = load(vals, lo), ai = load(idxs, lo);
+  Value bv = load(vals, hi), bi = load(idxs, hi);
+  Value swap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     before(bv, bi, av, ai), betterFirst);
+  auto sel = [&](Value y, Value z) {
+    return arith::SelectOp::create(b, loc, swap, y, z).getResult();
+  };
+  store(sel(bv, av), vals, lo);
+  store(sel(bi, ai), idxs, lo);
+  store(sel(av, bv), vals, hi);
+  store(sel(ai, bi), idxs, hi);
+}
+
 void TopKKernel::sortCandidates(Value count) {
-  // log2 n = #{s >= 1 : 2^(s-1) < count} for the power of two n at or
-  // above max(count, 2) (n <= capacity); no count-leading-zeros op needed.
-  Value logN = idx(1);
-  for (int64_t s = 2; (int64_t(1) << (s - 1)) < plan.capacity; ++s) {
+  // Chunks of K = the power of two at or above k (at least 2), over the
+  // n slots of the power of two at or above max(count, K) (n <=
+  // capacity). log2 n = max(log2 K, #{s >= 1 : 2^(s-1) < count}); no
+  // count-leading-zeros op needed.
+  int64_t chunk = std::max<int64_t>(2, llvm::PowerOf2Ceil(op.getK()));
+  int64_t logK = llvm::Log2_64(chunk);
+  Value logN = idx(logK);
+  for (int64_t s = logK + 1; (int64_t(1) << (s - 1)) < plan.capacity; ++s) {
     Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                        count, i32c(int64_t(1) << (s - 1)));
     logN = arith::SelectOp::create(b, loc, more, idx(s), logN);
@@ -204,39 +226,71 @@ void TopKKernel::sortCandidates(Value count) {
           });
   gpu::BarrierOp::create(b, loc);
   Value half = arith::ShRUIOp::create(b, loc, n, idx(1));
-  // Bitonic network: blocks of size 2^s (s = 1..log2 n), strides 2^(s-1)
-  // down to 1; a barrier after each stride.
-  forLoop(idx(1), add(logN, idx(1)), idx(1), {}, [&](Value s, ValueRange) {
+  Value i1True = arith::ConstantIntOp::create(b, loc, 1, 1);
+  // 1. Every chunk sorted, best first: a bitonic network over blocks of
+  // 2^s (s = 1..log2 K), strides 2^(s-1) down to 1, a barrier after each
+  // stride; below K the blocks alternate direction, at K all put the
+  // better first.
+  forLoop(idx(1), idx(logK + 1), idx(1), {}, [&](Value s, ValueRange) {
     Value size = arith::ShLIOp::create(b, loc, idx(1), s);
+    Value last = cmp(arith::CmpIPredicate::eq, s, idx(logK));
     forLoop(idx(0), s, idx(1), {}, [&](Value j, ValueRange) {
       Value logStride = sub(sub(s, idx(1)), j);
       Value stride = arith::ShLIOp::create(b, loc, idx(1), logStride);
       forLoop(tid, half, idx(plan.threads), {}, [&](Value p, ValueRange) {
-        // Pair p compares lo and lo + stride; a pair whose lo has the size
-        // bit clear keeps the better first (at size n, every pair does).
         Value high = arith::ShLIOp::create(
             b, loc, arith::ShRUIOp::create(b, loc, p, logStride),
             add(logStride, idx(1)));
         Value lo =
             arith::OrIOp::create(b, loc, high, andI(p, sub(stride, idx(1))));
-        Value hi = add(lo, stride);
-        Value first = cmp(arith::CmpIPredicate::eq, andI(lo, size), idx(0));
-        Value av = load(vals, lo), ai = load(idxs, lo);
-        Value bv = load(vals, hi), bi = load(idxs, hi);
-        Value swap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           before(bv, bi, av, ai), first);
-        auto sel = [&](Value y, Value z) {
-          return arith::SelectOp::create(b, loc, swap, y, z).getResult();
-        };
-        store(sel(bv, av), vals, lo);
-        store(sel(bi, ai), idxs, lo);
-        store(sel(av, bv), vals, hi);
-        store(sel(ai, bi), idxs, hi);
+        Value first = arith::OrIOp::create(
+            b, loc, cmp(arith::CmpIPredicate::eq, andI(lo, size), idx(0)),
+            last);
+        compareExchange(lo, add(lo, stride), first);
         return SmallVector<Value>{};
       });
       gpu::BarrierOp::create(b, loc);
       return SmallVector<Value>{};
     });
+    return SmallVector<Value>{};
+  });
+  // 2. Pairs of sorted chunks halved until one is left: at level v the
+  // live chunks start at multiples of K 2^v. Of chunks A and B (both best
+  // first), A[i] takes the better of A[i] and B[K - 1 - i]: the K best of
+  // both, in a bitonic order, which a half-cleaner network (strides K/2
+  // to 1) sorts best first. Only K of every 2^v K slots take part, so a
+  // level costs half the one before.
+  forLoop(idx(0), sub(logN, idx(logK)), idx(1), {}, [&](Value v,
+                                                         ValueRange) {
+    Value apart = arith::ShLIOp::create(b, loc, idx(chunk), v);
+    // Merges at this level: n / (2 apart), each over K slots.
+    Value merges = arith::ShRUIOp::create(b, loc, n, add(v, idx(logK + 1)));
+    Value work = mul(merges, idx(chunk));
+    forLoop(tid, work, idx(plan.threads), {}, [&](Value p, ValueRange) {
+      Value c = div(p, chunk), e = rem(p, chunk);
+      Value a = add(mul(c, mul(apart, idx(2))), e);
+      Value other = add(sub(add(mul(c, mul(apart, idx(2))), apart), e),
+                        idx(chunk - 1));
+      Value av = load(vals, a), ai = load(idxs, a);
+      Value bv = load(vals, other), bi = load(idxs, other);
+      Value keep = before(av, ai, bv, bi);
+      store(arith::SelectOp::create(b, loc, keep, av, bv), vals, a);
+      store(arith::SelectOp::create(b, loc, keep, ai, bi), idxs, a);
+      return SmallVector<Value>{};
+    });
+    gpu::BarrierOp::create(b, loc);
+    for (int64_t stride = chunk / 2; stride >= 1; stride /= 2) {
+      Value pairs = mul(merges, idx(chunk / 2));
+      forLoop(tid, pairs, idx(plan.threads), {}, [&](Value p, ValueRange) {
+        Value c = div(p, chunk / 2), q = rem(p, chunk / 2);
+        Value lo = add(mul(c, mul(apart, idx(2))),
+                       add(mul(div(q, stride), idx(2 * stride)),
+                           rem(q, stride)));
+        compareExchange(lo, add(lo, idx(stride)), i1True);
+        return SmallVector<Value>{};
+      });
+      gpu::BarrierOp::create(b, loc);
+    }
     return SmallVector<Value>{};
   });
 }
