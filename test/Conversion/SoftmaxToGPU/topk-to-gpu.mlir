@@ -45,14 +45,23 @@
 // CHECK: arith.cmpi sgt, %[[HELD]], %c2048_i32
 // CHECK: arith.cmpi sge, %[[HELD]], %c50_i32
 // CHECK: scf.if %{{.*}} -> (f32, i1)
-// the bitonic network: compare-exchange in (value desc, index asc) order
-// CHECK: scf.for
+// the selection network: chunks of 64 sorted by compare-exchange in
+// (value desc, index asc) order, then pairs of chunks halved (A[i] takes
+// the better of A[i] and B[63 - i]) and sorted by a half-cleaner of
+// strides 32 to 1.
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c7
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: arith.cmpf ogt
 // CHECK: arith.cmpf oeq
 // CHECK: arith.cmpi slt
 // CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.addi %{{.*}}, %c63
+// CHECK: arith.cmpf ogt
+// CHECK: gpu.barrier
+// CHECK-COUNT-6: gpu.barrier
 // The k-th value becomes tau:
 // CHECK: memref.load %[[VALS]][%c49]
 // After the part: its state and its k best, sentinels past the kept ones.

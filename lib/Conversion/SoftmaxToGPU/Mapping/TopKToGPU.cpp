@@ -1,18 +1,21 @@
 //===- TopKToGPU.cpp - softmax.topk on buffers -> gpu.launch -------------===//
 //
-// The fused softmax + top-k of arXiv 1805.02867 as one kernel: a block per
-// row reads the row once, folding every element into the thread's online
-// state (m, l) and appending the elements above a running threshold tau to
-// a candidate buffer in workgroup memory. The row is read in steps of
-// `threads * width` consecutive elements; when a step could overflow the
-// buffer, the block sorts it (a bitonic network over (value descending,
-// index ascending)), keeps the k best and raises tau to the k-th value.
-// Because the steps walk the row in index order, an element equal to tau
-// comes after the k-th kept one in the op's order, so the filter is the
-// strict x > tau once k are kept (before that, everything but NaN passes:
-// -inf elements can be chosen, NaN never). At the end the buffer is sorted
-// once more, the row's state merged across the block, and the first k
-// written with exp(x - m) / l (docs/TopK.md).
+// The fused softmax + top-k of arXiv 1805.02867: a block per row (or per
+// part of a row, when rows leave multiprocessors idle) reads it once,
+// folding every element into the thread's online state (m, l) and
+// appending the elements above a running threshold tau to a candidate
+// buffer in workgroup memory. The row is read in steps of `threads *
+// width` consecutive elements; when a step could overflow the buffer, the
+// block puts the k best first (a bitonic selection network over (value
+// descending, index ascending): chunks of K sorted, pairs of chunks halved
+// keeping their K best) and raises tau to the k-th value. Because the
+// steps walk the row in index order, an element equal to tau comes after
+// the k-th kept one in the op's order, so the filter is the strict x > tau
+// once k are kept (before that, everything but NaN passes: -inf elements
+// can be chosen, NaN never). At the end the buffer is pruned once more,
+// the row's state merged across the block, and the first k written with
+// exp(x - m) / l; parts write their state and k best to workspace, and a
+// merge kernel prunes them together (docs/TopK.md).
 //
 // Upstream has no selection (linalg has reductions, the vector dialect a
 // sort of nothing): the kernel is built here from gpu.barrier, workgroup
