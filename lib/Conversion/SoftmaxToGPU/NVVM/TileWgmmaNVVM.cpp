@@ -16,12 +16,13 @@
 //
 // Upstream's nvgpu.warpgroup.mma keeps its accumulators in a type the fold
 // cannot read element by element (only nvgpu.warpgroup.mma.store to
-// memory): the product is built on the NVVM ops directly.
+// memory): the product is built on the NVVM ops directly (WarpgroupMma.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "NVVMAttentionMma.h"
 #include "TensorMapTiles.h"
+#include "WarpgroupMma.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -123,10 +124,7 @@ public:
 
 private:
   int64_t accCount() const { return config.warpCols / 2; }
-  Type accType() {
-    return LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(accCount(), b.getF32Type()));
-  }
+  Type accType() { return warpgroupAccumulatorType(b, config.warpCols); }
   int64_t stageBytes(int64_t rows) const {
     return rows * config.kTile * eltBytes;
   }
@@ -148,13 +146,6 @@ private:
               ValueRange{i32(k0), i32(add(row0, idx(r)))}, bar);
     }
   }
-  /// The matrix descriptor of a K-major operand whose rows of 128 bytes
-  /// lie in 128-byte-swizzled atoms of 8 rows, starting at shared address
-  /// `address` (i64): start >> 4 in bits 0-13, the leading byte offset 16
-  /// (unused by swizzled K-major operands) >> 4 in 16-29, the stride
-  /// between 8-row atoms (1024 bytes) >> 4 in 32-45, swizzle mode 1
-  /// (128 bytes) in 62-63.
-  Value descriptor(Value address);
 
   int64_t eltBytes;
   Value tid, smemA, smemB, bars, group, quad;
@@ -184,18 +175,6 @@ Value NVVMWarpgroupTileMma::stage(Value a, Value aRow0, Value, Value bSrc,
   return buf;
 }
 
-Value NVVMWarpgroupTileMma::descriptor(Value address) {
-  Type i64 = b.getI64Type();
-  auto c = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
-  };
-  Value start = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, address, c(0x3FFFF)), c(4));
-  int64_t fields = (int64_t(16 >> 4) << 16) | (int64_t(1024 >> 4) << 32) |
-                   (int64_t(1) << 62);
-  return arith::OrIOp::create(b, loc, start, c(fields));
-}
-
 SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
                                                   Value aBuf, Value bBuf,
                                                   Value warpRow, Value) {
@@ -208,8 +187,6 @@ SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
   Value aAt = address(smemA, add(mul(aBuf, idx(stageBytes(config.blockRows()))),
                                  mul(groupRow, idx(config.kTile * eltBytes))));
   Value bAt = address(smemB, mul(bBuf, idx(stageBytes(config.blockCols()))));
-  NVVM::WGMMATypes type =
-      config.elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   Value d = acc[0];
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t k = 0; k < config.kTile / 16; ++k) {
@@ -217,15 +194,11 @@ SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
     // hardware applies the swizzle to the computed addresses.
     Value step = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
                                               16 * k * eltBytes);
-    Value descA = descriptor(arith::AddIOp::create(b, loc, aAt, step));
-    Value descB = descriptor(arith::AddIOp::create(b, loc, bAt, step));
-    d = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, accType(), d, descA, descB,
-        NVVM::MMAShapeAttr::get(b.getContext(), 64, config.warpCols, 16),
-        type, type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        NVVM::MMALayout::row, NVVM::MMALayout::col,
-        /*satfinite=*/nullptr);
+    Value descA = swizzledOperandDescriptor(
+        b, loc, arith::AddIOp::create(b, loc, aAt, step));
+    Value descB = swizzledOperandDescriptor(
+        b, loc, arith::AddIOp::create(b, loc, bAt, step));
+    d = warpgroupMma(b, loc, d, descA, descB, config.warpCols, config.elt);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // The previous slice's products are complete: its buffers may be
@@ -235,21 +208,7 @@ SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
 }
 
 SmallVector<Value> NVVMWarpgroupTileMma::settle(ArrayRef<Value> acc) {
-  // The wait takes the accumulators as its operands and yields them, so
-  // that no read of them is scheduled before it: to LLVM, the wgmma's
-  // inline PTX wrote them when it was issued. (NVVM's wait op has no
-  // operands.)
-  SmallVector<Value> xs = elements(acc);
-  std::string constraints;
-  for (int64_t i = 0; i < accCount(); ++i)
-    constraints += "=f,";
-  for (int64_t i = 0; i < accCount(); ++i)
-    constraints += std::to_string(i) + (i + 1 < accCount() ? "," : "");
-  auto wait = LLVM::InlineAsmOp::create(
-      b, loc, accType(), xs, "wgmma.wait_group.sync.aligned 0;", constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-  return {wait.getResult(0)};
+  return {settleWarpgroupAccumulators(b, loc, acc[0])};
 }
 
 std::unique_ptr<TileMma>

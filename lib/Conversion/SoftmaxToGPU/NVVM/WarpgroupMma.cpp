@@ -1,0 +1,61 @@
+//===- WarpgroupMma.cpp - sm_90a warpgroup products, shared ---------------===//
+
+#include "WarpgroupMma.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::softmax;
+using namespace mlir::softmax::detail;
+
+Value softmax::detail::swizzledOperandDescriptor(OpBuilder &b, Location loc,
+                                                 Value address) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
+  };
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, c(0x3FFFF)), c(4));
+  int64_t fields = (int64_t(16 >> 4) << 16) | (int64_t(1024 >> 4) << 32) |
+                   (int64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, c(fields));
+}
+
+Type softmax::detail::warpgroupAccumulatorType(OpBuilder &b, int64_t n) {
+  return LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(n / 2, b.getF32Type()));
+}
+
+Value softmax::detail::warpgroupMma(OpBuilder &b, Location loc, Value acc,
+                                    Value descA, Value descB, int64_t n,
+                                    Type elt) {
+  NVVM::WGMMATypes type =
+      elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  return NVVM::WgmmaMmaAsyncOp::create(
+      b, loc, acc.getType(), acc, descA, descB,
+      NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
+      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+      NVVM::MMALayout::col, /*satfinite=*/nullptr);
+}
+
+Value softmax::detail::settleWarpgroupAccumulators(OpBuilder &b, Location loc,
+                                                   Value acc) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t count = type.getBody().size();
+  SmallVector<Value> xs;
+  for (int64_t i = 0; i < count; ++i)
+    xs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + (i + 1 < count ? "," : "");
+  return LLVM::InlineAsmOp::create(
+             b, loc, type, xs, "wgmma.wait_group.sync.aligned 0;", constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
