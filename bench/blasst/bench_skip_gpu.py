@@ -53,6 +53,9 @@ QT, KT = 32, 64
 # (build_attention.py's attention_skip_*_tma), and the dense kernel of the
 # same schedule timed besides ours.
 SKIP_SUFFIX = ""
+# The dense kernel of the skip kernels' schedule, timed besides ours
+# (prefix; empty: none).
+DENSE_ALSO = ""
 
 
 def skip_call(ours: Ours, q, k, v, lam, o, counts, causal, splits: int = 1):
@@ -108,6 +111,8 @@ def check(ours, args) -> int:
     for ci, case in enumerate(cases):
         b, h, hkv, n, causal, peak, lams = case[:7]
         nq, splits = case[7:] if len(case) > 7 else (n, 1)
+        if splits > 1 and SKIP_SUFFIX == "_wg":
+            continue  # split-KV decode keeps mma.sync: no _wg build of it
         q, k, v = structured(b, h, hkv, n, 128, peak, 1000 + ci, topics=32, nq=nq)
         lam = torch.tensor(lams, device="cuda", dtype=torch.float32)
         o = torch.full_like(q, float("nan"))
@@ -258,9 +263,9 @@ def bench(ours, args) -> int:
                         for hh in heads}
                 case["dense_rel_err"] = max(rel(dense_out[0, hh, start:], refs[hh])
                                             for hh in heads)
-                if SKIP_SUFFIX:
-                    tma_call, _ = ours.fn(q, k, v, o, causal, prefix="attention_tma")
-                    case["dense_tma_ms"] = median_ms(tma_call, args.reps)
+                if DENSE_ALSO:
+                    also_call, _ = ours.fn(q, k, v, o, causal, prefix=DENSE_ALSO)
+                    case[f"dense_{SKIP_SUFFIX[1:]}_ms"] = median_ms(also_call, args.reps)
                     ours.check_error()
                 case["skip"] = []
                 for lam in [1e-30] + lambdas:
@@ -338,10 +343,15 @@ def main() -> int:
     ap.add_argument("--md", default=None)
     ap.add_argument("--tma", action="store_true",
                     help="the skip kernels with two buffers and TMA tiles")
+    ap.add_argument("--wgmma", action="store_true",
+                    help="the sm_90a skip kernels (tile [16, 64], scores on wgmma), "
+                         "and the dense wgmma kernel timed besides ours")
     args = ap.parse_args()
+    global SKIP_SUFFIX, DENSE_ALSO, QT
     if args.tma:
-        global SKIP_SUFFIX
-        SKIP_SUFFIX = "_tma"
+        SKIP_SUFFIX, DENSE_ALSO = "_tma", "attention_tma"
+    if args.wgmma:
+        SKIP_SUFFIX, DENSE_ALSO, QT = "_wg", "attention_wg", 16
     ours = Ours(Path(args.lib_dir))
     if args.decode:
         return decode(ours, args)

@@ -69,10 +69,11 @@ def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
             f"masked(zero){' causal' if causal else ''}\n  return\n}}\n")
 
 
-def skip_function(d: int, causal: bool, splits: int = 1, tma: bool = False) -> str:
+def skip_function(d: int, causal: bool, splits: int = 1, tma: bool = False,
+                  rows: int = 32, suffix: str = "") -> str:
     t = f"memref<?x?x?x{d}xbf16>"
     name = (f"attention_skip_d{d}" + (f"_s{splits}" if splits > 1 else "")
-            + ("_causal" if causal else "") + ("_tma" if tma else ""))
+            + ("_causal" if causal else "") + ("_tma" if tma else "") + suffix)
     fields = ([f"key_splits = {splits}"] if splits > 1 else []) + ([TMA_REQUEST] if tma else [])
     request = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<{', '.join(fields)}>}}"
                if fields else "")
@@ -80,7 +81,7 @@ def skip_function(d: int, causal: bool, splits: int = 1, tma: bool = False) -> s
             f"%n: memref<2xi64>) attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
             f"masked(zero){' causal' if causal else ''} "
-            f"skip(lambda %t : memref<?xf32>, tile [32, 64]) "
+            f"skip(lambda %t : memref<?xf32>, tile [{rows}, 64]) "
             f"skip_counts(%n : memref<2xi64>){request}\n  return\n}}\n")
 
 
@@ -105,6 +106,10 @@ def main() -> int:
                          "and attention_tf32_* (attention-f32-precision=tf32)")
     ap.add_argument("--skip", action="store_true",
                     help="also build thresholded kernels: attention_skip_*")
+    ap.add_argument("--wgmma", action="store_true",
+                    help="also build sm_90a kernels whose scores run on wgmma: "
+                         "attention_wg_* (dense, 16 rows a warp, two TMA buffers) "
+                         "and attention_skip_*_wg (skip tile [16, 64])")
     ap.add_argument("--extra-object", action="append", default=[],
                     help="another object to link into the library (a variant built "
                          "by hand for a measurement)")
@@ -129,13 +134,22 @@ def main() -> int:
                                 for c in (False, True))
                       + "".join(function(d, c, prefix="attention_tma", request=TMA_REQUEST)
                                 for d in HEAD_DIMS for c in (False, True)), ""))
+    if args.wgmma:
+        units.append(("attention_wg",
+                      "".join(function(d, c, prefix="attention_wg",
+                                       request="rows_per_warp = 16, " + TMA_REQUEST)
+                              for d in HEAD_DIMS for c in (False, True))
+                      + "".join(skip_function(d, c, rows=16, suffix="_wg")
+                                for d in HEAD_DIMS for c in (False, True)),
+                      "", "sm_90a"))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
                   ("attention_tf32", f32_module("tf32"), " attention-f32-precision=tf32")]
     report = {}
     objects = []
-    for stem, text, extra in units:
-        obj, figures = aot.compile_unit(text, stem, out, build, args.toolkit, extra)
+    for stem, text, extra, *chip in units:
+        obj, figures = aot.compile_unit(text, stem, out, build, args.toolkit, extra,
+                                        chip=chip[0] if chip else "sm_90")
         objects.append(obj)
         report.update(figures)
     aot.link(objects + args.extra_object, "softmax_attention", out, build)

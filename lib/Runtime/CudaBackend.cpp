@@ -547,18 +547,42 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   for (const auto &[known, devicePtr] : maps)
     if (std::memcmp(&known, &mapKey, sizeof(mapKey)) == 0)
       return reinterpret_cast<void *>(devicePtr);
+  // An empty tensor (attention with no keys) has no map the driver
+  // encodes (a zero extent is an invalid argument), and its kernels copy
+  // no tile of it. Its map describes one element of a zeroed stand-in
+  // that lives past the map in the same allocation, so that even a stray
+  // copy would read owned memory.
+  bool empty = false;
+  for (int64_t i = 0; i < rank; ++i)
+    empty |= globalDim[i] == 0;
+  constexpr size_t kMapBytes = 128, kStandInBytes = 128;
+  CUdeviceptr deviceMap = 0;
+  if (!SMRT_CHECK(cuMemAlloc(&deviceMap, kMapBytes + kStandInBytes)))
+    return nullptr;
+  if (empty) {
+    for (int64_t i = 0; i < rank; ++i) {
+      globalDim[i] = 1;
+      if (i > 0)
+        globalStrides[i - 1] = 16;
+    }
+    address = reinterpret_cast<void *>(deviceMap + kMapBytes);
+    if (!SMRT_CHECK(cuMemsetD8(deviceMap + kMapBytes, 0, kStandInBytes))) {
+      (void)cuMemFree(deviceMap);
+      return nullptr;
+    }
+  }
   CUtensorMap map;
+  static_assert(sizeof(map) == kMapBytes, "a CUtensorMap is 128 bytes");
   if (!SMRT_CHECK(cuTensorMapEncodeTiled(
           &map, static_cast<CUtensorMapDataType>(dataType),
           static_cast<cuuint32_t>(rank), address, globalDim, globalStrides,
           box, elementStrides, static_cast<CUtensorMapInterleave>(interleave),
           static_cast<CUtensorMapSwizzle>(swizzle),
           static_cast<CUtensorMapL2promotion>(l2Promotion),
-          static_cast<CUtensorMapFloatOOBfill>(oobFill))))
+          static_cast<CUtensorMapFloatOOBfill>(oobFill)))) {
+    (void)cuMemFree(deviceMap);
     return nullptr;
-  CUdeviceptr deviceMap = 0;
-  if (!SMRT_CHECK(cuMemAlloc(&deviceMap, sizeof(map))))
-    return nullptr;
+  }
   if (!SMRT_CHECK(cuMemcpyHtoD(deviceMap, &map, sizeof(map)))) {
     (void)cuMemFree(deviceMap);
     return nullptr;

@@ -49,6 +49,10 @@ struct AttentionMmaConfig {
   /// Whether the K/V tiles come by bulk tensor copies (NVIDIA sm_90+, two
   /// buffers): see AttentionMma::tracksTilesOnBarriers.
   bool tensorMapTiles = false;
+  /// Whether S = Q K^T runs on warpgroup products (NVIDIA sm_90a: wgmma
+  /// m64n64k16, the queries and the K tile read from swizzled shared
+  /// memory): needs tensorMapTiles, 16 rows per warp and whole warpgroups.
+  bool warpgroupScores = false;
 };
 
 /// A vendor's end of the GPU mapping.

@@ -174,6 +174,9 @@ struct AttentionGPUStrategy {
   /// How K/V tiles reach shared memory; unset: the mapping's choice (TMA
   /// for dense decode on sm_90+, cp.async elsewhere).
   std::optional<TileCopy> tileCopy;
+  /// Whether S = Q K^T runs on warpgroup products (sm_90a); unset: where
+  /// the kernel's shape allows them (AttentionMmaConfig::warpgroupScores).
+  std::optional<bool> warpgroupScores;
 };
 
 /// Rewrites one softmax.attention on memrefs into a FlashAttention-2-style

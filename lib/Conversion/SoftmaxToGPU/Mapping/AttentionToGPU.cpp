@@ -1362,6 +1362,25 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
        (!overrides.tileCopy && (decodeShaped || skipPrefillTma)));
   config.tilesThroughL1 =
       decodeShaped && warps > 1 && !isF32 && !config.tensorMapTiles;
+  // The scores on warpgroup products (sm_90a), where the tiles come by TMA
+  // in swizzled boxes, each warp owns 16 rows and the warps make whole
+  // warpgroups; decode-shaped blocks keep mma.sync.
+  std::optional<std::string> noWarpgroups;
+  if (!target.warpgroupMma || isF32)
+    noWarpgroups = "on sm_90a with f16 or bf16 inputs";
+  else if (!config.tensorMapTiles)
+    noWarpgroups = "with K/V tiles by TMA (tile_copy = tma)";
+  else if (rowsPerWarp != 16 || warps % 4 != 0)
+    noWarpgroups = "with 16 rows per warp in whole warpgroups of 4 warps";
+  else if (decodeShaped)
+    noWarpgroups = "in prefill-shaped kernels";
+  if (overrides.warpgroupScores == true && noWarpgroups)
+    return op->emitOpError()
+           << "asks for mma wgmma.m64nNk16, which the GPU attention mapping "
+              "runs only "
+           << *noWarpgroups;
+  config.warpgroupScores =
+      !noWarpgroups && overrides.warpgroupScores.value_or(true);
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);
   // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.
@@ -1527,7 +1546,10 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
         SoftmaxDialect::getStrategyAttrName(),
         AttentionGPUStrategyAttr::get(
             rewriter.getContext(),
-            getAttentionMatrixInstruction(target, elt, strategy->f32Precision),
+            config.warpgroupScores
+                ? MatrixInstruction::WgmmaM64nNk16
+                : getAttentionMatrixInstruction(target, elt,
+                                                strategy->f32Precision),
             unit.rowsPerWarp(), blockRows, kKeysPerTile, unit.stages(), splits,
             packed,
             streamK ? std::optional<int64_t>(schedule.chunks) : std::nullopt,

@@ -83,6 +83,13 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op,
     overrides.tileCopy = *copy;
   if (std::optional<MatrixInstruction> mma = attr.getMma()) {
     Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
+    // sm_90a runs the scores of 16-bit inputs on either instruction.
+    if (target.warpgroupMma && !elt.isF32() &&
+        (*mma == MatrixInstruction::WgmmaM64nNk16 ||
+         *mma == MatrixInstruction::M16n8k16)) {
+      overrides.warpgroupScores = *mma == MatrixInstruction::WgmmaM64nNk16;
+      return overrides;
+    }
     // Only f32 on NVIDIA has a choice: the precision.
     if (*mma == MatrixInstruction::M16n8k8Tf32x3 ||
         *mma == MatrixInstruction::M16n8k8Tf32) {

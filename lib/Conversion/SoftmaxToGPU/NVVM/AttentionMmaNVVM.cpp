@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NVVMAttentionMma.h"
+#include "WarpgroupMma.h"
 #include "TensorMapTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -74,10 +75,11 @@ class NVVMAttentionMma : public AttentionMma {
 public:
   NVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                    int64_t buffers, int64_t mTiles, bool queriesInSmem,
-                   bool tilesThroughL1 = false, bool tensorMapTiles = false)
+                   bool tilesThroughL1 = false, bool tensorMapTiles = false,
+                   bool warpgroupScores = false)
       : AttentionMma(b, loc, op, warps, buffers), mTiles(mTiles),
         queriesInSmem(queriesInSmem), tilesThroughL1(tilesThroughL1),
-        tensorMapTiles(tensorMapTiles),
+        tensorMapTiles(tensorMapTiles), warpgroupScores(warpgroupScores),
         vecElts(128 / elt.getIntOrFloatBitWidth()) {}
 
   int64_t lanes() const override { return 32; }
@@ -99,7 +101,11 @@ public:
     else
       t = {tile({stages(), kKeysPerTile, d + vecElts}),
            tile({stages(), kKeysPerTile, dv + vecElts})};
-    if (queriesInSmem)
+    // Warpgroup products read the queries as K tiles are read: 64-column
+    // boxes of each warpgroup's 64 rows, 128-byte swizzled.
+    if (warpgroupScores)
+      t.push_back(tile({warps / 4, d / kBoxCols, 64, kBoxCols}));
+    else if (queriesInSmem)
       t.push_back(tile({warps * rowsPerWarp(), d + vecElts}));
     if (tensorMapTiles)
       t.push_back(MemRefType::get({2 * stages()}, b.getI64Type(),
@@ -264,6 +270,9 @@ protected:
   bool tilesThroughL1;
   /// K/V tiles by bulk tensor copies (TensorMapTiles.h), else cp.async.
   bool tensorMapTiles;
+  /// S = Q K^T by wgmma m64n64k16 (WarpgroupMma.h), a warpgroup's 64 rows
+  /// at once.
+  bool warpgroupScores;
   /// Elements per 16-byte copy (8 of f16/bf16, 4 of f32).
   int64_t vecElts;
   /// With tensorMapTiles: the tensor maps of K and V (host values).
@@ -285,6 +294,35 @@ protected:
 
 void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
   Value last = sub(nq, idx(1));
+  if (warpgroupScores) {
+    // The warp copies its own 16 rows (clamped to Nq - 1) into its
+    // warpgroup's swizzled boxes, 16 bytes a copy; the products read them
+    // through the async proxy, so the copies are fenced into it before
+    // the loop's first barrier.
+    Value smemQ = smem[2];
+    int64_t perRow = d / vecElts;
+    Value groupRow0 = mul(rem(warpInBlock, 4), idx(16));
+    Value wg = div(warpInBlock, 4);
+    SmallVector<Value> tokens;
+    for (int64_t s = 0; s < 16 * perRow / 32; ++s) {
+      Value linear = add(lane, idx(s * 32));
+      Value row = div(linear, perRow);
+      Value col = mul(rem(linear, perRow), idx(vecElts));
+      Value srcRow = minI(add(warpRow, row), last);
+      SmallVector<Value> at =
+          swizzledTileIndices(b, loc, wg, add(groupRow0, row), col);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, smemQ, at, query, ValueRange{bIdx, hIdx, srcRow, col},
+          b.getIndexAttr(vecElts), /*srcElements=*/Value(), b.getUnitAttr()));
+    }
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+    wait(group, 0);
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    return;
+  }
   if (queriesInSmem) {
     // The warp copies its own rows (clamped to Nq - 1), 16 bytes a copy;
     // the loop's first wait and barrier make them visible.
@@ -419,6 +457,42 @@ Value NVVMAttentionMma::mma(Value a, Value bRows, int64_t first, Value c) {
 }
 
 SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
+  if (warpgroupScores) {
+    // The warpgroup's 64 rows by the tile's 64 keys: per 16 columns of the
+    // head dimension one m64n64k16, both operands from their swizzled
+    // boxes (box k / 4, 32 (k % 4) bytes in). The accumulators lie as
+    // mma.sync's m16n8 ones with one row tile: the same element order.
+    int64_t boxBytes = 64 * kBoxCols * elt.getIntOrFloatBitWidth() / 8;
+    int64_t boxes = d / kBoxCols;
+    auto address = [&](Value buffer, Value bytes) -> Value {
+      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                      sharedAddress(b, loc, buffer, bytes));
+    };
+    Value qAt = address(smem[2], mul(div(warpInBlock, 4),
+                                     idx(boxes * boxBytes)));
+    Value kAt = address(smemK, mul(buf, idx(boxes * boxBytes)));
+    Value acc = LLVM::ZeroOp::create(
+        b, loc, warpgroupAccumulatorType(b, kKeysPerTile));
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t k = 0; k < d / 16; ++k) {
+      Value off = arith::ConstantIntOp::create(
+          b, loc, b.getI64Type(),
+          (k / 4) * boxBytes + (k % 4) * 16 * elt.getIntOrFloatBitWidth() / 8);
+      acc = warpgroupMma(
+          b, loc, acc,
+          swizzledOperandDescriptor(b, loc,
+                                    arith::AddIOp::create(b, loc, qAt, off)),
+          swizzledOperandDescriptor(b, loc,
+                                    arith::AddIOp::create(b, loc, kAt, off)),
+          kKeysPerTile, elt);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    acc = settleWarpgroupAccumulators(b, loc, acc);
+    SmallVector<Value> s;
+    for (int64_t i = 0; i < kKeysPerTile / 2; ++i)
+      s.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+    return s;
+  }
   // [m][n] accumulators of 16 x 8; each ldmatrix.x4 of K gives two B
   // fragments, each used by every m tile.
   int64_t nTiles = kKeysPerTile / 8;
@@ -742,10 +816,10 @@ SmallVector<Value> NVVMF32AttentionMma::accumulate(ArrayRef<Value> p,
 std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMAttentionMma(
     OpBuilder &b, Location loc, AttentionOp op, int64_t warps, int64_t buffers,
     int64_t rows, bool queriesInSmem, bool tilesThroughL1,
-    bool tensorMapTiles) {
-  return std::make_unique<NVVMAttentionMma>(b, loc, op, warps, buffers,
-                                            rows / 16, queriesInSmem,
-                                            tilesThroughL1, tensorMapTiles);
+    bool tensorMapTiles, bool warpgroupScores) {
+  return std::make_unique<NVVMAttentionMma>(
+      b, loc, op, warps, buffers, rows / 16, queriesInSmem, tilesThroughL1,
+      tensorMapTiles, warpgroupScores);
 }
 
 std::unique_ptr<AttentionMma> mlir::softmax::detail::makeNVVMF32AttentionMma(

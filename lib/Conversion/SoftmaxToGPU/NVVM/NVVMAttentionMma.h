@@ -37,7 +37,8 @@ Value mmaSync(OpBuilder &b, Location loc, ArrayRef<Value> a, ArrayRef<Value> bv,
 std::unique_ptr<AttentionMma>
 makeNVVMAttentionMma(OpBuilder &b, Location loc, AttentionOp op, int64_t warps,
                      int64_t buffers, int64_t rowsPerWarp, bool queriesInSmem,
-                     bool tilesThroughL1 = false, bool tensorMapTiles = false);
+                     bool tilesThroughL1 = false, bool tensorMapTiles = false,
+                     bool warpgroupScores = false);
 /// f32 inputs on mma.sync m16n8k8 tf32 (NVIDIA sm_80+): three products of
 /// tf32 parts (exact) or one (tf32); the queries in shared memory.
 std::unique_ptr<AttentionMma>

@@ -43,8 +43,8 @@ public:
           b, loc, op, c.warps, c.buffers, c.rowsPerWarp, c.f32Precision);
     return softmax::detail::makeNVVMAttentionMma(
         b, loc, op, c.warps, c.buffers, c.rowsPerWarp,
-        /*queriesInSmem=*/c.rowsPerWarp == 32, c.tilesThroughL1,
-        c.tensorMapTiles);
+        /*queriesInSmem=*/c.rowsPerWarp == 32 || c.warpgroupScores,
+        c.tilesThroughL1, c.tensorMapTiles, c.warpgroupScores);
   }
   std::unique_ptr<softmax::detail::TileMma>
   makeTileMma(OpBuilder &b, Location loc,
