@@ -1330,6 +1330,24 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
                                               overrides);
   if (skipPrefillTma)
     buffers = 2;
+  // Dense prefill on sm_90a: the scores on warpgroup products, which take
+  // 16 rows a warp and two TMA buffers. Measured on the H200 in one run
+  // (bench/results/gpu_attention_wgmma.md; TFLOP/s against the mma.sync
+  // kernel of 32 rows a warp and one cp.async buffer): causal 1.16-1.23x
+  // at d 128 and 1.17x at d 64, non-causal d 64 1.14x, but non-causal d
+  // 128 0.96-0.98x, which keeps mma.sync.
+  int64_t headDim = q.getDimSize(3);
+  bool warpgroupPrefill =
+      target.warpgroupMma && !decodeShaped && !skips && !isF32 &&
+      !overrides.rowsPerWarp && !overrides.buffers && !overrides.tileCopy &&
+      overrides.warpgroupScores.value_or(true) &&
+      (op.getCausal() || headDim <= 64) &&
+      !whyNotTensorMapTiles(op, target, isF32, /*buffers=*/2, overrides);
+  if (warpgroupPrefill) {
+    rowsPerWarp = 16;
+    buffers = 2;
+    warps = warpsFor(op, headDim, nvidia, rowsPerWarp, isF32);
+  }
   warps = decodeWarps(kernelRows, rowsPerWarp, warps);
   AttentionMmaConfig config;
   config.warps = warps;
@@ -1359,7 +1377,8 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
   config.tensorMapTiles =
       !noTensorMap &&
       (overrides.tileCopy == TileCopy::Tma ||
-       (!overrides.tileCopy && (decodeShaped || skipPrefillTma)));
+       (!overrides.tileCopy &&
+        (decodeShaped || skipPrefillTma || warpgroupPrefill)));
   config.tilesThroughL1 =
       decodeShaped && warps > 1 && !isF32 && !config.tensorMapTiles;
   // The scores on warpgroup products (sm_90a), where the tiles come by TMA

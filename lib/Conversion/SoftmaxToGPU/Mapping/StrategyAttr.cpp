@@ -83,6 +83,13 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op,
     overrides.tileCopy = *copy;
   if (std::optional<MatrixInstruction> mma = attr.getMma()) {
     Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
+    if (*mma == MatrixInstruction::WgmmaM64nNk16 &&
+        (!target.warpgroupMma || elt.isF32()))
+      return op.emitOpError()
+             << "asks for mma wgmma.m64nNk16, which runs on sm_90a with f16 "
+                "or bf16 inputs (PTX offers wgmma to the arch-specific "
+                "target only), not "
+             << elt << " on " << target.chip;
     // sm_90a runs the scores of 16-bit inputs on either instruction.
     if (target.warpgroupMma && !elt.isF32() &&
         (*mma == MatrixInstruction::WgmmaM64nNk16 ||
