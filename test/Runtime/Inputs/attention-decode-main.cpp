@@ -74,6 +74,7 @@ extern "C" void _mlir_ciface_paged_stream(Q *, Q *, Q *, MemRef<1> *,
 extern "C" void _mlir_ciface_mask_stream(Q *, Q *, Q *, Q *, MemRef<1> *, Q *);
 extern "C" void _mlir_ciface_dense_tma(Q *, Q *, Q *, Q *);
 extern "C" void _mlir_ciface_dense_tma_s7(Q *, Q *, Q *, Q *);
+extern "C" void _mlir_ciface_dense_tma_empty(Q *, Q *, Q *, Q *);
 
 int main() {
   std::printf("backend: %s\n", softmaxRuntimeGetBackendName());
@@ -213,5 +214,11 @@ int main() {
   check(
       "dense_tma_s7", full,
       [&] { _mlir_ciface_dense_tma_s7(&qm, &km, &vm, &om); }, kFull);
+  // No keys: every row is fully masked, so 0 (masked(zero)).
+  static const int32_t kNone[B] = {0, 0, 0, 0, 0};
+  Q km0 = view<4>(k, {B, HKV, 0, D}), vm0 = view<4>(v, {B, HKV, 0, D});
+  check(
+      "dense_tma_empty", std::vector<double>(B * H * D, 0.0),
+      [&] { _mlir_ciface_dense_tma_empty(&qm, &km0, &vm0, &om); }, kNone);
   return failed ? 1 : 0;
 }

@@ -13,6 +13,8 @@
 //                 as zeros)
 //   dense_tma_s7  the same in 7 splits (splits end mid-tile: their last
 //                 tiles read the next split's rows, masked)
+//   dense_tma_empty  K and V of no keys at all (a dynamic Nk of 0) by TMA:
+//                 the tensor maps of empty tensors, every output row 0
 !q = memref<5x8x1x64xbf16>
 !kv = memref<5x2x300x64xbf16>
 !pages = memref<95x16x2x64xbf16>
@@ -38,6 +40,10 @@ func.func @mask_stream(%q: !q, %k: !kv, %v: !kv, %m: memref<5x8x1x300xf32>, %len
 }
 func.func @dense_tma(%q: !q, %k: !kv, %v: !kv, %o: !q) attributes {llvm.emit_c_interface} {
   softmax.attention ins(%q, %k, %v : !q, !kv, !kv) outs(%o : !q) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
+  return
+}
+func.func @dense_tma_empty(%q: !q, %k: memref<5x2x?x64xbf16>, %v: memref<5x2x?x64xbf16>, %o: !q) attributes {llvm.emit_c_interface} {
+  softmax.attention ins(%q, %k, %v : !q, memref<5x2x?x64xbf16>, memref<5x2x?x64xbf16>) outs(%o : !q) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma>}
   return
 }
 func.func @dense_tma_s7(%q: !q, %k: !kv, %v: !kv, %o: !q) attributes {llvm.emit_c_interface} {

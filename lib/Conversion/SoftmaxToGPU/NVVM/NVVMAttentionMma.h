@@ -21,6 +21,18 @@ public:
   Value fastExp2(Value x) override;
 };
 
+/// The xor distances between the lanes of mma.sync's m16n8 accumulators
+/// (and wgmma's, which lie the same way) that hold one row (the quad) and
+/// those that hold one column.
+inline ArrayRef<int32_t> m16n8RowLaneXors() {
+  static constexpr int32_t xors[] = {1, 2};
+  return xors;
+}
+inline ArrayRef<int32_t> m16n8ColLaneXors() {
+  static constexpr int32_t xors[] = {4, 8, 16};
+  return xors;
+}
+
 /// The f32 scalars of 2x2 accumulator vectors, in order.
 SmallVector<Value> flattenAccumulators(OpBuilder &b, Location loc,
                                        ArrayRef<Value> accs);

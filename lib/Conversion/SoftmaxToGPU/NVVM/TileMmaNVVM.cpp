@@ -92,14 +92,8 @@ public:
   int64_t colOffset(int64_t i) const override {
     return ((i / 4) % nTiles) * 8 + i % 2;
   }
-  ArrayRef<int32_t> rowLaneXors() const override {
-    static constexpr int32_t xors[] = {1, 2};
-    return xors;
-  }
-  ArrayRef<int32_t> colLaneXors() const override {
-    static constexpr int32_t xors[] = {4, 8, 16};
-    return xors;
-  }
+  ArrayRef<int32_t> rowLaneXors() const override { return m16n8RowLaneXors(); }
+  ArrayRef<int32_t> colLaneXors() const override { return m16n8ColLaneXors(); }
   bool atomicAddPair(Value dst, ValueRange indices, Value x0,
                      Value x1) override;
   std::unique_ptr<StateMath> rowMath() override {

@@ -110,14 +110,8 @@ public:
   Value slotRow(int64_t slot) override { return add(group, idx(8 * slot)); }
   Value laneCol() override { return mul(quad, idx(2)); }
   int64_t colOffset(int64_t i) const override { return (i / 4) * 8 + i % 2; }
-  ArrayRef<int32_t> rowLaneXors() const override {
-    static constexpr int32_t xors[] = {1, 2};
-    return xors;
-  }
-  ArrayRef<int32_t> colLaneXors() const override {
-    static constexpr int32_t xors[] = {4, 8, 16};
-    return xors;
-  }
+  ArrayRef<int32_t> rowLaneXors() const override { return m16n8RowLaneXors(); }
+  ArrayRef<int32_t> colLaneXors() const override { return m16n8ColLaneXors(); }
   std::unique_ptr<StateMath> rowMath() override {
     return std::make_unique<NVVMRowMath>(b, loc);
   }
