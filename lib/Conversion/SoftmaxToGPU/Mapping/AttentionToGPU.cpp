@@ -1332,7 +1332,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
     buffers = 2;
   // Dense prefill on sm_90a: the scores on warpgroup products, which take
   // 16 rows a warp and two TMA buffers. Measured on the H200 in one run
-  // (bench/results/gpu_attention_wgmma.md; TFLOP/s against the mma.sync
+  // (bench/results/attention_wgmma/README.md; TFLOP/s against the mma.sync
   // kernel of 32 rows a warp and one cp.async buffer): causal 1.16-1.23x
   // at d 128 and 1.17x at d 64, non-causal d 64 1.14x, but non-causal d
   // 128 0.96-0.98x, which keeps mma.sync.

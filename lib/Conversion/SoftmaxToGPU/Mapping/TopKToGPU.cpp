@@ -85,7 +85,7 @@ public:
   void build(gpu::LaunchOp launch, ArrayRef<Value> parts = {},
              Value chunk = Value());
   /// The merge kernel: a block per row takes its `partCount` parts' states
-  /// and candidates, sorts the candidates and writes the op's results.
+  /// and candidates, prunes the candidates and writes the op's results.
   void buildMerge(gpu::LaunchOp launch, ArrayRef<Value> parts,
                   Value partCount);
 
@@ -271,9 +271,9 @@ void TopKKernel::sortCandidates(Value count) {
     Value work = mul(merges, idx(chunk));
     forLoop(tid, work, idx(plan.threads), {}, [&](Value p, ValueRange) {
       Value c = div(p, chunk), e = rem(p, chunk);
-      Value a = add(mul(c, mul(apart, idx(2))), e);
-      Value other = add(sub(add(mul(c, mul(apart, idx(2))), apart), e),
-                        idx(chunk - 1));
+      Value first = mul(c, mul(apart, idx(2)));
+      Value a = add(first, e);
+      Value other = add(sub(add(first, apart), e), idx(chunk - 1));
       Value av = load(vals, a), ai = load(idxs, a);
       Value bv = load(vals, other), bi = load(idxs, other);
       Value keep = before(av, ai, bv, bi);
@@ -521,7 +521,7 @@ void TopKKernel::buildMerge(gpu::LaunchOp launch, ArrayRef<Value> parts,
   });
   gpu::BarrierOp::create(b, loc);
   Value held = load(counter, idx(0));
-  // Every part's candidates, sentinels included, sorted together: the
+  // Every part's candidates, sentinels included, pruned together: the
   // first k are the row's (a row's top k are each among their part's).
   sortCandidates(toI32(count));
   std::tie(m, l) = blockMerge(m, l);
@@ -670,11 +670,11 @@ LogicalResult mlir::softmax::mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
   // The parts of a row: only as many blocks as there are multiprocessors
   // (floor(SMs / rows) parts), each part a whole number of rounds (so that
   // its loads stay aligned), at most maxParts; one part (half as many rows
-  // as multiprocessors or more) runs the one-kernel form. Each part sorts
+  // as multiprocessors or more) runs the one-kernel form. Each part prunes
   // its candidates at least twice (when it first holds k, and at its end),
-  // so parts that do not fill idle multiprocessors cost more sorting than
-  // they save: measured on the H200 at V 128256, bf16
-  // (bench/results/gpu_topk.md), k 50: parts for 4 blocks per
+  // so parts that do not fill idle multiprocessors cost more pruning than
+  // they save: measured on the H200 at V 128256, bf16, with full sorts as
+  // the prune (bench/results/gpu_topk.md), k 50: parts for 4 blocks per
   // multiprocessor took B 1 from 109 us to 47, B 8 from 110 to 52, but
   // B 64 from 112 to 119 and B 256 from 171 to 256; ceil(SMs / rows)
   // parts took k 1024 at B 64 from 332 to 409.

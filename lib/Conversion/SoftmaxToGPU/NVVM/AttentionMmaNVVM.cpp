@@ -294,57 +294,40 @@ protected:
 
 void NVVMAttentionMma::loadQuery(Value bIdx, Value hIdx, Value warpRow) {
   Value last = sub(nq, idx(1));
-  if (warpgroupScores) {
-    // The warp copies its own 16 rows (clamped to Nq - 1) into its
-    // warpgroup's swizzled boxes, 16 bytes a copy; the products read them
-    // through the async proxy, so the copies are fenced into it before
-    // the loop's first barrier.
-    Value smemQ = smem[2];
-    int64_t perRow = d / vecElts;
-    Value groupRow0 = mul(rem(warpInBlock, 4), idx(16));
-    Value wg = div(warpInBlock, 4);
-    SmallVector<Value> tokens;
-    for (int64_t s = 0; s < 16 * perRow / 32; ++s) {
-      Value linear = add(lane, idx(s * 32));
-      Value row = div(linear, perRow);
-      Value col = mul(rem(linear, perRow), idx(vecElts));
-      Value srcRow = minI(add(warpRow, row), last);
-      SmallVector<Value> at =
-          swizzledTileIndices(b, loc, wg, add(groupRow0, row), col);
-      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, smemQ, at, query, ValueRange{bIdx, hIdx, srcRow, col},
-          b.getIndexAttr(vecElts), /*srcElements=*/Value(), b.getUnitAttr()));
-    }
-    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
-    wait(group, 0);
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-    return;
-  }
   if (queriesInSmem) {
-    // The warp copies its own rows (clamped to Nq - 1), 16 bytes a copy;
-    // the loop's first wait and barrier make them visible.
+    // The warp copies its own rows (clamped to Nq - 1), 16 bytes a copy:
+    // into padded rows, or, for warpgroup products, into its warpgroup's
+    // swizzled boxes (rows 16 (warp % 4) on of warpgroup warp / 4). The
+    // loop's first wait and barrier make them visible.
     Value smemQ = smem[2];
     int64_t perRow = d / vecElts, rows = rowsPerWarp();
-    Value base = mul(warpInBlock, idx(rows));
+    Value base = mul(warpgroupScores ? rem(warpInBlock, 4) : warpInBlock,
+                     idx(rows));
     SmallVector<Value> tokens;
     for (int64_t s = 0; s < rows * perRow / 32; ++s) {
       Value linear = add(lane, idx(s * 32));
       Value row = div(linear, perRow);
       Value col = mul(rem(linear, perRow), idx(vecElts));
       Value srcRow = minI(add(warpRow, row), last);
+      SmallVector<Value> at =
+          warpgroupScores ? swizzledTileIndices(b, loc, div(warpInBlock, 4),
+                                                add(base, row), col)
+                          : SmallVector<Value>{add(base, row), col};
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          b, loc, smemQ, ValueRange{add(base, row), col}, query,
-          ValueRange{bIdx, hIdx, srcRow, col}, b.getIndexAttr(vecElts),
-          /*srcElements=*/Value(), b.getUnitAttr()));
+          b, loc, smemQ, at, query, ValueRange{bIdx, hIdx, srcRow, col},
+          b.getIndexAttr(vecElts), /*srcElements=*/Value(), b.getUnitAttr()));
     }
     Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
     // The tiles' waits are on their barriers, not on copy groups.
     if (tensorMapTiles)
       wait(group, 0);
+    // Warpgroup products read the queries through the async proxy.
+    if (warpgroupScores)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     return;
   }
   // A fragment of 8 elements: rows (r, r + 8), columns (c, c + 8).
@@ -463,35 +446,18 @@ SmallVector<Value> NVVMAttentionMma::scores(Value buf) {
     // boxes (box k / 4, 32 (k % 4) bytes in). The accumulators lie as
     // mma.sync's m16n8 ones with one row tile: the same element order.
     int64_t boxBytes = 64 * kBoxCols * elt.getIntOrFloatBitWidth() / 8;
-    int64_t boxes = d / kBoxCols;
-    auto address = [&](Value buffer, Value bytes) -> Value {
-      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
-                                      sharedAddress(b, loc, buffer, bytes));
-    };
-    Value qAt = address(smem[2], mul(div(warpInBlock, 4),
-                                     idx(boxes * boxBytes)));
-    Value kAt = address(smemK, mul(buf, idx(boxes * boxBytes)));
+    int64_t tileBytes = d / kBoxCols * boxBytes;
+    Value qAt = sharedAddressI64(b, loc, smem[2],
+                                 mul(div(warpInBlock, 4), idx(tileBytes)));
+    Value kAt = sharedAddressI64(b, loc, smemK, mul(buf, idx(tileBytes)));
     Value acc = LLVM::ZeroOp::create(
         b, loc, warpgroupAccumulatorType(b, kKeysPerTile));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t k = 0; k < d / 16; ++k) {
-      Value off = arith::ConstantIntOp::create(
-          b, loc, b.getI64Type(),
-          (k / 4) * boxBytes + (k % 4) * 16 * elt.getIntOrFloatBitWidth() / 8);
-      acc = warpgroupMma(
-          b, loc, acc,
-          swizzledOperandDescriptor(b, loc,
-                                    arith::AddIOp::create(b, loc, qAt, off)),
-          swizzledOperandDescriptor(b, loc,
-                                    arith::AddIOp::create(b, loc, kAt, off)),
-          kKeysPerTile, elt);
-    }
+    acc = warpgroupMmaColumns(b, loc, acc, qAt, boxBytes, kAt, boxBytes, d,
+                              kKeysPerTile, elt);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    acc = settleWarpgroupAccumulators(b, loc, acc);
-    SmallVector<Value> s;
-    for (int64_t i = 0; i < kKeysPerTile / 2; ++i)
-      s.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
-    return s;
+    return warpgroupAccumulatorElements(
+        b, loc, settleWarpgroupAccumulators(b, loc, acc));
   }
   // [m][n] accumulators of 16 x 8; each ldmatrix.x4 of K gives two B
   // fragments, each used by every m tile.

@@ -98,10 +98,7 @@ public:
   int64_t productsInFlight() const override { return 1; }
   SmallVector<Value> settle(ArrayRef<Value> acc) override;
   SmallVector<Value> elements(ArrayRef<Value> acc) override {
-    SmallVector<Value> xs;
-    for (int64_t i = 0; i < accCount(); ++i)
-      xs.push_back(LLVM::ExtractValueOp::create(b, loc, acc[0], i));
-    return xs;
+    return warpgroupAccumulatorElements(b, loc, acc[0]);
   }
   // Element i of m64nNk16's accumulators: n8 tile i / 4, row half (i / 2)
   // % 2, column 8 (i / 4) + 2 quad + i % 2 of the warp's 16 rows.
@@ -174,26 +171,16 @@ SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
                                                   Value warpRow, Value) {
   // The warpgroup's first row: warp w's 16 rows lie within its group's 64.
   Value groupRow = sub(warpRow, rem(warpRow, 64));
-  auto address = [&](Value buffer, Value bytes) {
-    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
-                                    sharedAddress(b, loc, buffer, bytes));
-  };
-  Value aAt = address(smemA, add(mul(aBuf, idx(stageBytes(config.blockRows()))),
-                                 mul(groupRow, idx(config.kTile * eltBytes))));
-  Value bAt = address(smemB, mul(bBuf, idx(stageBytes(config.blockCols()))));
-  Value d = acc[0];
+  int64_t aStage = stageBytes(config.blockRows());
+  int64_t bStage = stageBytes(config.blockCols());
+  Value aAt = sharedAddressI64(
+      b, loc, smemA,
+      add(mul(aBuf, idx(aStage)), mul(groupRow, idx(config.kTile * eltBytes))));
+  Value bAt = sharedAddressI64(b, loc, smemB, mul(bBuf, idx(bStage)));
+  // A slice is one box column (kTile = 64) of each operand.
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t k = 0; k < config.kTile / 16; ++k) {
-    // Within a swizzled row the k-th 16 columns start 32 k bytes in; the
-    // hardware applies the swizzle to the computed addresses.
-    Value step = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                              16 * k * eltBytes);
-    Value descA = swizzledOperandDescriptor(
-        b, loc, arith::AddIOp::create(b, loc, aAt, step));
-    Value descB = swizzledOperandDescriptor(
-        b, loc, arith::AddIOp::create(b, loc, bAt, step));
-    d = warpgroupMma(b, loc, d, descA, descB, config.warpCols, config.elt);
-  }
+  Value d = warpgroupMmaColumns(b, loc, acc[0], aAt, aStage, bAt, bStage,
+                                config.kTile, config.warpCols, config.elt);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // The previous slice's products are complete: its buffers may be
   // refilled once every warpgroup is past this (the caller's barrier).

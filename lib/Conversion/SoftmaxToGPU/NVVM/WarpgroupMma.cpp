@@ -1,6 +1,7 @@
 //===- WarpgroupMma.cpp - sm_90a warpgroup products, shared ---------------===//
 
 #include "WarpgroupMma.h"
+#include "TensorMapTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -28,26 +29,55 @@ Type softmax::detail::warpgroupAccumulatorType(OpBuilder &b, int64_t n) {
       b.getContext(), SmallVector<Type>(n / 2, b.getF32Type()));
 }
 
-Value softmax::detail::warpgroupMma(OpBuilder &b, Location loc, Value acc,
-                                    Value descA, Value descB, int64_t n,
-                                    Type elt) {
+Value softmax::detail::sharedAddressI64(OpBuilder &b, Location loc,
+                                        Value buffer, Value bytes) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                  sharedAddress(b, loc, buffer, bytes));
+}
+
+Value softmax::detail::warpgroupMmaColumns(OpBuilder &b, Location loc,
+                                           Value acc, Value aAt,
+                                           int64_t aBoxBytes, Value bAt,
+                                           int64_t bBoxBytes, int64_t columns,
+                                           int64_t n, Type elt) {
   NVVM::WGMMATypes type =
       elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  return NVVM::WgmmaMmaAsyncOp::create(
-      b, loc, acc.getType(), acc, descA, descB,
-      NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
-      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-      NVVM::MMALayout::col, /*satfinite=*/nullptr);
+  int64_t stepBytes = 16 * elt.getIntOrFloatBitWidth() / 8;
+  auto at = [&](Value base, int64_t bytes) {
+    return swizzledOperandDescriptor(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, base,
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes)));
+  };
+  for (int64_t k = 0; k < columns / 16; ++k)
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, acc.getType(), acc,
+        at(aAt, (k / 4) * aBoxBytes + (k % 4) * stepBytes),
+        at(bAt, (k / 4) * bBoxBytes + (k % 4) * stepBytes),
+        NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
+        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        NVVM::MMALayout::row, NVVM::MMALayout::col, /*satfinite=*/nullptr);
+  return acc;
+}
+
+SmallVector<Value>
+softmax::detail::warpgroupAccumulatorElements(OpBuilder &b, Location loc,
+                                              Value acc) {
+  SmallVector<Value> xs;
+  int64_t count =
+      cast<LLVM::LLVMStructType>(acc.getType()).getBody().size();
+  for (int64_t i = 0; i < count; ++i)
+    xs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  return xs;
 }
 
 Value softmax::detail::settleWarpgroupAccumulators(OpBuilder &b, Location loc,
                                                    Value acc) {
   auto type = cast<LLVM::LLVMStructType>(acc.getType());
   int64_t count = type.getBody().size();
-  SmallVector<Value> xs;
-  for (int64_t i = 0; i < count; ++i)
-    xs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  SmallVector<Value> xs = warpgroupAccumulatorElements(b, loc, acc);
   std::string constraints;
   for (int64_t i = 0; i < count; ++i)
     constraints += "=f,";

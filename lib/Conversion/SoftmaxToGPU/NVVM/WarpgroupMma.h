@@ -29,10 +29,23 @@ Value swizzledOperandDescriptor(OpBuilder &b, Location loc, Value address);
 /// The f32 accumulator struct of wgmma m64nNk16 (N / 2 f32 a thread).
 Type warpgroupAccumulatorType(OpBuilder &b, int64_t n);
 
-/// acc + A B^T by wgmma.mma_async m64n`n`k16, both operands K-major in
-/// shared memory (descriptors `descA`, `descB`), `elt` f16 or bf16.
-Value warpgroupMma(OpBuilder &b, Location loc, Value acc, Value descA,
-                   Value descB, int64_t n, Type elt);
+/// The shared address (i64) `bytes` past the start of the workgroup
+/// buffer `buffer`, as matrix descriptors take it.
+Value sharedAddressI64(OpBuilder &b, Location loc, Value buffer, Value bytes);
+
+/// acc + A B^T over `columns` inner columns (a multiple of 16) by one
+/// wgmma.mma_async m64n`n`k16 per 16, both operands K-major in swizzled
+/// boxes of 64 columns starting at the shared addresses `aAt` and `bAt`
+/// (i64; a box of A is `aBoxBytes` long, of B `bBoxBytes`): the k-th 16
+/// columns are in box k / 4, 32 (k % 4) bytes into each row. `elt` f16 or
+/// bf16. The caller fences before and commits after.
+Value warpgroupMmaColumns(OpBuilder &b, Location loc, Value acc, Value aAt,
+                          int64_t aBoxBytes, Value bAt, int64_t bBoxBytes,
+                          int64_t columns, int64_t n, Type elt);
+
+/// The f32 scalars of an accumulator struct, in order.
+SmallVector<Value> warpgroupAccumulatorElements(OpBuilder &b, Location loc,
+                                                Value acc);
 
 /// Waits for every warpgroup product of the thread (wait_group 0) and
 /// returns the accumulators, taken as the wait's operands: to LLVM the
