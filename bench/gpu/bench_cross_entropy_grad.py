@@ -50,9 +50,14 @@ SHAPES = {
     "g_8192_4096_256000": (8192, 4096, 256000, None),
     "g_8192_2048_128256_exact": (8192, 2048, 128256, 0.0),
     "g_300_72_1031": (300, 72, 1031, None),
+    # Smaller filters: what they cost and what they keep (filter sweep).
+    "g_8192_2048_256000_f14": (8192, 2048, 256000, 2.0 ** -14),
+    "g_8192_2048_256000_f16": (8192, 2048, 256000, 2.0 ** -16),
+    "g_8192_2048_128256_f14": (8192, 2048, 128256, 2.0 ** -14),
 }
 BENCH = ["g_8192_2048_128256", "g_8192_4096_128256", "g_8192_2048_256000",
-         "g_8192_4096_256000", "g_8192_2048_128256_exact"]
+         "g_8192_4096_256000", "g_8192_2048_128256_exact", "g_8192_2048_256000_f14",
+         "g_8192_2048_256000_f16", "g_8192_2048_128256_f14"]
 
 
 def functions(name: str, n: int, d: int, v: int, filt) -> str:
@@ -75,14 +80,35 @@ def functions(name: str, n: int, d: int, v: int, filt) -> str:
     return fwd + bwd
 
 
+# Kernels built for sm_90a too (the chunked gradient on warpgroup
+# products, 128 x 256 tiles): their names end in this.
+WGMMA = "_sm90a"
+
+
+def base_name(name: str) -> str:
+    return name[:-len(WGMMA)] if name.endswith(WGMMA) else name
+
+
+def class_tile(name: str) -> int:
+    return 256 if name.endswith(WGMMA) else 128
+
+
 def build(args) -> int:
     out = Path(args.out_dir)
     shapes = {k: s for k, s in SHAPES.items() if not args.only or k in args.only.split(",")}
-    text = "".join(functions(k, *s) for k, s in shapes.items())
-    # PTX 8.1: the gradient's vector reductions (red.global.add.v2.f32).
-    report = aot.build_library(text, "softmax_ceg", out, Path(args.build_dir), args.toolkit,
-                               "features=+ptx81")
-    (out / "kernels.json").write_text(json.dumps({"shapes": shapes, "ptxas": report},
+    kernels, objects, report = {}, [], {}
+    for chip in args.chips.split(","):
+        suffix = WGMMA if chip == "sm_90a" else ""
+        unit = {k + suffix: s for k, s in shapes.items()}
+        text = "".join(functions(k, *s) for k, s in unit.items())
+        # PTX 8.1: the gradient's vector reductions (red.global.add.v2.f32).
+        obj, figures = aot.compile_unit(text, "softmax_ceg_" + chip, out, Path(args.build_dir),
+                                        args.toolkit, "features=+ptx81", chip=chip)
+        objects.append(obj)
+        kernels.update(unit)
+        report.update(figures)
+    aot.link(objects, "softmax_ceg", out, Path(args.build_dir))
+    (out / "kernels.json").write_text(json.dumps({"shapes": kernels, "ptxas": report},
                                                  indent=1))
     for k, r in report.items():
         print(k, r)
@@ -100,7 +126,7 @@ def ours(lib, name, h, w, t):
     loss = torch.empty((), device="cuda")
     lse = torch.empty(n, device="cuda")
     dl = torch.ones((), device="cuda")
-    gt = torch.float32 if SHAPES[name][3] == 0.0 else h.dtype
+    gt = torch.float32 if SHAPES[base_name(name)][3] == 0.0 else h.dtype
     gh, gw = torch.empty_like(h, dtype=gt), torch.empty_like(w, dtype=gt)
     counts = torch.zeros(2, dtype=torch.int64, device="cuda")
     fwd, _ = lib.call(f"{name}_fwd", h, w, t, loss, lse)
@@ -137,7 +163,7 @@ def reference_grads(h, w, t, rows, cols):
 
 def check(lib, name, seed) -> dict:
     import torch
-    n, d, v, filt = SHAPES[name]
+    n, d, v, filt = SHAPES[base_name(name)]
     h, w, t, _ = inputs(spec_of(n, d, v), n, seed, "cuda")
     fwd, bwd, buf = ours(lib, name, h, w, t)
     fwd()
@@ -156,7 +182,8 @@ def check(lib, name, seed) -> dict:
     eh, ew = rel(buf["gh"][rows], gh), rel(buf["gw"][cols], gw)
     tiles, filtered = (int(x) for x in buf["counts"].tolist())
     bar = 1e-3 if filt == 0.0 else 1e-2
-    ok = eh <= bar and ew <= bar and tiles == math.ceil(n / 128) * math.ceil(v / 128)
+    ok = eh <= bar and ew <= bar and \
+        tiles == math.ceil(n / 128) * math.ceil(v / class_tile(name))
     return {"shape": name, "N": n, "D": d, "V": v,
             "filter": 2.0 ** -12 if filt is None else filt, "ok": bool(ok),
             "grad_hidden_rel_err": eh, "grad_classifier_rel_err": ew, "bar": bar,
@@ -164,13 +191,43 @@ def check(lib, name, seed) -> dict:
             "loss": buf["loss"].item()}
 
 
-def timings(lib, reps: int, names) -> list[dict]:
+def workspace_mib(name, n, d, v, filt) -> float:
+    """What our kernels allocate outside torch: the token weights and the
+    f32 accumulators of bf16 gradients; the chunked form (sm_90a) keeps
+    grad_hidden's accumulator and a chunk of du (CrossEntropyGradChunks.cpp)
+    instead of grad_classifier's."""
+    acc = 0 if filt == 0.0 else 1
+    if not name.endswith(WGMMA):
+        return ((n * d + v * d) * acc + n) * 4 / 2**20
+    planes = 2 if filt == 0.0 else 1
+    pad = math.ceil(n / 128) * 128
+    tiles = max(min((256 << 20) // (256 * planes * 2) // pad, math.ceil(v / 256)), 1)
+    du = planes * pad * tiles * 256 * 2
+    flags = math.ceil(n / 128) * tiles * 4
+    return (n * d * 4 * acc + n * 4 + du + flags) / 2**20
+
+
+def kernel_times(step) -> dict:
+    """us per launch name of one call of `step` (torch.profiler)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        step()
+        torch.cuda.synchronize()
+    out = {}
+    for e in prof.key_averages():
+        if e.device_type.name == "CUDA":
+            out[e.key] = {"count": e.count, "total_us": e.device_time_total}
+    return out
+
+
+def timings(lib, reps: int, names, profile_kernels: bool = False) -> list[dict]:
     import torch
     import triton.testing
     rows = []
     compiled = torch.compile(ce)
-    for name in [k for k in BENCH if k in names]:
-        n, d, v, filt = SHAPES[name]
+    for name in [k for k in names if base_name(k) in BENCH]:
+        n, d, v, filt = SHAPES[base_name(name)]
         h, w, t, _ = inputs(spec_of(n, d, v), n, 11, "cuda")
         fwd, bwd, buf = ours(lib, name, h, w, t)
 
@@ -212,7 +269,9 @@ def timings(lib, reps: int, names) -> list[dict]:
                "eager_extra_MiB": peak_extra_mib(eager),
                "compile_extra_MiB": peak_extra_mib(comp),
                "ours_torch_visible_extra_MiB": peak_extra_mib(both),
-               "ours_workspace_MiB": ((n * d + v * d) * (filt != 0.0) + n) * 4 / 2**20}
+               "ours_workspace_MiB": workspace_mib(name, n, d, v, filt)}
+        if profile_kernels:
+            row["bwd_kernels"] = kernel_times(bwd)
         print(row, flush=True)
         rows.append(row)
         del hg, wg
@@ -225,33 +284,35 @@ def run_cmd(args) -> int:
     lib = aot.Library(Path(args.lib_dir), "softmax_ceg")
     index = json.loads((Path(args.lib_dir) / "kernels.json").read_text())
     checks = []
-    for i, name in enumerate(index["shapes"]):
+    names = [k for k in index["shapes"] if not args.only or k in args.only.split(",")]
+    for i, name in enumerate(names):
         r = check(lib, name, 300 + i)
         print(("PASS " if r["ok"] else "FAIL ") + json.dumps(r), flush=True)
         checks.append(r)
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
               "checks": checks, "ptxas": index.get("ptxas", {})}
     if not args.no_time:
-        result["timings"] = timings(lib, args.reps, index["shapes"])
+        result["timings"] = timings(lib, args.reps, names, args.profile)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "cross_entropy_grad.json").write_text(json.dumps(result, indent=1))
     lines = [f"# softmax.linear_cross_entropy forward + backward on {result['device']} "
              f"(torch {result['torch']})", "",
-             "| shape | filter | grad_hidden err | grad_classifier err | tiles filtered | ok |",
-             "|---|---|---|---|---|---|"]
+             "| kernel | shape | filter | grad_hidden err | grad_classifier err | "
+             "tiles filtered | ok |",
+             "|---|---|---|---|---|---|---|"]
     for c in checks:
-        lines.append(f"| {c['N']}x{c['D']}x{c['V']} | {c['filter']:.3g} | "
+        lines.append(f"| {c['shape']} | {c['N']}x{c['D']}x{c['V']} | {c['filter']:.3g} | "
                      f"{c['grad_hidden_rel_err']:.2e} | {c['grad_classifier_rel_err']:.2e} | "
                      f"{100 * c['filtered_fraction']:.1f}% | {c['ok']} |")
     if "timings" in result:
-        lines += ["", "| N | D | V | filter | filtered | ours fwd ms | ours fwd+bwd ms | "
-                  "3x matmul ms | eager ms | compile ms | vs compile | ours MiB | "
-                  "eager MiB | compile MiB |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        lines += ["", "| kernel | N | D | V | filter | filtered | ours fwd ms | "
+                  "ours fwd+bwd ms | 3x matmul ms | eager ms | compile ms | vs compile | "
+                  "ours MiB | eager MiB | compile MiB |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in result["timings"]:
             lines.append(
-                f"| {r['N']} | {r['D']} | {r['V']} | {r['filter']:.3g} | "
+                f"| {r['shape']} | {r['N']} | {r['D']} | {r['V']} | {r['filter']:.3g} | "
                 f"{100 * r['filtered_fraction']:.1f}% | {r['ours_fwd_ms']:.1f} | "
                 f"{r['ours_fwd_bwd_ms']:.1f} | {r['floor_fwd_bwd_ms']:.1f} | "
                 f"{r['eager_fwd_bwd_ms']:.1f} | {r['compile_fwd_bwd_ms']:.1f} | "
@@ -272,10 +333,15 @@ def main() -> int:
     b.add_argument("--build-dir", default=str(aot.ROOT / "build"))
     b.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     b.add_argument("--only", default="", help="shape names, comma-separated")
+    b.add_argument("--chips", default="sm_90,sm_90a",
+                   help="a unit per chip; sm_90a names end in " + WGMMA)
     r = sub.add_parser("run")
     r.add_argument("--lib-dir", default="build-gpu/ceg")
     r.add_argument("--out", default=os.environ.get("OUT", "."))
     r.add_argument("--reps", type=int, default=50)
+    r.add_argument("--only", default="", help="kernel names to run, comma-separated")
+    r.add_argument("--profile", action="store_true",
+                   help="also time each kernel of one backward (torch.profiler)")
     r.add_argument("--no-time", action="store_true")
     args = ap.parse_args()
     return build(args) if args.cmd == "build" else run_cmd(args)

@@ -6,7 +6,7 @@
 //                class tile partial), bias, softcap 30, z-loss 1e-4,
 //                per-token loss gradients, filter(0.0), f32 gradients
 //                (accumulated in place), the counts
-//   f16_filter   f16, 130 tokens, D 128, V 5000, i32 targets, ignore_index
+//   f16_filter   f16, 130 tokens, D 128, V 20000, i32 targets, ignore_index
 //                7, the mean, the default filter (2^-15), f16 gradients
 //                (rounded from f32 accumulators), the counts
 //   bf16_bias    bf16, 256 tokens, D 128, V 9001, bias with a bf16 grad_bias,
@@ -17,8 +17,8 @@ func.func @odd_exact(%h: memref<300x72xbf16>, %w: memref<1031x72xbf16>, %t: memr
   return
 }
 
-func.func @f16_filter(%h: memref<130x128xf16>, %w: memref<5000x128xf16>, %t: memref<130xi32>, %lse: memref<130xf32>, %dl: memref<f32>, %gh: memref<130x128xf16>, %gw: memref<5000x128xf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
-  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<130x128xf16>, memref<5000x128xf16>, memref<130xi32>, memref<130xf32>, memref<f32>) outs(%gh, %gw : memref<130x128xf16>, memref<5000x128xf16>) filter_counts(%n : memref<2xi64>) reduction(mean) ignore_index(7)
+func.func @f16_filter(%h: memref<130x128xf16>, %w: memref<20000x128xf16>, %t: memref<130xi32>, %lse: memref<130xf32>, %dl: memref<f32>, %gh: memref<130x128xf16>, %gw: memref<20000x128xf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<130x128xf16>, memref<20000x128xf16>, memref<130xi32>, memref<130xf32>, memref<f32>) outs(%gh, %gw : memref<130x128xf16>, memref<20000x128xf16>) filter_counts(%n : memref<2xi64>) reduction(mean) ignore_index(7)
   return
 }
 

@@ -48,8 +48,10 @@ struct TileMmaConfig {
   int64_t stages = 2;
   /// Whether A (B) lies in its buffers by inner rows, [kTile, rows] instead
   /// of [rows, kTile]: the gradient's products multiply du^T and chunks of
-  /// row-major W and h by their rows (CrossEntropyGradToGPU.cpp). Such an
-  /// operand is not staged by `stage`; the kernel fills its buffer.
+  /// row-major W and h by their rows (CrossEntropyGradToGPU.cpp). The
+  /// mma.sync end does not stage such an operand (the kernel fills its
+  /// buffer); the warpgroup end stages it by boxes of 64 inner rows (its
+  /// source [inner, rows]) and multiplies it transposed.
   bool aByInner = false, bByInner = false;
   /// Whether warpgroups multiply (sm_90's wgmma): each group of 4 warps
   /// owns 64 rows by all `warpCols` columns (warpsN 1, warpRows 16: warp w
@@ -80,11 +82,13 @@ public:
   /// Starts copying columns [k0, k0 + kTile) of rows [aRow0, aRow0 +
   /// blockRows()) of the 2-D `a` and of rows [bRow0, bRow0 + blockCols())
   /// of `b` into buffer `buf` of each. Rows at or past `aRows` (`bRows`)
-  /// repeat the last one; columns at or past `cols` read as 0. Returns what
-  /// `wait` waits for.
+  /// repeat the last one; columns at or past `cols` read as 0. B's inner
+  /// columns start at `bK0` where given (else k0). An operand by inner rows
+  /// is its source's rows [k0, k0 + kTile) by columns from its row0.
+  /// Returns what `wait` waits for.
   virtual Value stage(Value a, Value aRow0, Value aRows, Value bSrc,
                       Value bRow0, Value bRows, Value k0, Value cols,
-                      Value buf) = 0;
+                      Value buf, Value bK0 = Value()) = 0;
   /// Waits for every copy but the last `pending` groups requested.
   virtual void wait(Value token, int64_t pending) = 0;
   /// Host code before the launch, where the end needs something of the

@@ -23,7 +23,9 @@
 // The accumulators are f32 (users report divergence with bf16 ones: Liger
 // #512, OLMo-core #370, Megatron-LM #2206): N x D and V x D floats of
 // workspace unless the inits are f32. docs/CrossEntropy.md, "GPU kernel
-// (backward)".
+// (backward)". On warpgroup targets the chunked form replaces step 2's
+// products (CrossEntropyGradChunks.cpp); this file keeps the tile kernel
+// both use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,7 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/CrossEntropyMath.h"
 
 #include "CrossEntropyGPU.h"
+#include "CrossEntropyGradGPU.h"
 #include "SharedTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,6 +42,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -49,31 +53,27 @@ using namespace mlir::softmax::detail;
 
 namespace {
 
-/// The buffers the tile kernel adds into: the f32 accumulators of
-/// grad_hidden, grad_classifier and grad_bias (null without a bias), the
-/// token weights and the filter counts (null when not asked for).
-struct GradBuffers {
-  Value gh, gw, gb, weights, counts;
-};
-
 class GradTileKernel : IndexArith {
 public:
   GradTileKernel(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
-                 TileMma &logits, TileMma &prodH, TileMma &prodW,
+                 TileMma &logits, TileMma *prodH, TileMma *prodW,
                  const GradBuffers &out)
       : IndexArith(b, loc), op(op), mma(logits), prodH(prodH), prodW(prodW),
         c(logits.getConfig()), out(out) {}
 
-  /// `smem`: the operands' tiles (the logits' TileMma::tileBuffers), the
-  /// du tile, then an i32 [1] flag for the vote, all in the dynamic pool.
+  /// `smem`: as buildGradTiles.
   void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
 
 private:
   /// The inner dimension in kTile steps, the next slices in flight (the
-  /// forward's schedule): `body(step, buffer, carried)` between barriers.
+  /// forward's schedule): `body(step, buffer, carried)` after the step's
+  /// wait, a barrier after it.
   SmallVector<Value>
   pipelined(ValueRange init,
             function_ref<SmallVector<Value>(Value, Value, ValueRange)> body);
+  /// The chunked form: the block's vote into `flags`, and a kept tile's du
+  /// (hi, and lo in exact mode) into `du`.
+  void storeTile(ArrayRef<Value> grads, Value keep);
   /// du of the lane's accumulator elements (0 past N and V).
   SmallVector<Value> gradients(ArrayRef<Value> acc);
   /// Whether the filter keeps any du of the block (crossEntropyKeepsEntry).
@@ -86,10 +86,13 @@ private:
                Value rows, Value col0, Value pRow, Value pCol);
 
   LinearCrossEntropyGradOp op;
-  TileMma &mma, &prodH, &prodW;
+  TileMma &mma, *prodH, *prodW;
   const TileMmaConfig &c;
   GradBuffers out;
   Value tokens, classes, n0, v0, warpRow, warpCol, base;
+  /// Thread 0 of the block; the block's (token tile, class tile).
+  Value isFirst;
+  SmallVector<Value, 2> tileIds;
   /// Each slot's token weight (set by `gradients`, read by `vote`).
   SmallVector<Value> weights;
   int64_t features = 0;
@@ -106,24 +109,24 @@ SmallVector<Value> GradTileKernel::pipelined(
     return mma.stage(op.getHidden(), n0, tokens, op.getClassifier(), v0,
                      classes, mul(t, idx(c.kTile)), bound, buf);
   };
-  int64_t ahead = c.stages - 1;
+  // A step is staged into the buffer of the last step whose products every
+  // warp has completed.
+  int64_t ahead = c.stages - 1 - mma.productsInFlight();
   Value last = idx(steps - 1), token;
   for (int64_t t = 0; t < ahead; ++t)
     token = stage(minI(idx(t), last), idx(t));
   auto loop = scf::ForOp::create(
       b, loc, idx(0), idx(steps), idx(1), init,
       [&](OpBuilder &, Location, Value t, ValueRange carried) {
-        // The buffer of step t - 1, which every warp is done with.
         Value next = add(t, idx(ahead));
         stage(minI(next, last), rem(next, c.stages));
-        mma.wait(token, ahead);
-        gpu::BarrierOp::create(b, loc);
+        mma.waitSlice(t, token, ahead);
         SmallVector<Value> outv = body(t, rem(t, c.stages), carried);
         gpu::BarrierOp::create(b, loc);
         scf::YieldOp::create(b, loc, outv);
       });
   // No copy may be in flight past the loop.
-  mma.wait(token, 0);
+  mma.drain(token, idx(steps), ahead);
   return loop.getResults();
 }
 
@@ -267,12 +270,65 @@ void GradTileKernel::addTile(TileMma &p, ArrayRef<Value> acc, Value dst,
   }
 }
 
+void GradTileKernel::storeTile(ArrayRef<Value> grads, Value keep) {
+  {
+    auto lead = scf::IfOp::create(b, loc, isFirst, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&lead.getThenRegion().front());
+    memref::StoreOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), keep),
+        out.flags, tileIds);
+  }
+  auto kept = scf::IfOp::create(b, loc, keep, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&kept.getThenRegion().front());
+  // Each row of the tile, the padding rows' zeros too: the products read
+  // whole tiles. Element i + 1 is the next column of element i's row where
+  // i is even (both ends' accumulators): one 4-byte store for both.
+  Type elt = c.elt;
+  bool exact = op.getFilterOrDefault() == 0;
+  Value col0 = sub(add(v0, add(warpCol, mma.laneCol())), out.chunk0);
+  auto pairType = VectorType::get({2}, elt);
+  for (int64_t plane = 0; plane < (exact ? 2 : 1); ++plane) {
+    Value planeRow = add(mul(idx(plane), out.tokenPad), add(n0, warpRow));
+    for (size_t i = 0; i + 1 < grads.size(); i += 2) {
+      assert(mma.slotOf(i) == mma.slotOf(i + 1) &&
+             mma.colOffset(i + 1) == mma.colOffset(i) + 1 &&
+             "element pairs are adjacent columns of one row");
+      SmallVector<Value> pair;
+      for (size_t j = i; j < i + 2; ++j) {
+        Value hi = arith::TruncFOp::create(b, loc, elt, grads[j]);
+        // lo: du - hi, so that hi + lo carries du to about 2^-16.
+        pair.push_back(plane == 0
+                           ? hi
+                           : arith::TruncFOp::create(
+                                 b, loc, elt,
+                                 arith::SubFOp::create(
+                                     b, loc, grads[j],
+                                     arith::ExtFOp::create(
+                                         b, loc, b.getF32Type(), hi))));
+      }
+      Value vec = vector::FromElementsOp::create(b, loc, pairType, pair);
+      vector::StoreOp::create(
+          b, loc, vec, out.du,
+          ValueRange{add(planeRow, mma.slotRow(mma.slotOf(i))),
+                     add(col0, idx(mma.colOffset(i)))});
+    }
+  }
+  if (out.gb)
+    addBias(grads);
+}
+
 void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value tid = launch.getThreadIds().x;
-  mma.begin(tid, smem);
-  Value du = smem[2], flag = smem[3];
-  prodH.begin(tid, {du, smem[1]});
-  prodW.begin(tid, {du, smem[0]});
+  size_t nTiles = mma.tileBuffers(Attribute()).size();
+  mma.begin(tid, smem.take_front(nTiles));
+  bool chunked = out.du != nullptr;
+  Value du = chunked ? Value() : smem[nTiles], flag = smem.back();
+  if (!chunked) {
+    prodH->begin(tid, {du, smem[1]});
+    prodW->begin(tid, {du, smem[0]});
+  }
   Value hidden = op.getHidden();
   features = cast<MemRefType>(hidden.getType()).getDimSize(1);
   tokens = memref::DimOp::create(b, loc, hidden, 0);
@@ -280,18 +336,27 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value warp = div(tid, mma.lanes());
   warpRow = mul(div(warp, c.warpsN), idx(c.warpRows));
   warpCol = mul(rem(warp, c.warpsN), idx(c.warpCols));
-  const TileMmaConfig &pc = prodH.getConfig();
-  Value pRow = mul(div(warp, pc.warpsN), idx(pc.warpRows));
-  Value pCol = mul(rem(warp, pc.warpsN), idx(pc.warpCols));
   n0 = mul(launch.getBlockIds().x, idx(c.blockRows()));
   v0 = mul(launch.getBlockIds().y, idx(c.blockCols()));
+  if (chunked)
+    v0 = add(out.chunk0, v0);
   base = add(v0, add(warpCol, mma.laneCol()));
   Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+  isFirst = first;
+  tileIds = {launch.getBlockIds().x, launch.getBlockIds().y};
   double eps = op.getFilterOrDefault();
   Value counts = out.counts;
 
   // A block past the tokens or classes (an empty grid dimension is
-  // launched as one block) has no tile.
+  // launched as one block) has no tile; in the chunked form it still votes
+  // (nothing kept), so that the products read no stale vote.
+  if (chunked) {
+    auto lead = scf::IfOp::create(b, loc, first, false);
+    OpBuilder::InsertionGuard gl(b);
+    b.setInsertionPointToStart(&lead.getThenRegion().front());
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                            out.flags, tileIds);
+  }
   Value any = andI(cmp(arith::CmpIPredicate::slt, n0, tokens),
                    cmp(arith::CmpIPredicate::slt, v0, classes));
   auto work = scf::IfOp::create(b, loc, any, false);
@@ -305,10 +370,10 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
                             flag, idx(0));
   }
   // The tile's logits (the loop's barriers publish the flag's reset).
-  SmallVector<Value> acc =
+  SmallVector<Value> acc = mma.settle(
       pipelined(mma.zero(), [&](Value, Value buf, ValueRange a) {
         return mma.multiply(llvm::to_vector(a), buf, warpRow, warpCol);
-      });
+      }));
   SmallVector<Value> grads = gradients(acc);
   Value keep = eps > 0 ? vote(grads, flag)
                        : arith::ConstantIntOp::create(b, loc, 1, 1).getResult();
@@ -326,8 +391,15 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, skipped,
                                 counts, ValueRange{idx(1)});
   }
+  if (chunked) {
+    storeTile(grads, keep);
+    return;
+  }
   auto kept = scf::IfOp::create(b, loc, keep, false);
   b.setInsertionPointToStart(&kept.getThenRegion().front());
+  const TileMmaConfig &pc = prodH->getConfig();
+  Value pRow = mul(div(warp, pc.warpsN), idx(pc.warpRows));
+  Value pCol = mul(rem(warp, pc.warpsN), idx(pc.warpCols));
   // du in the inputs' type, [tokens][classes] of the tile; in exact mode
   // also the rest du - hi, so that hi + lo carries du to about 2^-16 (bf16
   // alone: 2^-9 per entry, 1.6e-3 norm-wise in the gradients at N 8192, V
@@ -358,18 +430,25 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
       SmallVector<Value> acc = p.multiply(p.zero(), idx(0), buf, pRow, pCol);
       return exact ? p.multiply(acc, idx(1), buf, pRow, pCol) : acc;
     };
-    addTile(prodH, product(prodH), out.gh, n0, tokens, d0, pRow, pCol);
-    addTile(prodW, product(prodW), out.gw, v0, classes, d0, pRow, pCol);
+    addTile(*prodH, product(*prodH), out.gh, n0, tokens, d0, pRow, pCol);
+    addTile(*prodW, product(*prodW), out.gw, v0, classes, d0, pRow, pCol);
     return SmallVector<Value>();
   });
 }
 
-/// Step 1: one block counts the kept tokens (for a mean) and writes each
-/// token's weight; thread 0 zeroes the filter counts.
-static void buildWeights(OpBuilder &b, Location loc,
-                         LinearCrossEntropyGradOp op, gpu::LaunchOp launch,
-                         int64_t threads, int64_t warpSize, Value weights,
-                         Value counts) {
+void softmax::detail::buildGradTiles(OpBuilder &b, Location loc,
+                            LinearCrossEntropyGradOp op, TileMma &logits,
+                            TileMma *prodH, TileMma *prodW,
+                            const GradBuffers &out, gpu::LaunchOp launch,
+                            ArrayRef<Value> smem) {
+  GradTileKernel(b, loc, op, logits, prodH, prodW, out).build(launch, smem);
+}
+
+/// Step 1.
+void softmax::detail::buildGradWeights(OpBuilder &b, Location loc,
+                              LinearCrossEntropyGradOp op,
+                              gpu::LaunchOp launch, int64_t threads,
+                              int64_t warpSize, Value weights, Value counts) {
   IndexArith ix(b, loc);
   StateMath sm(b, loc, b.getF32Type());
   Value tid = launch.getThreadIds().x;
@@ -443,10 +522,9 @@ static void buildWeights(OpBuilder &b, Location loc,
   }
 }
 
-/// Step 3: the f32 accumulator `src` rounded into `dst` (same shape), a
-/// grid-stride loop over its elements.
-static void buildRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                       int64_t threads, Value src, Value dst) {
+/// Step 3.
+void softmax::detail::buildGradRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+                            int64_t threads, Value src, Value dst) {
   IndexArith ix(b, loc);
   auto type = cast<MemRefType>(src.getType());
   Value total = ix.idx(1), inner = ix.idx(1);
@@ -475,11 +553,34 @@ static void buildRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
       });
 }
 
+LogicalResult softmax::detail::checkGradTile(LinearCrossEntropyGradOp op,
+                                    int64_t tileTokens, int64_t tileClasses) {
+  // The filter judges the kernel's tile: a tile the op names is a contract
+  // where it changes the result (a filter) or what is reported (counts).
+  bool tileMatters =
+      op.getFilterOrDefault() > 0 || op.getFilterCountsInit() != nullptr;
+  if (!tileMatters || (op.getTokenTileOr(tileTokens) == tileTokens &&
+                       op.getVocabTileOr(tileClasses) == tileClasses))
+    return success();
+  InFlightDiagnostic diag = op.emitOpError()
+                            << "GPU kernel filters tiles of " << tileTokens
+                            << " tokens x " << tileClasses
+                            << " classes, not what the op names:";
+  if (auto n = op.getTokenTile())
+    diag << " token_tile(" << *n << ")";
+  if (auto v = op.getVocabTile())
+    diag << " vocab_tile(" << *v << ")";
+  return diag << " (leave them out to take the kernel's, or use filter(0.0) "
+                 "without filter_counts)";
+}
+
 LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     RewriterBase &rewriter, LinearCrossEntropyGradOp op,
     const GPUTarget &target, const GPUTargetHooks &hooks) {
   if (failed(checkCrossEntropyBuffers(op, op.getHidden())))
     return failure();
+  if (target.warpgroupMma)
+    return mapLinearCrossEntropyGradChunked(rewriter, op, target, hooks);
   auto hType = cast<MemRefType>(op.getHidden().getType());
   Type elt = hType.getElementType();
   int64_t d = hType.getDimSize(1);
@@ -515,23 +616,8 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
               "NVIDIA tensor cores; decompose it on tensors for the CPU)";
   int64_t tileTokens = logitsConfig.blockRows(),
           tileClasses = logitsConfig.blockCols();
-  // The filter judges the kernel's tile: a tile the op names is a contract
-  // where it changes the result (a filter) or what is reported (counts).
-  bool tileMatters =
-      op.getFilterOrDefault() > 0 || op.getFilterCountsInit() != nullptr;
-  if (tileMatters && (op.getTokenTileOr(tileTokens) != tileTokens ||
-                      op.getVocabTileOr(tileClasses) != tileClasses)) {
-    InFlightDiagnostic diag = op.emitOpError()
-                              << "GPU kernel filters tiles of " << tileTokens
-                              << " tokens x " << tileClasses
-                              << " classes, not what the op names:";
-    if (auto n = op.getTokenTile())
-      diag << " token_tile(" << *n << ")";
-    if (auto v = op.getVocabTile())
-      diag << " vocab_tile(" << *v << ")";
-    return diag << " (leave them out to take the kernel's, or use filter(0.0) "
-                   "without filter_counts)";
-  }
+  if (failed(checkGradTile(op, tileTokens, tileClasses)))
+    return failure();
 
   Attribute workgroup = gpu::AddressSpaceAttr::get(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
@@ -610,7 +696,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&weights.getBody().front());
-    buildWeights(rewriter, loc, op, weights, threads, target.warpSize,
+    buildGradWeights(rewriter, loc, op, weights, threads, target.warpSize,
                  out.weights, out.counts);
     gpu::TerminatorOp::create(rewriter, loc);
   }
@@ -639,8 +725,8 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     rewriter.setInsertionPointToStart(&tiles.getBody().front());
     SmallVector<Value> smem =
         viewDynamicSharedMemory(rewriter, loc, tileTypes);
-    GradTileKernel(rewriter, loc, op, *mma, *prodH, *prodW, out)
-        .build(tiles, smem);
+    buildGradTiles(rewriter, loc, op, *mma, prodH.get(), prodW.get(), out,
+                   tiles, smem);
     gpu::TerminatorOp::create(rewriter, loc);
   }
   token = tiles.getAsyncToken();
@@ -654,7 +740,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
         ValueRange{token});
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&round.getBody().front());
-    buildRound(rewriter, loc, round, kRoundThreads, acc, init);
+    buildGradRound(rewriter, loc, round, kRoundThreads, acc, init);
     gpu::TerminatorOp::create(rewriter, loc);
     token = round.getAsyncToken();
   }

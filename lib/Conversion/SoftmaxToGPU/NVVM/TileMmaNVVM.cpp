@@ -56,7 +56,9 @@ public:
     matrixRow = rem(lane, 8);
   }
   Value stage(Value a, Value aRow0, Value aRows, Value bSrc, Value bRow0,
-              Value bRows, Value k0, Value cols, Value buf) override {
+              Value bRows, Value k0, Value cols, Value buf,
+              Value bK0) override {
+    assert(!bK0 && "one inner start for both operands");
     SmallVector<Value> tokens;
     copyRows(tokens, smemA, a, aRow0, aRows, config.blockRows(), k0, cols, buf);
     copyRows(tokens, smemB, bSrc, bRow0, bRows, config.blockCols(), k0, cols,

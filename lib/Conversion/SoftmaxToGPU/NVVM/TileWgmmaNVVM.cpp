@@ -73,7 +73,8 @@ public:
     quad = rem(lane, 4);
   }
   Value stage(Value a, Value aRow0, Value aRows, Value bSrc, Value bRow0,
-              Value bRows, Value k0, Value cols, Value buf) override;
+              Value bRows, Value k0, Value cols, Value buf,
+              Value bK0) override;
   void wait(Value, int64_t) override {
     llvm_unreachable("the warpgroup end waits by slice (waitSlice)");
   }
@@ -127,14 +128,18 @@ private:
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
   }
   /// Boxes of `rows` rows from row `row0` of `map`, inner columns from
-  /// `k0`, into buffer `buf` of `dst`.
+  /// `k0`, into buffer `buf` of `dst`; `byInner`: boxes of the source's
+  /// rows [k0, k0 + kTile), each the next 64 of its columns from `row0`.
   void copyRows(Value dst, Value map, int64_t rows, Value row0, Value k0,
-                Value buf, Value bar) {
+                Value buf, Value bar, bool byInner) {
     for (int64_t r = 0; r < rows; r += kBoxRows) {
       Value at = add(mul(buf, idx(stageBytes(rows))),
                      idx(r * config.kTile * eltBytes));
+      Value row = add(row0, idx(r));
       copyBox(b, loc, sharedAddress(b, loc, dst, at), map,
-              ValueRange{i32(k0), i32(add(row0, idx(r)))}, bar);
+              byInner ? ValueRange{i32(row), i32(k0)}
+                      : ValueRange{i32(k0), i32(row)},
+              bar);
     }
   }
 
@@ -147,7 +152,7 @@ private:
 
 Value NVVMWarpgroupTileMma::stage(Value a, Value aRow0, Value, Value bSrc,
                                   Value bRow0, Value, Value k0, Value,
-                                  Value buf) {
+                                  Value buf, Value bK0) {
   // Rows and columns past the operands' edges land as zeros (the maps'
   // out-of-bounds fill), which no caller reads into a result.
   assert(a == srcA && bSrc == srcB && "stage the operands of prepareHost");
@@ -161,8 +166,10 @@ Value NVVMWarpgroupTileMma::stage(Value a, Value aRow0, Value, Value bSrc,
   expectTileBytes(b, loc, bar,
                   stageBytes(config.blockRows()) +
                       stageBytes(config.blockCols()));
-  copyRows(smemA, mapA, config.blockRows(), aRow0, k0, buf, bar);
-  copyRows(smemB, mapB, config.blockCols(), bRow0, k0, buf, bar);
+  copyRows(smemA, mapA, config.blockRows(), aRow0, k0, buf, bar,
+           config.aByInner);
+  copyRows(smemB, mapB, config.blockCols(), bRow0, bK0 ? bK0 : k0, buf, bar,
+           config.bByInner);
   return buf;
 }
 
@@ -179,8 +186,13 @@ SmallVector<Value> NVVMWarpgroupTileMma::multiply(ArrayRef<Value> acc,
   Value bAt = sharedAddressI64(b, loc, smemB, mul(bBuf, idx(bStage)));
   // A slice is one box column (kTile = 64) of each operand.
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  Value d = warpgroupMmaColumns(b, loc, acc[0], aAt, aStage, bAt, bStage,
-                                config.kTile, config.warpCols, config.elt);
+  // By inner rows, the boxes lie 64 rows (or columns) apart as K-major
+  // boxes do: a warpgroup's A box starts at the same place either way.
+  int64_t boxBytes = kBoxRows * config.kTile * eltBytes;
+  Value d = warpgroupMmaColumns(
+      b, loc, acc[0], aAt, config.aByInner ? boxBytes : aStage, bAt,
+      config.bByInner ? boxBytes : bStage, config.kTile, config.warpCols,
+      config.elt, config.aByInner, config.bByInner);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // The previous slice's products are complete: its buffers may be
   // refilled once every warpgroup is past this (the caller's barrier).

@@ -12,14 +12,15 @@ using namespace mlir::softmax;
 using namespace mlir::softmax::detail;
 
 Value softmax::detail::swizzledOperandDescriptor(OpBuilder &b, Location loc,
-                                                 Value address) {
+                                                 Value address,
+                                                 int64_t leadingBytes) {
   Type i64 = b.getI64Type();
   auto c = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
   };
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, address, c(0x3FFFF)), c(4));
-  int64_t fields = (int64_t(16 >> 4) << 16) | (int64_t(1024 >> 4) << 32) |
+  int64_t fields = (int64_t(leadingBytes >> 4) << 16) | (int64_t(1024 >> 4) << 32) |
                    (int64_t(1) << 62);
   return arith::OrIOp::create(b, loc, start, c(fields));
 }
@@ -39,26 +40,36 @@ Value softmax::detail::warpgroupMmaColumns(OpBuilder &b, Location loc,
                                            Value acc, Value aAt,
                                            int64_t aBoxBytes, Value bAt,
                                            int64_t bBoxBytes, int64_t columns,
-                                           int64_t n, Type elt) {
+                                           int64_t n, Type elt, bool aByInner,
+                                           bool bByInner) {
   NVVM::WGMMATypes type =
       elt.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   int64_t stepBytes = 16 * elt.getIntOrFloatBitWidth() / 8;
-  auto at = [&](Value base, int64_t bytes) {
+  // 16 inner rows of 128 bytes: two swizzle atoms.
+  constexpr int64_t kInnerStepBytes = 16 * 128;
+  auto at = [&](Value base, int64_t k, int64_t boxBytes, bool byInner) {
+    int64_t bytes = byInner ? k * kInnerStepBytes
+                            : (k / 4) * boxBytes + (k % 4) * stepBytes;
     return swizzledOperandDescriptor(
         b, loc,
         arith::AddIOp::create(
             b, loc, base,
-            arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes)));
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes)),
+        byInner ? boxBytes : 16);
   };
+  assert((!(aByInner || bByInner) || columns <= 64) &&
+         "an operand by inner rows is one box deep");
   for (int64_t k = 0; k < columns / 16; ++k)
     acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, acc.getType(), acc,
-        at(aAt, (k / 4) * aBoxBytes + (k % 4) * stepBytes),
-        at(bAt, (k / 4) * bBoxBytes + (k % 4) * stepBytes),
+        b, loc, acc.getType(), acc, at(aAt, k, aBoxBytes, aByInner),
+        at(bAt, k, bBoxBytes, bByInner),
         NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
         NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        NVVM::MMALayout::row, NVVM::MMALayout::col, /*satfinite=*/nullptr);
+        // K-major: A row, B col; by inner rows the transposed forms.
+        aByInner ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        bByInner ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+        /*satfinite=*/nullptr);
   return acc;
 }
 

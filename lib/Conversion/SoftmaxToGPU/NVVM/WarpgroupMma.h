@@ -17,14 +17,18 @@
 
 namespace mlir::softmax::detail {
 
-/// The i64 matrix descriptor of a K-major operand whose rows of 128 bytes
-/// lie in 128-byte-swizzled atoms of 8 rows, starting at shared address
-/// `address` (i64): start >> 4 in bits 0-13, the leading byte offset 16
-/// (unused by swizzled K-major operands) >> 4 in 16-29, the stride between
-/// 8-row atoms (1024 bytes) >> 4 in 32-45, swizzle mode 1 (128 bytes) in
-/// 62-63. The k-th 16 columns of a row start 32 k bytes in (16-bit
-/// elements): the hardware applies the swizzle to the computed addresses.
-Value swizzledOperandDescriptor(OpBuilder &b, Location loc, Value address);
+/// The i64 matrix descriptor of an operand whose rows of 128 bytes lie in
+/// 128-byte-swizzled atoms of 8 rows, starting at shared address `address`
+/// (i64): start >> 4 in bits 0-13, the leading byte offset >> 4 in 16-29,
+/// the stride between 8-row atoms (1024 bytes) >> 4 in 32-45, swizzle mode
+/// 1 (128 bytes) in 62-63. A K-major operand's rows are its M (N) rows and
+/// the leading offset is unused (16); the k-th 16 columns of a row start
+/// 32 k bytes in (16-bit elements). An operand by inner rows (M- or
+/// N-major: rows are K, each 64 M or N elements) takes `leadingBytes`, the
+/// distance between its boxes of 64 M (N) elements. The hardware applies
+/// the swizzle to the computed addresses.
+Value swizzledOperandDescriptor(OpBuilder &b, Location loc, Value address,
+                                int64_t leadingBytes = 16);
 
 /// The f32 accumulator struct of wgmma m64nNk16 (N / 2 f32 a thread).
 Type warpgroupAccumulatorType(OpBuilder &b, int64_t n);
@@ -34,14 +38,18 @@ Type warpgroupAccumulatorType(OpBuilder &b, int64_t n);
 Value sharedAddressI64(OpBuilder &b, Location loc, Value buffer, Value bytes);
 
 /// acc + A B^T over `columns` inner columns (a multiple of 16) by one
-/// wgmma.mma_async m64n`n`k16 per 16, both operands K-major in swizzled
-/// boxes of 64 columns starting at the shared addresses `aAt` and `bAt`
-/// (i64; a box of A is `aBoxBytes` long, of B `bBoxBytes`): the k-th 16
-/// columns are in box k / 4, 32 (k % 4) bytes into each row. `elt` f16 or
-/// bf16. The caller fences before and commits after.
+/// wgmma.mma_async m64n`n`k16 per 16, from swizzled boxes of 64 x 64
+/// elements starting at the shared addresses `aAt` and `bAt` (i64; a box
+/// of A is `aBoxBytes` long, of B `bBoxBytes`). A K-major operand's k-th
+/// 16 columns are in box k / 4, 32 (k % 4) bytes into each row; an operand
+/// `byInner` (its boxes [64 inner rows][64 M or N], the product's
+/// transposed form, 16-bit only) has its k-th 16 inner rows 2048 k bytes
+/// in (`columns` at most 64), and its next 64 M (N) a box further on.
+/// `elt` f16 or bf16. The caller fences before and commits after.
 Value warpgroupMmaColumns(OpBuilder &b, Location loc, Value acc, Value aAt,
                           int64_t aBoxBytes, Value bAt, int64_t bBoxBytes,
-                          int64_t columns, int64_t n, Type elt);
+                          int64_t columns, int64_t n, Type elt,
+                          bool aByInner = false, bool bByInner = false);
 
 /// The f32 scalars of an accumulator struct, in order.
 SmallVector<Value> warpgroupAccumulatorElements(OpBuilder &b, Location loc,

@@ -57,7 +57,9 @@ public:
     kGroup = mul(div(lane, 16), idx(4));
   }
   Value stage(Value a, Value aRow0, Value aRows, Value bSrc, Value bRow0,
-              Value bRows, Value k0, Value cols, Value buf) override {
+              Value bRows, Value k0, Value cols, Value buf,
+              Value bK0) override {
+    assert(!bK0 && "one inner start for both operands");
     copyRows(smemA, a, aRow0, aRows, config.blockRows(), k0, cols, buf);
     copyRows(smemB, bSrc, bRow0, bRows, config.blockCols(), k0, cols, buf);
     return Value();

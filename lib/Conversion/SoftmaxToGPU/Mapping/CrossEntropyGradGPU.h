@@ -1,0 +1,73 @@
+//===- CrossEntropyGradGPU.h - the gradient mappings' share ---*- C++ -*-===//
+//
+// Private to lib/Conversion/SoftmaxToGPU/Mapping: the fused linear
+// cross-entropy's gradient has two GPU forms that share their logit tiles,
+// token weights and rounding (docs/CrossEntropy.md, "GPU kernel
+// (backward)"):
+//
+// - fused (CrossEntropyGradToGPU.cpp): a block per tile recomputes the
+//   logits, turns them into du and multiplies du by chunks of W and h, the
+//   gradients added to f32 accumulators with atomics;
+// - chunked (CrossEntropyGradChunks.cpp, warpgroup targets): the classes in
+//   chunks; per chunk the tiles write du and their votes to memory, then
+//   two products read them back, skipping the filtered tiles, and own their
+//   outputs (no atomics).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOGPU_CROSSENTROPYGRADGPU_H
+#define SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOGPU_CROSSENTROPYGRADGPU_H
+
+#include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
+#include "softmax-mlir/Conversion/SoftmaxToGPU/TileMma.h"
+#include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
+
+namespace mlir::softmax::detail {
+
+/// The buffers the tile kernel writes: the f32 accumulators of grad_hidden,
+/// grad_classifier and grad_bias (null without a bias), the token weights
+/// and the filter counts (null when not asked for). The chunked form sets
+/// `du` ([planes * tokenPad, chunk classes] of the inputs' type: hi, and lo
+/// in exact mode), `flags` ([token tiles, chunk tiles] i32: 1 where the
+/// filter kept the tile), `chunk0` (the chunk's first class) and
+/// `tokenPad` (the token tiles' rows); the tiles then write du and their
+/// votes there instead of multiplying.
+struct GradBuffers {
+  Value gh, gw, gb, weights, counts;
+  Value du, flags, chunk0, tokenPad;
+};
+
+/// Builds the tile kernel into `launch`: a block per (token tile, class
+/// tile) of `logits`' shape. `smem`: the logits' TileMma::tileBuffers, the
+/// du tile (fused form only: prodH's A buffer, with a lo plane in exact
+/// mode), then an i32 [1] flag for the vote.
+void buildGradTiles(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
+                    TileMma &logits, TileMma *prodH, TileMma *prodW,
+                    const GradBuffers &out, gpu::LaunchOp launch,
+                    ArrayRef<Value> smem);
+
+/// One block of `threads` counts the kept tokens (for a mean) and writes
+/// each token's weight; thread 0 zeroes the filter counts.
+void buildGradWeights(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
+                      gpu::LaunchOp launch, int64_t threads, int64_t warpSize,
+                      Value weights, Value counts);
+
+/// The f32 accumulator `src` rounded into `dst` (same shape), a grid-stride
+/// loop over its elements.
+void buildGradRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+                    int64_t threads, Value src, Value dst);
+
+/// Fails with a diagnostic at `op` where the filter's tile (or its counts)
+/// would differ from the tile the op names.
+LogicalResult checkGradTile(LinearCrossEntropyGradOp op, int64_t tileTokens,
+                            int64_t tileClasses);
+
+/// The chunked form on a warpgroup target (CrossEntropyGradChunks.cpp).
+LogicalResult mapLinearCrossEntropyGradChunked(RewriterBase &rewriter,
+                                               LinearCrossEntropyGradOp op,
+                                               const GPUTarget &target,
+                                               const GPUTargetHooks &hooks);
+
+} // namespace mlir::softmax::detail
+
+#endif // SOFTMAX_MLIR_LIB_CONVERSION_SOFTMAXTOGPU_CROSSENTROPYGRADGPU_H
