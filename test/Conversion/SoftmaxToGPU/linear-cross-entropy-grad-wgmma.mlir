@@ -22,14 +22,23 @@
 // CHECK-COUNT-6: nvgpu.tma.create.descriptor
 // CHECK: scf.for %[[C:.*]] = %c0{{.*}} to %{{.*}} step %c1
 // CHECK: %[[S:.*]] = gpu.wait async
-// 2a: the logit tiles (the forward's warpgroup tile) write their votes and
-// du, two elements a store.
-// CHECK: %[[T1:.*]] = gpu.launch async [%[[S]]] {{.*}} threads({{.*}} = %c256{{.*}}) dynamic_shared_memory_size %c199680_i32
+// 2a: the logit tiles (the forward's warpgroup tile): a block per token
+// tile and range of class tiles (132 multiprocessors / the token tiles
+// ranges), the slices of the range in one pipeline; each tile writes its
+// vote (two flags used by turns) and du, two elements a 4-byte store.
+// CHECK: %[[RANGES:.*]] = arith.divui %c132{{.*}}, %{{.*}} : index
+// CHECK: %[[PER:.*]] = arith.ceildivui %[[TILES:.*]], %{{.*}} : index
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[TILES]], %[[PER]] : index
+// CHECK: %[[T1:.*]] = gpu.launch async [%[[S]]] {{.*}} in ({{.*}} = %{{.*}}, {{.*}} = %[[BLOCKS]], {{.*}}) threads({{.*}} = %c256{{.*}}) dynamic_shared_memory_size %c199680_i32
+// CHECK: memref.view {{.*}} to memref<2xi32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
 // CHECK: memref.store %c0_i32{{.*}}, %[[FLAGS]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: arith.cmpf ugt
-// CHECK: memref.store %{{.*}}, %[[FLAGS]]
-// CHECK: vector.store %{{.*}}, %[[DU]][%{{.*}}, %{{.*}}] : memref<?x?xbf16>, vector<2xbf16>
+// CHECK: memref.store %{{.*}}, %[[FLAGS]][%{{.*}}, %[[J]]]
+// CHECK: vector.store %{{.*}}, %[[DU]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<?x?xbf16>, vector<2xbf16>
 // CHECK: memref.atomic_rmw addf
 // CHECK: mma = wgmma.m64nNk16, rows_per_block = 128, classes_per_tile = 256, k_tile = 64, stages = 4
 // 2b: du W, the classifier by inner rows (B transposed), over the kept

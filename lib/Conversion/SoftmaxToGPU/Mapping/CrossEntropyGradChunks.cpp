@@ -268,13 +268,18 @@ void ChunkProductKernel::store(ArrayRef<Value> acc) {
       Value vec = vector::FromElementsOp::create(
           b, loc, VectorType::get({2}, b.getF32Type()), pair);
       SmallVector<Value, 2> at = {row, col};
+      // A pair at an even column is aligned to its size: one request
+      // (the memref's element alignment alone splits it in two).
+      llvm::MaybeAlign pairAlign(2 * elt.getIntOrFloatBitWidth() / 8);
       if (kind == GradProduct::Hidden) {
-        Value old = vector::LoadOp::create(b, loc, pairType, dst, at);
+        Value old = vector::LoadOp::create(b, loc, pairType, dst, at,
+                                           /*nontemporal=*/false, pairAlign);
         vec = arith::AddFOp::create(b, loc, old, vec);
       } else if (!elt.isF32()) {
         vec = arith::TruncFOp::create(b, loc, pairType, vec);
       }
-      vector::StoreOp::create(b, loc, vec, dst, at);
+      vector::StoreOp::create(b, loc, vec, dst, at, /*nontemporal=*/false,
+                              pairAlign);
     }
   }
 }
@@ -426,7 +431,7 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
     return bytes;
   };
   SmallVector<MemRefType> tileTypes = logits->tileBuffers(workgroup);
-  tileTypes.push_back(MemRefType::get({1}, rewriter.getI32Type(),
+  tileTypes.push_back(MemRefType::get({2}, rewriter.getI32Type(),
                                       MemRefLayoutAttrInterface(), workgroup));
   // The products' pools: the tiles, then a window's list of kept tiles
   // and the threads' counts (and their total).
@@ -561,7 +566,21 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
       token = l.getAsyncToken();
       return l;
     };
-    auto tiles = launch(tokenTiles, ceilDiv(chunkClasses, kTileClasses),
+    // The tiles: one wave of blocks (one a multiprocessor: the slices'
+    // buffers take its shared memory), each a range of class tiles in one
+    // pipeline, as the forward's blocks take theirs.
+    out.chunkTiles = ceilDiv(chunkClasses, kTileClasses);
+    Value ranges = ix.minI(
+        ix.maxI(arith::DivUIOp::create(rewriter, loc,
+                                       ix.idx(target.multiprocessors),
+                                       tokenTiles),
+                one),
+        out.chunkTiles);
+    out.tilesPerBlock =
+        arith::CeilDivUIOp::create(rewriter, loc, out.chunkTiles, ranges);
+    Value blocks = arith::CeilDivUIOp::create(rewriter, loc, out.chunkTiles,
+                                              out.tilesPerBlock);
+    auto tiles = launch(tokenTiles, blocks,
                         tileTypes, [&](gpu::LaunchOp l, ArrayRef<Value> smem) {
                           buildGradTiles(rewriter, loc, op, *logits, nullptr,
                                          nullptr, out, l, smem);

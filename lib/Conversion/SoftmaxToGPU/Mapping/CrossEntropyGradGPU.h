@@ -30,17 +30,19 @@ namespace mlir::softmax::detail {
 /// `du` ([planes * tokenPad, chunk classes] of the inputs' type: hi, and lo
 /// in exact mode), `flags` ([token tiles, chunk tiles] i32: 1 where the
 /// filter kept the tile), `chunk0` (the chunk's first class) and
-/// `tokenPad` (the token tiles' rows); the tiles then write du and their
-/// votes there instead of multiplying.
+/// `tokenPad` (the token tiles' rows), and the chunk's class tiles and how
+/// many of them a block takes; the tiles then write du and their votes
+/// there instead of multiplying.
 struct GradBuffers {
   Value gh, gw, gb, weights, counts;
-  Value du, flags, chunk0, tokenPad;
+  Value du, flags, chunk0, tokenPad, chunkTiles, tilesPerBlock;
 };
 
 /// Builds the tile kernel into `launch`: a block per (token tile, class
-/// tile) of `logits`' shape. `smem`: the logits' TileMma::tileBuffers, the
-/// du tile (fused form only: prodH's A buffer, with a lo plane in exact
-/// mode), then an i32 [1] flag for the vote.
+/// tile) of `logits`' shape (chunked: per token tile and range of
+/// `tilesPerBlock` class tiles). `smem`: the logits' TileMma::tileBuffers,
+/// the du tile (fused form only: prodH's A buffer, with a lo plane in
+/// exact mode), then the vote's i32 flag ([1]; chunked [2]).
 void buildGradTiles(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
                     TileMma &logits, TileMma *prodH, TileMma *prodW,
                     const GradBuffers &out, gpu::LaunchOp launch,

@@ -63,6 +63,11 @@ public:
 
   /// `smem`: as buildGradTiles.
   void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
+  /// The chunked form: a block per (token tile, range of the chunk's class
+  /// tiles), the slices of consecutive tiles in one pipeline (the
+  /// forward's schedule), each tile's vote and du written after its
+  /// product.
+  void buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem);
 
 private:
   /// The inner dimension in kTile steps, the next slices in flight (the
@@ -74,10 +79,15 @@ private:
   /// The chunked form: the block's vote into `flags`, and a kept tile's du
   /// (hi, and lo in exact mode) into `du`.
   void storeTile(ArrayRef<Value> grads, Value keep);
+  /// Thread 0 counts the tile as visited, and as filtered unless `keep`.
+  void countTile(Value keep);
+  /// Lane bookkeeping shared by both forms; `tileIds` and `v0` are set per
+  /// tile by the caller.
+  void begin(gpu::LaunchOp launch, ArrayRef<Value> tiles);
   /// du of the lane's accumulator elements (0 past N and V).
   SmallVector<Value> gradients(ArrayRef<Value> acc);
   /// Whether the filter keeps any du of the block (crossEntropyKeepsEntry).
-  Value vote(ArrayRef<Value> du, Value flag);
+  Value vote(ArrayRef<Value> du, Value flag, Value slot);
   /// grad_bias += the block's column sums of du.
   void addBias(ArrayRef<Value> du);
   /// acc (a product's accumulators) added into rows [row0 + ...) of the
@@ -89,7 +99,7 @@ private:
   TileMma &mma, *prodH, *prodW;
   const TileMmaConfig &c;
   GradBuffers out;
-  Value tokens, classes, n0, v0, warpRow, warpCol, base;
+  Value tokens, classes, n0, v0, warp, warpRow, warpCol, base;
   /// Thread 0 of the block; the block's (token tile, class tile).
   Value isFirst;
   SmallVector<Value, 2> tileIds;
@@ -132,6 +142,7 @@ SmallVector<Value> GradTileKernel::pipelined(
 
 SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
   StateMath sm(b, loc, b.getF32Type());
+  weights.clear();
   SmallVector<Value> xs = mma.elements(acc);
   Value limit = sub(classes, base);
   double zLoss = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0;
@@ -179,7 +190,7 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
   return du;
 }
 
-Value GradTileKernel::vote(ArrayRef<Value> du, Value flag) {
+Value GradTileKernel::vote(ArrayRef<Value> du, Value flag, Value slot) {
   double eps = op.getFilterOrDefault();
   Value any;
   for (size_t i = 0; i < du.size(); ++i) {
@@ -193,12 +204,12 @@ Value GradTileKernel::vote(ArrayRef<Value> du, Value flag) {
     b.setInsertionPointToStart(&raise.getThenRegion().front());
     memref::StoreOp::create(b, loc,
                             arith::ConstantIntOp::create(b, loc, 1, 32), flag,
-                            idx(0));
+                            slot);
   }
   gpu::BarrierOp::create(b, loc);
   return arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
-      memref::LoadOp::create(b, loc, flag, idx(0)),
+      memref::LoadOp::create(b, loc, flag, slot),
       arith::ConstantIntOp::create(b, loc, 0, 32));
 }
 
@@ -309,54 +320,163 @@ void GradTileKernel::storeTile(ArrayRef<Value> grads, Value keep) {
                                          b, loc, b.getF32Type(), hi))));
       }
       Value vec = vector::FromElementsOp::create(b, loc, pairType, pair);
+      // One 4-byte request a pair (even columns; the element alignment
+      // alone splits it in two 2-byte stores).
       vector::StoreOp::create(
           b, loc, vec, out.du,
           ValueRange{add(planeRow, mma.slotRow(mma.slotOf(i))),
-                     add(col0, idx(mma.colOffset(i)))});
+                     add(col0, idx(mma.colOffset(i)))},
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(2 * elt.getIntOrFloatBitWidth() / 8));
     }
   }
   if (out.gb)
     addBias(grads);
 }
 
-void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
+void GradTileKernel::countTile(Value keep) {
+  if (!out.counts)
+    return;
+  auto count = scf::IfOp::create(b, loc, isFirst, false);
+  OpBuilder::InsertionGuard gc(b);
+  b.setInsertionPointToStart(&count.getThenRegion().front());
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+  memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                              out.counts, ValueRange{idx(0)});
+  Value skipped = arith::ExtUIOp::create(
+      b, loc, b.getI64Type(),
+      arith::XOrIOp::create(b, loc, keep,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, skipped,
+                              out.counts, ValueRange{idx(1)});
+}
+
+void GradTileKernel::begin(gpu::LaunchOp launch, ArrayRef<Value> tiles) {
   Value tid = launch.getThreadIds().x;
-  size_t nTiles = mma.tileBuffers(Attribute()).size();
-  mma.begin(tid, smem.take_front(nTiles));
-  bool chunked = out.du != nullptr;
-  Value du = chunked ? Value() : smem[nTiles], flag = smem.back();
-  if (!chunked) {
-    prodH->begin(tid, {du, smem[1]});
-    prodW->begin(tid, {du, smem[0]});
-  }
+  mma.begin(tid, tiles);
   Value hidden = op.getHidden();
   features = cast<MemRefType>(hidden.getType()).getDimSize(1);
   tokens = memref::DimOp::create(b, loc, hidden, 0);
   classes = memref::DimOp::create(b, loc, op.getClassifier(), 0);
-  Value warp = div(tid, mma.lanes());
+  warp = div(tid, mma.lanes());
   warpRow = mul(div(warp, c.warpsN), idx(c.warpRows));
   warpCol = mul(rem(warp, c.warpsN), idx(c.warpCols));
   n0 = mul(launch.getBlockIds().x, idx(c.blockRows()));
+  isFirst = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+}
+
+void GradTileKernel::buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem) {
+  size_t nTiles = mma.tileBuffers(Attribute()).size();
+  begin(launch, smem.take_front(nTiles));
+  Value flag = smem.back();
+  Value bx = launch.getBlockIds().x;
+  double eps = op.getFilterOrDefault();
+  // The block's class tiles of the chunk.
+  Value j0 = mul(launch.getBlockIds().y, out.tilesPerBlock);
+  Value j1 = minI(add(j0, out.tilesPerBlock), out.chunkTiles);
+  // Every tile of the range votes for nothing first: a block past the
+  // tokens (an empty grid dimension is launched as one block) has no tile,
+  // and the products must read no stale vote.
+  {
+    auto lead = scf::IfOp::create(b, loc, isFirst, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&lead.getThenRegion().front());
+    scf::ForOp::create(b, loc, j0, j1, idx(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value j, ValueRange) {
+                         memref::StoreOp::create(
+                             b, loc,
+                             arith::ConstantIntOp::create(b, loc, 0, 32),
+                             out.flags, ValueRange{bx, j});
+                         scf::YieldOp::create(b, loc);
+                       });
+    if (eps > 0)
+      for (int64_t slot = 0; slot < 2; ++slot)
+        memref::StoreOp::create(b, loc,
+                                arith::ConstantIntOp::create(b, loc, 0, 32),
+                                flag, idx(slot));
+  }
+  Value any = andI(cmp(arith::CmpIPredicate::slt, n0, tokens),
+                   cmp(arith::CmpIPredicate::slt, j0, j1));
+  auto work = scf::IfOp::create(b, loc, any, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&work.getThenRegion().front());
+  int64_t innerSteps = llvm::divideCeil(features, c.kTile);
+  Value bound = features % c.kTile ? idx(features) : Value();
+  Value total = mul(sub(j1, j0), idx(innerSteps));
+  Value last = sub(total, idx(1));
+  // Slice t: class tile j0 + t / innerSteps, features (t % innerSteps)
+  // kTile on; past the end the last slice again (unused).
+  auto stage = [&](Value t, Value buf) {
+    t = minI(t, last);
+    Value tile = add(j0, div(t, innerSteps));
+    return mma.stage(op.getHidden(), n0, tokens, op.getClassifier(),
+                     add(out.chunk0, mul(tile, idx(c.blockCols()))), classes,
+                     mul(rem(t, innerSteps), idx(c.kTile)), bound, buf);
+  };
+  int64_t ahead = c.stages - 1 - mma.productsInFlight();
+  Value token;
+  for (int64_t t = 0; t < ahead; ++t)
+    token = stage(idx(t), idx(t));
+  scf::ForOp::create(
+      b, loc, j0, j1, idx(1), ValueRange{},
+      [&](OpBuilder &, Location, Value j, ValueRange) {
+        auto inner = scf::ForOp::create(
+            b, loc, idx(0), idx(innerSteps), idx(1), mma.zero(),
+            [&](OpBuilder &, Location, Value k, ValueRange acc) {
+              Value t = add(mul(sub(j, j0), idx(innerSteps)), k);
+              Value next = add(t, idx(ahead));
+              stage(next, rem(next, c.stages));
+              mma.waitSlice(t, token, ahead);
+              SmallVector<Value> out = mma.multiply(
+                  llvm::to_vector(acc), rem(t, c.stages), warpRow, warpCol);
+              gpu::BarrierOp::create(b, loc);
+              scf::YieldOp::create(b, loc, out);
+            });
+        SmallVector<Value> acc =
+            mma.settle(SmallVector<Value>(inner.getResults()));
+        v0 = add(out.chunk0, mul(j, idx(c.blockCols())));
+        base = add(v0, add(warpCol, mma.laneCol()));
+        tileIds = {bx, j};
+        SmallVector<Value> grads = gradients(acc);
+        Value keep = arith::ConstantIntOp::create(b, loc, 1, 1);
+        if (eps > 0) {
+          // Two vote flags, used by turns: after this tile's vote every
+          // thread is done reading the other (the last tile's), which
+          // thread 0 then clears for the next.
+          Value slot = rem(sub(j, j0), 2);
+          keep = vote(grads, flag, slot);
+          auto clear = scf::IfOp::create(b, loc, isFirst, false);
+          OpBuilder::InsertionGuard gc(b);
+          b.setInsertionPointToStart(&clear.getThenRegion().front());
+          memref::StoreOp::create(b, loc,
+                                  arith::ConstantIntOp::create(b, loc, 0, 32),
+                                  flag, sub(idx(1), slot));
+        }
+        countTile(keep);
+        storeTile(grads, keep);
+        scf::YieldOp::create(b, loc);
+      });
+  // No copy may be in flight when the block ends.
+  mma.drain(token, total, ahead);
+}
+
+void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
+  if (out.du)
+    return buildChunked(launch, smem);
+  size_t nTiles = mma.tileBuffers(Attribute()).size();
+  begin(launch, smem.take_front(nTiles));
+  Value tid = launch.getThreadIds().x;
+  Value du = smem[nTiles], flag = smem.back();
+  prodH->begin(tid, {du, smem[1]});
+  prodW->begin(tid, {du, smem[0]});
   v0 = mul(launch.getBlockIds().y, idx(c.blockCols()));
-  if (chunked)
-    v0 = add(out.chunk0, v0);
   base = add(v0, add(warpCol, mma.laneCol()));
-  Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
-  isFirst = first;
+  Value first = isFirst;
   tileIds = {launch.getBlockIds().x, launch.getBlockIds().y};
   double eps = op.getFilterOrDefault();
-  Value counts = out.counts;
 
   // A block past the tokens or classes (an empty grid dimension is
-  // launched as one block) has no tile; in the chunked form it still votes
-  // (nothing kept), so that the products read no stale vote.
-  if (chunked) {
-    auto lead = scf::IfOp::create(b, loc, first, false);
-    OpBuilder::InsertionGuard gl(b);
-    b.setInsertionPointToStart(&lead.getThenRegion().front());
-    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
-                            out.flags, tileIds);
-  }
+  // launched as one block) has no tile.
   Value any = andI(cmp(arith::CmpIPredicate::slt, n0, tokens),
                    cmp(arith::CmpIPredicate::slt, v0, classes));
   auto work = scf::IfOp::create(b, loc, any, false);
@@ -375,26 +495,9 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         return mma.multiply(llvm::to_vector(a), buf, warpRow, warpCol);
       }));
   SmallVector<Value> grads = gradients(acc);
-  Value keep = eps > 0 ? vote(grads, flag)
+  Value keep = eps > 0 ? vote(grads, flag, idx(0))
                        : arith::ConstantIntOp::create(b, loc, 1, 1).getResult();
-  if (counts) {
-    auto count = scf::IfOp::create(b, loc, first, false);
-    OpBuilder::InsertionGuard gc(b);
-    b.setInsertionPointToStart(&count.getThenRegion().front());
-    Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
-                                counts, ValueRange{idx(0)});
-    Value skipped = arith::ExtUIOp::create(
-        b, loc, b.getI64Type(),
-        arith::XOrIOp::create(b, loc, keep,
-                              arith::ConstantIntOp::create(b, loc, 1, 1)));
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, skipped,
-                                counts, ValueRange{idx(1)});
-  }
-  if (chunked) {
-    storeTile(grads, keep);
-    return;
-  }
+  countTile(keep);
   auto kept = scf::IfOp::create(b, loc, keep, false);
   b.setInsertionPointToStart(&kept.getThenRegion().front());
   const TileMmaConfig &pc = prodH->getConfig();
