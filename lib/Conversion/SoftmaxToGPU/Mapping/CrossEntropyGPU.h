@@ -15,11 +15,14 @@
 #include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 #include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
+#include "softmax-mlir/Conversion/SoftmaxToGPU/TileMma.h"
+
 #include "StreamWorkspace.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::softmax::detail {
 
@@ -59,6 +62,53 @@ inline Value crossEntropyLogit(OpBuilder &b, Location loc, StateMath &sm,
     x = sm.mul(s, math::TanhOp::create(b, loc, sm.div(x, s)));
   }
   return x;
+}
+
+/// The logits of class tiles [j0, j1) of one block, `innerSteps` slices of
+/// the hidden size each, in one pipeline (the forward's schedule: a slice
+/// is staged into the buffer of the last slice whose products every warp
+/// has completed, across tiles too; past the end the last slice again).
+/// `stageSlice(t, buf)` stages slice t of the block's sequence (tile j0 + t
+/// / innerSteps) and returns TileMma::stage's token; `body(j, acc,
+/// carried)` takes tile j's settled accumulators and the values carried
+/// from tile to tile (`init` first) and returns the next. Returns the last
+/// carried values; no copy is in flight after it.
+inline SmallVector<Value> forEachLogitTile(
+    OpBuilder &b, Location loc, TileMma &mma, Value j0, Value j1,
+    int64_t innerSteps, ValueRange init, Value warpRow, Value warpCol,
+    function_ref<Value(Value, Value)> stageSlice,
+    function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
+        body) {
+  IndexArith ix(b, loc);
+  const TileMmaConfig &c = mma.getConfig();
+  Value total = ix.mul(ix.sub(j1, j0), ix.idx(innerSteps));
+  Value last = ix.sub(total, ix.idx(1));
+  int64_t ahead = c.stages - 1 - mma.productsInFlight();
+  Value token;
+  for (int64_t t = 0; t < ahead; ++t)
+    token = stageSlice(ix.minI(ix.idx(t), last), ix.idx(t));
+  auto outer = scf::ForOp::create(
+      b, loc, j0, j1, ix.idx(1), init,
+      [&](OpBuilder &, Location, Value j, ValueRange carried) {
+        auto inner = scf::ForOp::create(
+            b, loc, ix.idx(0), ix.idx(innerSteps), ix.idx(1), mma.zero(),
+            [&](OpBuilder &, Location, Value k, ValueRange acc) {
+              Value t = ix.add(ix.mul(ix.sub(j, j0), ix.idx(innerSteps)), k);
+              Value next = ix.add(t, ix.idx(ahead));
+              stageSlice(ix.minI(next, last), ix.rem(next, c.stages));
+              mma.waitSlice(t, token, ahead);
+              SmallVector<Value> out =
+                  mma.multiply(llvm::to_vector(acc), ix.rem(t, c.stages),
+                               warpRow, warpCol);
+              gpu::BarrierOp::create(b, loc);
+              scf::YieldOp::create(b, loc, out);
+            });
+        SmallVector<Value> acc =
+            mma.settle(SmallVector<Value>(inner.getResults()));
+        scf::YieldOp::create(b, loc, body(j, acc, carried));
+      });
+  mma.drain(token, total, ahead);
+  return outer.getResults();
 }
 
 } // namespace mlir::softmax::detail

@@ -489,27 +489,13 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   // grad_hidden and grad_bias where their inits are not f32.
   StreamWorkspace ws(rewriter, loc);
   Type tokenType = ws.tokenType;
-  SmallVector<std::pair<Value, Value>> rounds; // (accumulator, init)
-  auto accumulator = [&](Value init, ArrayRef<int64_t> shape,
-                         ValueRange sizes) {
-    Value acc = init;
-    if (!cast<MemRefType>(init.getType()).getElementType().isF32()) {
-      acc = ws.alloc(shape, sizes);
-      rounds.push_back({acc, init});
-    }
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0));
-    ws.token = gpu::MemsetOp::create(rewriter, loc, tokenType,
-                                     ValueRange{ws.token}, acc, zero)
-                   .getAsyncToken();
-    return acc;
-  };
+  GradAccumulators accumulators(rewriter, loc, ws);
   GradBuffers out;
   out.weights = ws.alloc({dyn}, tokens);
-  out.gh = accumulator(op.getGradHiddenInit(), {dyn, d}, tokens);
+  out.gh = accumulators.get(op.getGradHiddenInit(), {dyn, d}, tokens);
   out.gw = op.getGradClassifierInit();
   if (Value gb = op.getGradBiasInit())
-    out.gb = accumulator(gb, {dyn}, classes);
+    out.gb = accumulators.get(gb, {dyn}, classes);
   out.counts = op.getFilterCountsInit();
   out.du = ws.alloc({dyn, dyn}, {ix.mul(ix.idx(planes), tokenPad), chunkCols},
                     elt);
@@ -517,20 +503,8 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
                        rewriter.getI32Type());
   out.tokenPad = tokenPad;
 
-  int64_t threads = std::min<int64_t>(1024, target.maxThreadsPerBlock);
-  auto perWarp = MemRefType::get({threads / target.warpSize},
-                                 rewriter.getF32Type(),
-                                 MemRefLayoutAttrInterface(), workgroup);
-  auto weights = gpu::LaunchOp::create(
-      rewriter, loc, one, one, one, ix.idx(threads), one, one, nullptr,
-      tokenType, ValueRange{ws.token}, TypeRange{perWarp});
-  {
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(&weights.getBody().front());
-    buildGradWeights(rewriter, loc, op, weights, threads, target.warpSize,
-                     out.weights, out.counts);
-    gpu::TerminatorOp::create(rewriter, loc);
-  }
+  gpu::LaunchOp weights =
+      launchGradWeights(rewriter, loc, op, target, ws, out);
   // The chunks run on streams of their own, one after another: the host
   // waits for the workspace before the first and for each chunk before the
   // next (a token carried through the loop has no lowering).
@@ -610,18 +584,7 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   // Step 3 on a stream of its own, then the workspace freed.
   ws.token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
                  .getAsyncToken();
-  constexpr int64_t kRoundThreads = 256;
-  for (auto [acc, init] : rounds) {
-    auto round = gpu::LaunchOp::create(
-        rewriter, loc, ix.idx(8 * target.multiprocessors), one, one,
-        ix.idx(kRoundThreads), one, one, nullptr, tokenType,
-        ValueRange{ws.token});
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(&round.getBody().front());
-    buildGradRound(rewriter, loc, round, kRoundThreads, acc, init);
-    gpu::TerminatorOp::create(rewriter, loc);
-    ws.token = round.getAsyncToken();
-  }
+  accumulators.launchRounds(target);
   ws.finish();
   rewriter.eraseOp(op);
   return success();

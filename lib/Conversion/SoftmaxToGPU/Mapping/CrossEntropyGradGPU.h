@@ -22,6 +22,8 @@
 #include "softmax-mlir/Conversion/SoftmaxToGPU/TileMma.h"
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 
+#include "StreamWorkspace.h"
+
 namespace mlir::softmax::detail {
 
 /// The buffers the tile kernel writes: the f32 accumulators of grad_hidden,
@@ -48,16 +50,34 @@ void buildGradTiles(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
                     const GradBuffers &out, gpu::LaunchOp launch,
                     ArrayRef<Value> smem);
 
-/// One block of `threads` counts the kept tokens (for a mean) and writes
-/// each token's weight; thread 0 zeroes the filter counts.
-void buildGradWeights(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
-                      gpu::LaunchOp launch, int64_t threads, int64_t warpSize,
-                      Value weights, Value counts);
+/// The gradients' f32 accumulators in stream order (`ws`): an f32 init is
+/// its own, zeroed; a bf16 or f16 one gets a zeroed f32 workspace, rounded
+/// into it by `launchRounds`.
+class GradAccumulators {
+public:
+  GradAccumulators(OpBuilder &b, Location loc, StreamWorkspace &ws)
+      : b(b), loc(loc), ws(ws) {}
+  /// The accumulator of `init` (a [shape] workspace, `sizes` its dynamic
+  /// sizes, where it is not f32).
+  Value get(Value init, ArrayRef<int64_t> shape, ValueRange sizes);
+  /// Step 3: each workspace rounded into its init, a grid-stride kernel
+  /// each, after `ws.token`.
+  void launchRounds(const GPUTarget &target);
 
-/// The f32 accumulator `src` rounded into `dst` (same shape), a grid-stride
-/// loop over its elements.
-void buildGradRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                    int64_t threads, Value src, Value dst);
+private:
+  OpBuilder &b;
+  Location loc;
+  StreamWorkspace &ws;
+  SmallVector<std::pair<Value, Value>> rounds; // (accumulator, init)
+};
+
+/// Step 1 after `ws.token`: one block counts the kept tokens (for a mean)
+/// and writes each token's weight into `out.weights`; thread 0 zeroes the
+/// filter counts. Returns the launch.
+gpu::LaunchOp launchGradWeights(OpBuilder &b, Location loc,
+                                LinearCrossEntropyGradOp op,
+                                const GPUTarget &target, StreamWorkspace &ws,
+                                const GradBuffers &out);
 
 /// Fails with a diagnostic at `op` where the filter's tile (or its counts)
 /// would differ from the tile the op names.

@@ -402,38 +402,17 @@ void GradTileKernel::buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   b.setInsertionPointToStart(&work.getThenRegion().front());
   int64_t innerSteps = llvm::divideCeil(features, c.kTile);
   Value bound = features % c.kTile ? idx(features) : Value();
-  Value total = mul(sub(j1, j0), idx(innerSteps));
-  Value last = sub(total, idx(1));
   // Slice t: class tile j0 + t / innerSteps, features (t % innerSteps)
-  // kTile on; past the end the last slice again (unused).
+  // kTile on.
   auto stage = [&](Value t, Value buf) {
-    t = minI(t, last);
     Value tile = add(j0, div(t, innerSteps));
     return mma.stage(op.getHidden(), n0, tokens, op.getClassifier(),
                      add(out.chunk0, mul(tile, idx(c.blockCols()))), classes,
                      mul(rem(t, innerSteps), idx(c.kTile)), bound, buf);
   };
-  int64_t ahead = c.stages - 1 - mma.productsInFlight();
-  Value token;
-  for (int64_t t = 0; t < ahead; ++t)
-    token = stage(idx(t), idx(t));
-  scf::ForOp::create(
-      b, loc, j0, j1, idx(1), ValueRange{},
-      [&](OpBuilder &, Location, Value j, ValueRange) {
-        auto inner = scf::ForOp::create(
-            b, loc, idx(0), idx(innerSteps), idx(1), mma.zero(),
-            [&](OpBuilder &, Location, Value k, ValueRange acc) {
-              Value t = add(mul(sub(j, j0), idx(innerSteps)), k);
-              Value next = add(t, idx(ahead));
-              stage(next, rem(next, c.stages));
-              mma.waitSlice(t, token, ahead);
-              SmallVector<Value> out = mma.multiply(
-                  llvm::to_vector(acc), rem(t, c.stages), warpRow, warpCol);
-              gpu::BarrierOp::create(b, loc);
-              scf::YieldOp::create(b, loc, out);
-            });
-        SmallVector<Value> acc =
-            mma.settle(SmallVector<Value>(inner.getResults()));
+  forEachLogitTile(
+      b, loc, mma, j0, j1, innerSteps, ValueRange{}, warpRow, warpCol, stage,
+      [&](Value j, ArrayRef<Value> acc, ValueRange) {
         v0 = add(out.chunk0, mul(j, idx(c.blockCols())));
         base = add(v0, add(warpCol, mma.laneCol()));
         tileIds = {bx, j};
@@ -454,10 +433,8 @@ void GradTileKernel::buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem) {
         }
         countTile(keep);
         storeTile(grads, keep);
-        scf::YieldOp::create(b, loc);
+        return SmallVector<Value>();
       });
-  // No copy may be in flight when the block ends.
-  mma.drain(token, total, ahead);
 }
 
 void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
@@ -547,11 +524,12 @@ void softmax::detail::buildGradTiles(OpBuilder &b, Location loc,
   GradTileKernel(b, loc, op, logits, prodH, prodW, out).build(launch, smem);
 }
 
-/// Step 1.
-void softmax::detail::buildGradWeights(OpBuilder &b, Location loc,
-                              LinearCrossEntropyGradOp op,
-                              gpu::LaunchOp launch, int64_t threads,
-                              int64_t warpSize, Value weights, Value counts) {
+/// Step 1: one block counts the kept tokens (for a mean) and writes each
+/// token's weight; thread 0 zeroes the filter counts.
+static void buildWeights(OpBuilder &b, Location loc,
+                         LinearCrossEntropyGradOp op, gpu::LaunchOp launch,
+                         int64_t threads, int64_t warpSize, Value weights,
+                         Value counts) {
   IndexArith ix(b, loc);
   StateMath sm(b, loc, b.getF32Type());
   Value tid = launch.getThreadIds().x;
@@ -625,9 +603,10 @@ void softmax::detail::buildGradWeights(OpBuilder &b, Location loc,
   }
 }
 
-/// Step 3.
-void softmax::detail::buildGradRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                            int64_t threads, Value src, Value dst) {
+/// Step 3: the f32 accumulator `src` rounded into `dst` (same shape), a
+/// grid-stride loop over its elements.
+static void buildRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+                       int64_t threads, Value src, Value dst) {
   IndexArith ix(b, loc);
   auto type = cast<MemRefType>(src.getType());
   Value total = ix.idx(1), inner = ix.idx(1);
@@ -654,6 +633,58 @@ void softmax::detail::buildGradRound(OpBuilder &b, Location loc, gpu::LaunchOp l
                                 at);
         scf::YieldOp::create(b, loc);
       });
+}
+
+Value GradAccumulators::get(Value init, ArrayRef<int64_t> shape,
+                            ValueRange sizes) {
+  Value acc = init;
+  if (!cast<MemRefType>(init.getType()).getElementType().isF32()) {
+    acc = ws.alloc(shape, sizes);
+    rounds.push_back({acc, init});
+  }
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  ws.token = gpu::MemsetOp::create(b, loc, ws.tokenType, ValueRange{ws.token},
+                                   acc, zero)
+                 .getAsyncToken();
+  return acc;
+}
+
+void GradAccumulators::launchRounds(const GPUTarget &target) {
+  IndexArith ix(b, loc);
+  constexpr int64_t kRoundThreads = 256;
+  Value one = ix.idx(1);
+  for (auto [acc, init] : rounds) {
+    auto round = gpu::LaunchOp::create(
+        b, loc, ix.idx(8 * target.multiprocessors), one, one,
+        ix.idx(kRoundThreads), one, one, nullptr, ws.tokenType,
+        ValueRange{ws.token});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&round.getBody().front());
+    buildRound(b, loc, round, kRoundThreads, acc, init);
+    gpu::TerminatorOp::create(b, loc);
+    ws.token = round.getAsyncToken();
+  }
+}
+
+gpu::LaunchOp softmax::detail::launchGradWeights(
+    OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
+    const GPUTarget &target, StreamWorkspace &ws, const GradBuffers &out) {
+  IndexArith ix(b, loc);
+  Value one = ix.idx(1);
+  int64_t threads = std::min<int64_t>(1024, target.maxThreadsPerBlock);
+  auto perWarp = MemRefType::get(
+      {threads / target.warpSize}, b.getF32Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  auto weights = gpu::LaunchOp::create(
+      b, loc, one, one, one, ix.idx(threads), one, one, nullptr, ws.tokenType,
+      ValueRange{ws.token}, TypeRange{perWarp});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&weights.getBody().front());
+  buildWeights(b, loc, op, weights, threads, target.warpSize, out.weights,
+               out.counts);
+  gpu::TerminatorOp::create(b, loc);
+  ws.token = weights.getAsyncToken();
+  return weights;
 }
 
 LogicalResult softmax::detail::checkGradTile(LinearCrossEntropyGradOp op,
@@ -746,7 +777,6 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   rewriter.setInsertionPoint(op);
   IndexArith ix(rewriter, loc);
   MLIRContext *ctx = rewriter.getContext();
-  Type f32 = rewriter.getF32Type();
   Value tokens = memref::DimOp::create(rewriter, loc, op.getHidden(), 0);
   Value classes = memref::DimOp::create(rewriter, loc, op.getClassifier(), 0);
   Value one = ix.idx(1);
@@ -766,44 +796,15 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   StreamWorkspace ws(rewriter, loc);
   Type tokenType = ws.tokenType;
   Value &token = ws.token;
-  SmallVector<std::pair<Value, Value>> rounds; // (accumulator, init)
-  auto accumulator = [&](Value init, ArrayRef<int64_t> shape,
-                         ValueRange sizes) {
-    Value acc = init;
-    if (!cast<MemRefType>(init.getType()).getElementType().isF32()) {
-      acc = ws.alloc(shape, sizes);
-      rounds.push_back({acc, init});
-    }
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0));
-    token = gpu::MemsetOp::create(rewriter, loc, tokenType, ValueRange{token},
-                                  acc, zero)
-                .getAsyncToken();
-    return acc;
-  };
+  GradAccumulators accumulators(rewriter, loc, ws);
   GradBuffers out;
   out.weights = ws.alloc({dyn}, tokens);
-  out.gh = accumulator(op.getGradHiddenInit(), {dyn, d}, tokens);
-  out.gw = accumulator(op.getGradClassifierInit(), {dyn, d}, classes);
+  out.gh = accumulators.get(op.getGradHiddenInit(), {dyn, d}, tokens);
+  out.gw = accumulators.get(op.getGradClassifierInit(), {dyn, d}, classes);
   if (Value gb = op.getGradBiasInit())
-    out.gb = accumulator(gb, {dyn}, classes);
+    out.gb = accumulators.get(gb, {dyn}, classes);
   out.counts = op.getFilterCountsInit();
-
-  // Step 1: one block.
-  int64_t threads = std::min<int64_t>(1024, target.maxThreadsPerBlock);
-  auto perWarp = MemRefType::get({threads / target.warpSize}, f32,
-                                 MemRefLayoutAttrInterface(), workgroup);
-  auto weights = gpu::LaunchOp::create(
-      rewriter, loc, one, one, one, ix.idx(threads), one, one, nullptr,
-      tokenType, ValueRange{token}, TypeRange{perWarp});
-  {
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(&weights.getBody().front());
-    buildGradWeights(rewriter, loc, op, weights, threads, target.warpSize,
-                 out.weights, out.counts);
-    gpu::TerminatorOp::create(rewriter, loc);
-  }
-  token = weights.getAsyncToken();
+  launchGradWeights(rewriter, loc, op, target, ws, out);
 
   // Step 2: a block per tile (at least one per grid dimension).
   auto tilesOf = [&](Value n, int64_t per) {
@@ -834,19 +835,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   }
   token = tiles.getAsyncToken();
 
-  // Step 3: the rounds, a grid-stride loop each.
-  constexpr int64_t kRoundThreads = 256;
-  for (auto [acc, init] : rounds) {
-    auto round = gpu::LaunchOp::create(
-        rewriter, loc, ix.idx(8 * target.multiprocessors), one, one,
-        ix.idx(kRoundThreads), one, one, nullptr, tokenType,
-        ValueRange{token});
-    OpBuilder::InsertionGuard g(rewriter);
-    rewriter.setInsertionPointToStart(&round.getBody().front());
-    buildGradRound(rewriter, loc, round, kRoundThreads, acc, init);
-    gpu::TerminatorOp::create(rewriter, loc);
-    token = round.getAsyncToken();
-  }
+  accumulators.launchRounds(target);
   ws.finish();
   rewriter.eraseOp(op);
   return success();

@@ -306,40 +306,12 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&work.getThenRegion().front());
-    Value total = mul(sub(j1, j0), idx(innerSteps));
-    Value lastSlice = sub(total, idx(1));
-    // A slice is staged into the buffer of the last slice whose products
-    // every warp has completed.
-    int64_t ahead = c.stages - 1 - mma.productsInFlight();
-    // The first `ahead` slices in flight before the loop (past the end the
-    // last slice again: unused, but every step waits for one group).
-    Value token;
-    for (int64_t t = 0; t < ahead; ++t)
-      token = stageSlice(minI(idx(t), lastSlice), idx(t));
-    auto outer = scf::ForOp::create(
-        b, loc, j0, j1, idx(1), init,
-        [&](OpBuilder &, Location, Value j, ValueRange st) {
-          auto inner = scf::ForOp::create(
-              b, loc, idx(0), idx(innerSteps), idx(1), mma.zero(),
-              [&](OpBuilder &, Location, Value k, ValueRange acc) {
-                Value t = add(mul(sub(j, j0), idx(innerSteps)), k);
-                // The buffer of slice t - 1 - productsInFlight, which every
-                // warp is done with (the barrier closing the last step).
-                Value next = add(t, idx(ahead));
-                stageSlice(minI(next, lastSlice), rem(next, c.stages));
-                mma.waitSlice(t, token, ahead);
-                SmallVector<Value> out = mma.multiply(
-                    llvm::to_vector(acc), rem(t, c.stages), warpRow, warpCol);
-                gpu::BarrierOp::create(b, loc);
-                scf::YieldOp::create(b, loc, out);
-              });
-          SmallVector<Value> acc =
-              mma.settle(SmallVector<Value>(inner.getResults()));
-          scf::YieldOp::create(b, loc, fold(j, acc, st));
+    SmallVector<Value> states = forEachLogitTile(
+        b, loc, mma, j0, j1, innerSteps, init, warpRow, warpCol, stageSlice,
+        [&](Value j, ArrayRef<Value> acc, ValueRange st) {
+          return fold(j, acc, st);
         });
-    // No copy may be in flight when the block ends.
-    mma.drain(token, total, ahead);
-    scf::YieldOp::create(b, loc, outer.getResults());
+    scf::YieldOp::create(b, loc, states);
     b.setInsertionPointToStart(&work.getElseRegion().front());
     scf::YieldOp::create(b, loc, init);
   }
