@@ -272,6 +272,8 @@ void _mlir_ciface_bf16_bias(MemRef2 *, MemRef2 *, MemRef1 *, MemRef1 *,
                             MemRef1 *, MemRef1 *);
 void _mlir_ciface_one_sum(MemRef2 *, MemRef2 *, MemRef1 *, MemRef1 *,
                           MemRef0 *, MemRef2 *, MemRef2 *);
+void _mlir_ciface_many_tokens(MemRef2 *, MemRef2 *, MemRef1 *, MemRef1 *,
+                              MemRef0 *, MemRef2 *, MemRef2 *, MemRef1 *);
 }
 
 int main() {
@@ -307,6 +309,13 @@ int main() {
            [](Args &a) {
              _mlir_ciface_one_sum(&a.h, &a.w, &a.t, &a.lse, &a.dl0, &a.gh,
                                   &a.gw);
+           },
+           rng));
+  note(run({"many_tokens", 131200, 64, 40, Ty::BF16, Ty::BF16, Ty::F32,
+            false, false, 0, 0, 8.0, 0.0, -100, 2, true},
+           [](Args &a) {
+             _mlir_ciface_many_tokens(&a.h, &a.w, &a.t, &a.lse, &a.dl0, &a.gh,
+                                      &a.gw, &a.counts);
            },
            rng));
   return worst;
