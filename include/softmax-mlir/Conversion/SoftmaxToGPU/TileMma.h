@@ -87,8 +87,8 @@ public:
   /// is its source's rows [k0, k0 + kTile) by columns from its row0.
   /// Returns what `wait` waits for.
   virtual Value stage(Value a, Value aRow0, Value aRows, Value bSrc,
-                      Value bRow0, Value bRows, Value k0, Value cols,
-                      Value buf, Value bK0 = Value()) = 0;
+                      Value bRow0, Value bRows, Value k0, Value cols, Value buf,
+                      Value bK0 = Value()) = 0;
   /// Waits for every copy but the last `pending` groups requested.
   virtual void wait(Value token, int64_t pending) = 0;
   /// Host code before the launch, where the end needs something of the

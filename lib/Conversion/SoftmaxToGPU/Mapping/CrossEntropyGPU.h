@@ -77,8 +77,7 @@ inline SmallVector<Value> forEachLogitTile(
     OpBuilder &b, Location loc, TileMma &mma, Value j0, Value j1,
     int64_t innerSteps, ValueRange init, Value warpRow, Value warpCol,
     function_ref<Value(Value, Value)> stageSlice,
-    function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
-        body) {
+    function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)> body) {
   IndexArith ix(b, loc);
   const TileMmaConfig &c = mma.getConfig();
   Value total = ix.mul(ix.sub(j1, j0), ix.idx(innerSteps));
@@ -97,9 +96,8 @@ inline SmallVector<Value> forEachLogitTile(
               Value next = ix.add(t, ix.idx(ahead));
               stageSlice(ix.minI(next, last), ix.rem(next, c.stages));
               mma.waitSlice(t, token, ahead);
-              SmallVector<Value> out =
-                  mma.multiply(llvm::to_vector(acc), ix.rem(t, c.stages),
-                               warpRow, warpCol);
+              SmallVector<Value> out = mma.multiply(
+                  llvm::to_vector(acc), ix.rem(t, c.stages), warpRow, warpCol);
               gpu::BarrierOp::create(b, loc);
               scf::YieldOp::create(b, loc, out);
             });

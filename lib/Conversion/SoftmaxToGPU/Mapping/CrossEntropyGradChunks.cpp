@@ -121,10 +121,9 @@ Value ChunkProductKernel::isKept(Value i) {
   SmallVector<Value> at = kind == GradProduct::Hidden
                               ? SmallVector<Value>{tileRow, i}
                               : SmallVector<Value>{i, tileRow};
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      memref::LoadOp::create(b, loc, out.flags, at),
-      arith::ConstantIntOp::create(b, loc, 0, 32));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                               memref::LoadOp::create(b, loc, out.flags, at),
+                               arith::ConstantIntOp::create(b, loc, 0, 32));
 }
 
 Value ChunkProductKernel::listKept(Value base) {
@@ -136,9 +135,9 @@ Value ChunkProductKernel::listKept(Value base) {
   Value mine = idx(0);
   for (int64_t j = 0; j < per; ++j) {
     Value c = add(first, idx(j));
-    auto in = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
-                                cmp(arith::CmpIPredicate::slt, c, candidates),
-                                true);
+    auto in =
+        scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
+                          cmp(arith::CmpIPredicate::slt, c, candidates), true);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&in.getThenRegion().front());
@@ -173,15 +172,15 @@ Value ChunkProductKernel::listKept(Value base) {
     Value scan = i32;
     auto width = static_cast<int32_t>(mma.lanes());
     for (int32_t d = 1; d < width; d *= 2) {
-      auto up = gpu::ShuffleOp::create(b, loc, scan, d, width,
-                                       gpu::ShuffleMode::UP);
+      auto up =
+          gpu::ShuffleOp::create(b, loc, scan, d, width, gpu::ShuffleMode::UP);
       scan = arith::AddIOp::create(
           b, loc, scan,
           arith::SelectOp::create(b, loc, up.getValid(), up.getShuffleResult(),
                                   arith::ConstantIntOp::create(b, loc, 0, 32)));
     }
-    Value run = sub(arith::IndexCastOp::create(b, loc, b.getIndexType(), scan),
-                    own);
+    Value run =
+        sub(arith::IndexCastOp::create(b, loc, b.getIndexType(), scan), own);
     for (int64_t k = 0; k < each; ++k) {
       storeCount(run, add(mul(tid, idx(each)), idx(k)));
       run = add(run, cs[k]);
@@ -201,11 +200,10 @@ Value ChunkProductKernel::listKept(Value base) {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&write.getThenRegion().front());
-      memref::StoreOp::create(
-          b, loc,
-          arith::IndexCastOp::create(b, loc, b.getI32Type(),
-                                     add(first, idx(j))),
-          list, at);
+      memref::StoreOp::create(b, loc,
+                              arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                                         add(first, idx(j))),
+                              list, at);
     }
     at = add(at, arith::IndexCastOp::create(
                      b, loc, b.getIndexType(),
@@ -225,9 +223,9 @@ void ChunkProductKernel::stageStep(Value s, Value last, Value buf) {
   Value u = rem(step, perTile);
   Value plane = div(u, subSteps), sub = rem(u, subSteps);
   Value planeRow = mul(plane, out.tokenPad);
-  Value inner = add(mul(tile, idx(kind == GradProduct::Hidden ? kTileClasses
-                                                               : kTileTokens)),
-                    mul(sub, idx(c.kTile)));
+  Value inner = add(
+      mul(tile, idx(kind == GradProduct::Hidden ? kTileClasses : kTileTokens)),
+      mul(sub, idx(c.kTile)));
   if (kind == GradProduct::Hidden)
     // A: du rows of the tokens, classes `inner` of the chunk; B: W's rows
     // of those classes, columns from f0.
@@ -304,8 +302,8 @@ void ChunkProductKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // The block's token tile; the chunk's class tiles along the inner
     // dimension.
     tileRow = launch.getBlockIds().x;
-    candidates = arith::CeilDivUIOp::create(b, loc, chunkClasses,
-                                            idx(kTileClasses));
+    candidates =
+        arith::CeilDivUIOp::create(b, loc, chunkClasses, idx(kTileClasses));
     subSteps = kTileClasses / c.kTile;
   } else {
     // The class tile holding the block's 128 classes; the token tiles.
@@ -328,8 +326,8 @@ void ChunkProductKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   auto outer = scf::ForOp::create(
       b, loc, idx(0), windows, idx(1), init,
       [&](OpBuilder &, Location, Value w, ValueRange carried) {
-        Value total = mul(listKept(mul(w, idx(kWindow))),
-                          idx(subSteps * planes));
+        Value total =
+            mul(listKept(mul(w, idx(kWindow))), idx(subSteps * planes));
         SmallVector<Value> acc(carried.drop_back(2));
         Value base = carried.back();
         int64_t ahead = c.stages - 1 - mma.productsInFlight();
@@ -428,9 +426,9 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   auto poolBytes = [&](ArrayRef<MemRefType> types) {
     int64_t bytes = kSwizzleAlignment;
     for (MemRefType t : types)
-      bytes += llvm::alignTo(
-          t.getNumElements() * t.getElementTypeBitWidth() / 8,
-          kSwizzleAlignment);
+      bytes +=
+          llvm::alignTo(t.getNumElements() * t.getElementTypeBitWidth() / 8,
+                        kSwizzleAlignment);
     return bytes;
   };
   SmallVector<MemRefType> tileTypes = logits->tileBuffers(workgroup);
@@ -446,12 +444,12 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   SmallVector<MemRefType> wTypes = prodW->tileBuffers(workgroup);
   for (SmallVector<MemRefType> *types : {&hTypes, &wTypes})
     types->append({i32Buffer(kWindow), i32Buffer(kThreads + 1)});
-  int64_t most = std::max({poolBytes(tileTypes), poolBytes(hTypes),
-                           poolBytes(wTypes)});
+  int64_t most =
+      std::max({poolBytes(tileTypes), poolBytes(hTypes), poolBytes(wTypes)});
   if (most > target.maxSharedMemoryPerBlock)
-    return op.emitOpError() << "GPU mapping needs " << most
-                            << " bytes of workgroup memory; " << target.chip
-                            << " has " << target.maxSharedMemoryPerBlock;
+    return op.emitOpError()
+           << "GPU mapping needs " << most << " bytes of workgroup memory; "
+           << target.chip << " has " << target.maxSharedMemoryPerBlock;
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
@@ -500,14 +498,13 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   if (Value gb = op.getGradBiasInit())
     out.gb = accumulators.get(gb, {dyn}, classes);
   out.counts = op.getFilterCountsInit();
-  out.du = ws.alloc({dyn, dyn}, {ix.mul(ix.idx(planes), tokenPad), chunkCols},
-                    elt);
-  out.flags = ws.alloc({dyn, dyn}, {tokenTiles, chunkTiles},
-                       rewriter.getI32Type());
+  out.du =
+      ws.alloc({dyn, dyn}, {ix.mul(ix.idx(planes), tokenPad), chunkCols}, elt);
+  out.flags =
+      ws.alloc({dyn, dyn}, {tokenTiles, chunkTiles}, rewriter.getI32Type());
   out.tokenPad = tokenPad;
 
-  gpu::LaunchOp weights =
-      launchGradWeights(rewriter, loc, op, target, ws, out);
+  gpu::LaunchOp weights = launchGradWeights(rewriter, loc, op, target, ws, out);
   // The chunks run on streams of their own, one after another: the host
   // waits for the workspace before the first and for each chunk before the
   // next (a token carried through the loop has no lowering).
@@ -523,22 +520,18 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
     rewriter.setInsertionPointToStart(loop.getBody());
     out.chunk0 = ix.mul(loop.getInductionVar(), chunkCols);
     Value chunkClasses = ix.minI(chunkCols, ix.sub(classes, out.chunk0));
-    Value token =
-        gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
-            .getAsyncToken();
+    Value token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                      .getAsyncToken();
     auto launch = [&](Value x, Value y, ArrayRef<MemRefType> types,
-                      function_ref<void(gpu::LaunchOp, ArrayRef<Value>)>
-                          body) {
+                      function_ref<void(gpu::LaunchOp, ArrayRef<Value>)> body) {
       auto l = gpu::LaunchOp::create(
-          rewriter, loc, x, y, one, ix.idx(logitsConfig.warps() * 32), one,
-          one,
+          rewriter, loc, x, y, one, ix.idx(logitsConfig.warps() * 32), one, one,
           arith::ConstantIntOp::create(rewriter, loc, poolBytes(types), 32)
               .getResult(),
           tokenType, ValueRange{token});
       OpBuilder::InsertionGuard gl(rewriter);
       rewriter.setInsertionPointToStart(&l.getBody().front());
-      body(l, viewDynamicSharedMemory(rewriter, loc, types,
-                                      kSwizzleAlignment));
+      body(l, viewDynamicSharedMemory(rewriter, loc, types, kSwizzleAlignment));
       gpu::TerminatorOp::create(rewriter, loc);
       token = l.getAsyncToken();
       return l;
@@ -548,17 +541,16 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
     // pipeline, as the forward's blocks take theirs.
     out.chunkTiles = ceilDiv(chunkClasses, kTileClasses);
     Value ranges = ix.minI(
-        ix.maxI(arith::DivUIOp::create(rewriter, loc,
-                                       ix.idx(target.multiprocessors),
-                                       tokenTiles),
+        ix.maxI(arith::DivUIOp::create(
+                    rewriter, loc, ix.idx(target.multiprocessors), tokenTiles),
                 one),
         out.chunkTiles);
     out.tilesPerBlock =
         arith::CeilDivUIOp::create(rewriter, loc, out.chunkTiles, ranges);
     Value blocks = arith::CeilDivUIOp::create(rewriter, loc, out.chunkTiles,
                                               out.tilesPerBlock);
-    auto tiles = launch(tokenTiles, blocks,
-                        tileTypes, [&](gpu::LaunchOp l, ArrayRef<Value> smem) {
+    auto tiles = launch(tokenTiles, blocks, tileTypes,
+                        [&](gpu::LaunchOp l, ArrayRef<Value> smem) {
                           buildGradTiles(rewriter, loc, op, *logits, nullptr,
                                          nullptr, out, l, smem);
                         });

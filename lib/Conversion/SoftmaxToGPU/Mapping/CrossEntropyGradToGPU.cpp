@@ -181,8 +181,8 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
                                 minI(add(base, idx(off)), lastClass),
                                 op.getSoftcapAttr());
     Value isTarget = cmp(arith::CmpIPredicate::eq, rel[s], idx(off));
-    Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weights[s],
-                                        isTarget, zLoss, cap);
+    Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weights[s], isTarget,
+                                        zLoss, cap);
     Value valid =
         andI(inRow[s], cmp(arith::CmpIPredicate::slt, idx(off), limit));
     du.push_back(sm.select(valid, g, sm.cst(0)));
@@ -194,23 +194,21 @@ Value GradTileKernel::vote(ArrayRef<Value> du, Value flag, Value slot) {
   double eps = op.getFilterOrDefault();
   Value any;
   for (size_t i = 0; i < du.size(); ++i) {
-    Value big = crossEntropyKeepsEntry(b, loc, du[i],
-                                       weights[mma.slotOf(i)], eps);
+    Value big =
+        crossEntropyKeepsEntry(b, loc, du[i], weights[mma.slotOf(i)], eps);
     any = any ? arith::OrIOp::create(b, loc, any, big) : big;
   }
   {
     auto raise = scf::IfOp::create(b, loc, any, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&raise.getThenRegion().front());
-    memref::StoreOp::create(b, loc,
-                            arith::ConstantIntOp::create(b, loc, 1, 32), flag,
-                            slot);
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 32),
+                            flag, slot);
   }
   gpu::BarrierOp::create(b, loc);
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      memref::LoadOp::create(b, loc, flag, slot),
-      arith::ConstantIntOp::create(b, loc, 0, 32));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                               memref::LoadOp::create(b, loc, flag, slot),
+                               arith::ConstantIntOp::create(b, loc, 0, 32));
 }
 
 void GradTileKernel::addBias(ArrayRef<Value> du) {
@@ -224,9 +222,9 @@ void GradTileKernel::addBias(ArrayRef<Value> du) {
   auto lanes = static_cast<int32_t>(mma.lanes());
   for (auto &[off, s] : sums)
     for (int32_t x : mma.colLaneXors())
-      s = sm.add(s, gpu::ShuffleOp::create(b, loc, s, x, lanes,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult());
+      s = sm.add(
+          s, gpu::ShuffleOp::create(b, loc, s, x, lanes, gpu::ShuffleMode::XOR)
+                 .getShuffleResult());
   Value first = cmp(arith::CmpIPredicate::eq, mma.slotRow(0), idx(0));
   auto lead = scf::IfOp::create(b, loc, first, false);
   OpBuilder::InsertionGuard g(b);
@@ -287,8 +285,8 @@ void GradTileKernel::storeTile(ArrayRef<Value> grads, Value keep) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&lead.getThenRegion().front());
     memref::StoreOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), keep),
-        out.flags, tileIds);
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), keep), out.flags,
+        tileIds);
   }
   auto kept = scf::IfOp::create(b, loc, keep, false);
   OpBuilder::InsertionGuard g(b);
@@ -310,14 +308,14 @@ void GradTileKernel::storeTile(ArrayRef<Value> grads, Value keep) {
       for (size_t j = i; j < i + 2; ++j) {
         Value hi = arith::TruncFOp::create(b, loc, elt, grads[j]);
         // lo: du - hi, so that hi + lo carries du to about 2^-16.
-        pair.push_back(plane == 0
-                           ? hi
-                           : arith::TruncFOp::create(
-                                 b, loc, elt,
-                                 arith::SubFOp::create(
-                                     b, loc, grads[j],
-                                     arith::ExtFOp::create(
-                                         b, loc, b.getF32Type(), hi))));
+        pair.push_back(
+            plane == 0
+                ? hi
+                : arith::TruncFOp::create(
+                      b, loc, elt,
+                      arith::SubFOp::create(
+                          b, loc, grads[j],
+                          arith::ExtFOp::create(b, loc, b.getF32Type(), hi))));
       }
       Value vec = vector::FromElementsOp::create(b, loc, pairType, pair);
       // One 4-byte request a pair (even columns; the element alignment
@@ -467,8 +465,8 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
                             flag, idx(0));
   }
   // The tile's logits (the loop's barriers publish the flag's reset).
-  SmallVector<Value> acc = mma.settle(
-      pipelined(mma.zero(), [&](Value, Value buf, ValueRange a) {
+  SmallVector<Value> acc =
+      mma.settle(pipelined(mma.zero(), [&](Value, Value buf, ValueRange a) {
         return mma.multiply(llvm::to_vector(a), buf, warpRow, warpCol);
       }));
   SmallVector<Value> grads = gradients(acc);
@@ -497,8 +495,8 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     Value rest = arith::SubFOp::create(
         b, loc, grads[i], arith::ExtFOp::create(b, loc, b.getF32Type(), hi));
     at[0] = idx(1);
-    memref::StoreOp::create(b, loc,
-                            arith::TruncFOp::create(b, loc, elt, rest), du, at);
+    memref::StoreOp::create(b, loc, arith::TruncFOp::create(b, loc, elt, rest),
+                            du, at);
   }
   if (out.gb)
     addBias(grads);
@@ -517,10 +515,11 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
 }
 
 void softmax::detail::buildGradTiles(OpBuilder &b, Location loc,
-                            LinearCrossEntropyGradOp op, TileMma &logits,
-                            TileMma *prodH, TileMma *prodW,
-                            const GradBuffers &out, gpu::LaunchOp launch,
-                            ArrayRef<Value> smem) {
+                                     LinearCrossEntropyGradOp op,
+                                     TileMma &logits, TileMma *prodH,
+                                     TileMma *prodW, const GradBuffers &out,
+                                     gpu::LaunchOp launch,
+                                     ArrayRef<Value> smem) {
   GradTileKernel(b, loc, op, logits, prodH, prodW, out).build(launch, smem);
 }
 
@@ -554,8 +553,8 @@ static void buildWeights(OpBuilder &b, Location loc,
           Value t = memref::LoadOp::create(b, loc, targets, n);
           scf::YieldOp::create(
               b, loc,
-              ValueRange{sm.add(acc[0], sm.select(isKept(t), sm.cst(1),
-                                                  sm.cst(0)))});
+              ValueRange{
+                  sm.add(acc[0], sm.select(isKept(t), sm.cst(1), sm.cst(0)))});
         });
     Value count = loop.getResult(0);
     auto width = static_cast<int32_t>(warpSize);
@@ -587,8 +586,7 @@ static void buildWeights(OpBuilder &b, Location loc,
         Value g = scale ? scale : memref::LoadOp::create(b, loc, dl, n);
         memref::StoreOp::create(
             b, loc,
-            crossEntropyTokenWeight(b, loc, t, g, classes,
-                                    op.getIgnoreIndex()),
+            crossEntropyTokenWeight(b, loc, t, g, classes, op.getIgnoreIndex()),
             weights, n);
         scf::YieldOp::create(b, loc);
       });
@@ -620,19 +618,18 @@ static void buildRound(OpBuilder &b, Location loc, gpu::LaunchOp launch,
                        launch.getThreadIds().x);
   Value stride = ix.mul(launch.getGridSizeX(), ix.idx(threads));
   Type elt = cast<MemRefType>(dst.getType()).getElementType();
-  scf::ForOp::create(
-      b, loc, first, total, stride, ValueRange{},
-      [&](OpBuilder &, Location, Value i, ValueRange) {
-        SmallVector<Value> at = {i};
-        if (type.getRank() == 2)
-          at = {arith::DivUIOp::create(b, loc, i, inner),
-                arith::RemUIOp::create(b, loc, i, inner)};
-        Value v = memref::LoadOp::create(b, loc, src, at);
-        memref::StoreOp::create(b, loc,
-                                arith::TruncFOp::create(b, loc, elt, v), dst,
-                                at);
-        scf::YieldOp::create(b, loc);
-      });
+  scf::ForOp::create(b, loc, first, total, stride, ValueRange{},
+                     [&](OpBuilder &, Location, Value i, ValueRange) {
+                       SmallVector<Value> at = {i};
+                       if (type.getRank() == 2)
+                         at = {arith::DivUIOp::create(b, loc, i, inner),
+                               arith::RemUIOp::create(b, loc, i, inner)};
+                       Value v = memref::LoadOp::create(b, loc, src, at);
+                       memref::StoreOp::create(
+                           b, loc, arith::TruncFOp::create(b, loc, elt, v), dst,
+                           at);
+                       scf::YieldOp::create(b, loc);
+                     });
 }
 
 Value GradAccumulators::get(Value init, ArrayRef<int64_t> shape,
@@ -654,10 +651,10 @@ void GradAccumulators::launchRounds(const GPUTarget &target) {
   constexpr int64_t kRoundThreads = 256;
   Value one = ix.idx(1);
   for (auto [acc, init] : rounds) {
-    auto round = gpu::LaunchOp::create(
-        b, loc, ix.idx(8 * target.multiprocessors), one, one,
-        ix.idx(kRoundThreads), one, one, nullptr, ws.tokenType,
-        ValueRange{ws.token});
+    auto round =
+        gpu::LaunchOp::create(b, loc, ix.idx(8 * target.multiprocessors), one,
+                              one, ix.idx(kRoundThreads), one, one, nullptr,
+                              ws.tokenType, ValueRange{ws.token});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&round.getBody().front());
     buildRound(b, loc, round, kRoundThreads, acc, init);
@@ -666,9 +663,11 @@ void GradAccumulators::launchRounds(const GPUTarget &target) {
   }
 }
 
-gpu::LaunchOp softmax::detail::launchGradWeights(
-    OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
-    const GPUTarget &target, StreamWorkspace &ws, const GradBuffers &out) {
+gpu::LaunchOp softmax::detail::launchGradWeights(OpBuilder &b, Location loc,
+                                                 LinearCrossEntropyGradOp op,
+                                                 const GPUTarget &target,
+                                                 StreamWorkspace &ws,
+                                                 const GradBuffers &out) {
   IndexArith ix(b, loc);
   Value one = ix.idx(1);
   int64_t threads = std::min<int64_t>(1024, target.maxThreadsPerBlock);
@@ -688,7 +687,8 @@ gpu::LaunchOp softmax::detail::launchGradWeights(
 }
 
 LogicalResult softmax::detail::checkGradTile(LinearCrossEntropyGradOp op,
-                                    int64_t tileTokens, int64_t tileClasses) {
+                                             int64_t tileTokens,
+                                             int64_t tileClasses) {
   // The filter judges the kernel's tile: a tile the op names is a contract
   // where it changes the result (a filter) or what is reported (counts).
   bool tileMatters =
@@ -827,8 +827,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&tiles.getBody().front());
-    SmallVector<Value> smem =
-        viewDynamicSharedMemory(rewriter, loc, tileTypes);
+    SmallVector<Value> smem = viewDynamicSharedMemory(rewriter, loc, tileTypes);
     buildGradTiles(rewriter, loc, op, *mma, prodH.get(), prodW.get(), out,
                    tiles, smem);
     gpu::TerminatorOp::create(rewriter, loc);

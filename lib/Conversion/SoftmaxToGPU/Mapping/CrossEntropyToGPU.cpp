@@ -261,8 +261,7 @@ void LogitTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   Value split = launch.getBlockIds().y;
   Value classTiles =
       arith::CeilDivUIOp::create(b, loc, classes, idx(c.blockCols()));
-  Value perSplit =
-      arith::CeilDivUIOp::create(b, loc, classTiles, splits);
+  Value perSplit = arith::CeilDivUIOp::create(b, loc, classTiles, splits);
   Value j0 = minI(mul(split, perSplit), classTiles);
   Value j1 = minI(add(j0, perSplit), classTiles);
 
@@ -486,10 +485,9 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
   // The warps' merge buffers: after the tiles in a dynamic pool (a pool
   // takes every buffer, SharedTiles.h), else workgroup attributions.
-  auto mergeType =
-      MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()},
-                      rewriter.getF32Type(), MemRefLayoutAttrInterface(),
-                      workgroup);
+  auto mergeType = MemRefType::get({plan.mma.warpsN, plan.mma.blockRows()},
+                                   rewriter.getF32Type(),
+                                   MemRefLayoutAttrInterface(), workgroup);
   SmallVector<MemRefType> buffers(tileTypes);
   buffers.append(3, mergeType);
   // Bulk tensor copies land with the 128-byte swizzle, whose buffers start
@@ -508,11 +506,11 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   auto wType = cast<MemRefType>(op.getClassifier().getType());
   int64_t perMultiprocessor =
       blocksPerMultiprocessor(plan.mma, mma->lanes(), smemBytes);
-  plan.splits = forcedSplits > 0
-                    ? forcedSplits
-                    : chooseVocabSplits(hType.getDimSize(0),
-                                        wType.getDimSize(0), plan.mma, target,
-                                        perMultiprocessor);
+  plan.splits =
+      forcedSplits > 0
+          ? forcedSplits
+          : chooseVocabSplits(hType.getDimSize(0), wType.getDimSize(0),
+                              plan.mma, target, perMultiprocessor);
 
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -569,25 +567,24 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
                     .getResult()
               : Value(),
       tokenType, ValueRange{token}, attributions);
-  tiles->setAttr(SoftmaxDialect::getStrategyAttrName(),
-                 CrossEntropyGPUStrategyAttr::get(
-                     ctx,
-                     plan.mma.warpgroups ? MatrixInstruction::WgmmaM64nNk16
-                     : target.vendor == GPUVendor::NVIDIA
-                         ? MatrixInstruction::M16n8k16
-                         : MatrixInstruction::Mfma16x16x16,
-                     plan.mma.blockRows(), plan.mma.blockCols(),
-                     plan.mma.kTile, plan.mma.stages,
-                     plan.splits ? std::optional<int64_t>(plan.splits)
-                                 : std::nullopt));
+  tiles->setAttr(
+      SoftmaxDialect::getStrategyAttrName(),
+      CrossEntropyGPUStrategyAttr::get(
+          ctx,
+          plan.mma.warpgroups ? MatrixInstruction::WgmmaM64nNk16
+          : target.vendor == GPUVendor::NVIDIA
+              ? MatrixInstruction::M16n8k16
+              : MatrixInstruction::Mfma16x16x16,
+          plan.mma.blockRows(), plan.mma.blockCols(), plan.mma.kTile,
+          plan.mma.stages,
+          plan.splits ? std::optional<int64_t>(plan.splits) : std::nullopt));
   {
     OpBuilder::InsertionGuard g(rewriter);
     rewriter.setInsertionPointToStart(&tiles.getBody().front());
     SmallVector<Value> smem =
         dynamic ? viewDynamicSharedMemory(rewriter, loc, buffers, alignment)
                 : SmallVector<Value>(tiles.getWorkgroupAttributions());
-    LogitTileKernel(rewriter, loc, op, *mma, plan, splits, lsePart,
-                    targetPart)
+    LogitTileKernel(rewriter, loc, op, *mma, plan, splits, lsePart, targetPart)
         .build(tiles, smem);
     gpu::TerminatorOp::create(rewriter, loc);
   }

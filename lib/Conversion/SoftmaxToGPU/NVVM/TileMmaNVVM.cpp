@@ -225,11 +225,11 @@ bool NVVMTileMma::atomicAddPair(Value dst, ValueRange indices, Value x0,
   Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
   Value ptr = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), i64);
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, ValueRange{ptr, x0, x1},
-      "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{ptr, x0, x1},
+                            "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f",
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(),
+                            ArrayAttr());
   return true;
 }
 

@@ -38,8 +38,7 @@ namespace {
 
 class NVVMWarpgroupTileMma : public TileMma {
 public:
-  NVVMWarpgroupTileMma(OpBuilder &b, Location loc,
-                       const TileMmaConfig &config)
+  NVVMWarpgroupTileMma(OpBuilder &b, Location loc, const TileMmaConfig &config)
       : TileMma(b, loc, config),
         eltBytes(config.elt.getIntOrFloatBitWidth() / 8) {}
 
@@ -73,15 +72,14 @@ public:
     quad = rem(lane, 4);
   }
   Value stage(Value a, Value aRow0, Value aRows, Value bSrc, Value bRow0,
-              Value bRows, Value k0, Value cols, Value buf,
-              Value bK0) override;
+              Value bRows, Value k0, Value cols, Value buf, Value bK0) override;
   void wait(Value, int64_t) override {
     llvm_unreachable("the warpgroup end waits by slice (waitSlice)");
   }
   void waitSlice(Value t, Value, int64_t) override {
     // Buffer t % stages completes one phase per slice it holds.
-    Value parity = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(), rem(div(t, config.stages), 2));
+    Value parity = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                              rem(div(t, config.stages), 2));
     waitBarrierParity(b, loc, barrier(rem(t, config.stages)), parity);
   }
   void drain(Value token, Value waited, int64_t pending) override {

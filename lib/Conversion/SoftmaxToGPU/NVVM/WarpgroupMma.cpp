@@ -20,8 +20,8 @@ Value softmax::detail::swizzledOperandDescriptor(OpBuilder &b, Location loc,
   };
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, address, c(0x3FFFF)), c(4));
-  int64_t fields = (int64_t(leadingBytes >> 4) << 16) | (int64_t(1024 >> 4) << 32) |
-                   (int64_t(1) << 62);
+  int64_t fields = (int64_t(leadingBytes >> 4) << 16) |
+                   (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
   return arith::OrIOp::create(b, loc, start, c(fields));
 }
 
@@ -73,12 +73,11 @@ Value softmax::detail::warpgroupMmaColumns(OpBuilder &b, Location loc,
   return acc;
 }
 
-SmallVector<Value>
-softmax::detail::warpgroupAccumulatorElements(OpBuilder &b, Location loc,
-                                              Value acc) {
+SmallVector<Value> softmax::detail::warpgroupAccumulatorElements(OpBuilder &b,
+                                                                 Location loc,
+                                                                 Value acc) {
   SmallVector<Value> xs;
-  int64_t count =
-      cast<LLVM::LLVMStructType>(acc.getType()).getBody().size();
+  int64_t count = cast<LLVM::LLVMStructType>(acc.getType()).getBody().size();
   for (int64_t i = 0; i < count; ++i)
     xs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
   return xs;

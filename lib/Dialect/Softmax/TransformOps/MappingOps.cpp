@@ -107,15 +107,28 @@ mapPayloadOp(transform::TransformOpInterface transformOp, Operation *target,
 
   // An attention may leave helper launches around its kernel (the counts'
   // zeroing, split-KV's merge): the op's own is the one that records its
-  // strategy.
+  // strategy. The cross-entropy gradient's chunked form launches its
+  // kernels inside a host loop over the chunks: without one at the top
+  // level that records a strategy, the nested one that does.
   SmallVector<ResultOp> produced;
   for (Operation &op : between())
     if (auto result = dyn_cast<ResultOp>(op))
       produced.push_back(result);
+  auto hasStrategy = [](ResultOp op) {
+    return op->hasAttr(SoftmaxDialect::getStrategyAttrName());
+  };
   if (produced.size() > 1)
-    llvm::erase_if(produced, [](ResultOp op) {
-      return !op->hasAttr(SoftmaxDialect::getStrategyAttrName());
-    });
+    llvm::erase_if(produced, [&](ResultOp op) { return !hasStrategy(op); });
+  if (produced.size() <= 1 && (produced.empty() || !hasStrategy(produced[0]))) {
+    SmallVector<ResultOp> nested;
+    for (Operation &op : between())
+      op.walk([&](ResultOp result) {
+        if (result.getOperation() != &op && hasStrategy(result))
+          nested.push_back(result);
+      });
+    if (nested.size() == 1)
+      produced = nested;
+  }
   if (produced.size() != 1)
     return emitDefiniteFailure(transformOp)
            << "the mapping to " << what << " left " << produced.size() << " "

@@ -169,3 +169,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// On sm_90a the chunked form: the handle gets the logit tiles' launch inside
+// the loop over the chunks of classes (the products' launches follow it).
+// CHECK-LABEL: func @cross_entropy_grad_sm90a
+// CHECK: scf.for
+// CHECK: gpu.launch async
+// CHECK: } {mapped, softmax.strategy = #softmax.cross_entropy_gpu_strategy<mma = wgmma.m64nNk16, rows_per_block = 128, classes_per_tile = 256, k_tile = 64, stages = 4>}
+// CHECK: gpu.launch async
+// CHECK-NOT: mapped
+// CHECK: gpu.launch async
+// CHECK-NOT: mapped
+// CHECK-NOT: softmax.linear_cross_entropy_grad ins
+// CHECK: return
+func.func @cross_entropy_grad_sm90a(%h: memref<512x256xbf16>, %w: memref<32000x256xbf16>, %t: memref<512xi64>, %lse: memref<512xf32>, %dl: memref<f32>, %gh: memref<512x256xf32>, %gw: memref<32000x256xf32>) {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<512x256xbf16>, memref<32000x256xbf16>, memref<512xi64>, memref<512xf32>, memref<f32>) outs(%gh, %gw : memref<512x256xf32>, memref<32000x256xf32>) reduction(sum)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.linear_cross_entropy_grad"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.softmax.map_to_gpu %op {chip = "sm_90a"}
+        : (!transform.any_op) -> !transform.op<"gpu.launch">
+    transform.annotate %launch "mapped" : !transform.op<"gpu.launch">
+    transform.yield
+  }
+}
