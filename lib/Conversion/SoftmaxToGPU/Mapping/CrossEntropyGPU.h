@@ -64,6 +64,18 @@ inline Value crossEntropyLogit(OpBuilder &b, Location loc, StateMath &sm,
   return x;
 }
 
+/// The warpgroup logit tile (wgmma targets) of the forward and of the
+/// gradient's chunked form: two warpgroups, each 64 tokens by 256 classes,
+/// four slices of 64 features in flight (4 x 48 KiB of shared memory).
+inline void useWarpgroupLogitTile(TileMmaConfig &c) {
+  c.warpgroups = true;
+  c.warpsM = 8;
+  c.warpsN = 1;
+  c.warpRows = 16;
+  c.warpCols = 256;
+  c.stages = 4;
+}
+
 /// The logits of class tiles [j0, j1) of one block, `innerSteps` slices of
 /// the hidden size each, in one pipeline (the forward's schedule: a slice
 /// is staged into the buffer of the last slice whose products every warp

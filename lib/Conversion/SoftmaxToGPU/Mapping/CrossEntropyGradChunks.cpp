@@ -72,9 +72,9 @@ class ChunkProductKernel : IndexArith {
 public:
   ChunkProductKernel(OpBuilder &b, Location loc, LinearCrossEntropyGradOp op,
                      TileMma &mma, GradProduct kind, const GradBuffers &out,
-                     Value chunkClasses, int64_t planes)
+                     int64_t planes)
       : IndexArith(b, loc), op(op), mma(mma), c(mma.getConfig()), kind(kind),
-        out(out), chunkClasses(chunkClasses), planes(planes) {}
+        out(out), planes(planes) {}
 
   void build(gpu::LaunchOp launch, ArrayRef<Value> smem);
 
@@ -106,7 +106,6 @@ private:
   const TileMmaConfig &c;
   GradProduct kind;
   GradBuffers out;
-  Value chunkClasses;
   int64_t planes;
   Value row0, f0, candidates, tileRow, warpRow, tokens, classes;
   /// Thread id; the window's list of kept candidates, and a count per
@@ -302,8 +301,7 @@ void ChunkProductKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // The block's token tile; the chunk's class tiles along the inner
     // dimension.
     tileRow = launch.getBlockIds().x;
-    candidates =
-        arith::CeilDivUIOp::create(b, loc, chunkClasses, idx(kTileClasses));
+    candidates = out.chunkTiles;
     subSteps = kTileClasses / c.kTile;
   } else {
     // The class tile holding the block's 128 classes; the token tiles.
@@ -389,16 +387,13 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   int64_t d = hType.getDimSize(1);
   Location loc = op.getLoc();
 
-  // The logits: the forward's warpgroup tile (two warpgroups, each 64
-  // tokens by 256 classes, four slices of 64 features in flight).
+  // The logits: the forward's warpgroup tile.
   TileMmaConfig logitsConfig;
   logitsConfig.elt = elt;
-  logitsConfig.warpgroups = true;
-  logitsConfig.warpsM = 8;
-  logitsConfig.warpsN = 1;
-  logitsConfig.warpRows = 16;
-  logitsConfig.warpCols = kTileClasses;
-  logitsConfig.stages = 4;
+  useWarpgroupLogitTile(logitsConfig);
+  assert(logitsConfig.blockRows() == kTileTokens &&
+         logitsConfig.blockCols() == kTileClasses &&
+         "the votes' tile is the logits' tile");
   // The products: 128 rows by up to 256 features, the inner dimension
   // (classes or tokens) in slices of 64, B (W or h) by inner rows, and for
   // grad_classifier A (du^T) too.
@@ -563,14 +558,13 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
     launch(tokenTiles, featureTiles, hTypes,
            [&](gpu::LaunchOp l, ArrayRef<Value> smem) {
              ChunkProductKernel(rewriter, loc, op, *prodH, GradProduct::Hidden,
-                                out, chunkClasses, planes)
+                                out, planes)
                  .build(l, smem);
            });
     launch(ceilDiv(chunkClasses, classifierConfig.blockRows()), featureTiles,
            wTypes, [&](gpu::LaunchOp l, ArrayRef<Value> smem) {
              ChunkProductKernel(rewriter, loc, op, *prodW,
-                                GradProduct::Classifier, out, chunkClasses,
-                                planes)
+                                GradProduct::Classifier, out, planes)
                  .build(l, smem);
            });
     gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{token});

@@ -455,14 +455,7 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
     plan.mma.warpsN = 4;
     plan.mma.warpRows = tokenCount <= 16 ? 16 : 32;
   } else if (target.warpgroupMma) {
-    // Two warpgroups, each 64 tokens by 256 classes on wgmma, four slices
-    // of 64 features in flight (4 x 48 KiB of shared memory).
-    plan.mma.warpgroups = true;
-    plan.mma.warpsM = 8;
-    plan.mma.warpsN = 1;
-    plan.mma.warpRows = 16;
-    plan.mma.warpCols = 256;
-    plan.mma.stages = 4;
+    useWarpgroupLogitTile(plan.mma);
   }
 
   std::unique_ptr<TileMma> mma =
