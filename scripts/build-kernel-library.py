@@ -17,7 +17,8 @@ registers and spills from ``ptxas -v``).
 Spec syntax: ``op:dtype:RxC[:algorithm[:suffix[:overrides]]]``, e.g.
 ``softmax:f32:8192x8192`` or ``softmax:bf16:512x262144:exp_pair:v_exp``;
 overrides replace the mapping heuristic's choice (``T=512,K=8,S=16,R=1,V=4``
-for threads per row, cached vectors, splits, rows per block, vector width).
+for threads per row, cached vectors, splits, rows per block, vector width;
+``M=cluster`` or ``M=global`` for how split rows merge).
 """
 
 from __future__ import annotations
@@ -59,14 +60,17 @@ class Spec:
     overrides: str = ""
 
     FIELDS = {"T": "threads_per_row", "K": "cached_vectors", "S": "splits",
-              "R": "rows_per_block", "V": "vector_width"}
+              "R": "rows_per_block", "V": "vector_width", "M": "split_merge"}
+    WORDS = {"M": ("global", "cluster")}
 
     def strategy_attr(self) -> str:
         """The per-op override attribute that softmax-map-to-gpu reads."""
         fields = []
         for item in filter(None, self.overrides.split(",")):
             key, _, value = item.partition("=")
-            if key not in self.FIELDS or not value.isdigit():
+            if key not in self.FIELDS or not (
+                    value in self.WORDS[key] if key in self.WORDS
+                    else value.isdigit()):
                 raise SystemExit(f"bad override '{item}' in {self.name}")
             fields.append(f"{self.FIELDS[key]} = {value}")
         if not fields:
@@ -125,8 +129,8 @@ def strategies(mapped: Path) -> dict[str, dict]:
         m = re.search(r"softmax\.strategy = #softmax\.gpu_strategy<([^>]*)>",
                       func[0])
         if m:
-            result[func[1]] = {k: int(v) for k, v in
-                               re.findall(r"(\w+) = (\d+)", m[1])}
+            result[func[1]] = {k: int(v) if v.isdigit() else v for k, v in
+                               re.findall(r"(\w+) = (\w+)", m[1])}
     return result
 
 

@@ -198,9 +198,7 @@ const char *errorDescription(int code) {
   return fallbackErrorDescription(code);
 }
 
-bool isShutdownError(int code) {
-  return code == CUDA_ERROR_DEINITIALIZED;
-}
+bool isShutdownError(int code) { return code == CUDA_ERROR_DEINITIALIZED; }
 
 bool activate(int device, void *overrideStream, ContextKey *key) {
   if (CUresult result = initDriver())
@@ -224,8 +222,8 @@ bool activate(int device, void *overrideStream, ContextKey *key) {
   return true;
 }
 
-bool moduleLoad(const void *data, size_t /*size*/, bool assembly,
-                int optLevel, void **module) {
+bool moduleLoad(const void *data, size_t /*size*/, bool assembly, int optLevel,
+                void **module) {
   // The JIT's (or the loader's) error log makes PTX errors readable.
   char errorLog[8192] = {0};
   CUjit_option options[3] = {CU_JIT_ERROR_LOG_BUFFER,
@@ -236,8 +234,8 @@ bool moduleLoad(const void *data, size_t /*size*/, bool assembly,
                      reinterpret_cast<void *>(uintptr_t(
                          optLevel < 0 ? 0 : (optLevel > 4 ? 4 : optLevel)))};
   CUmodule loaded = nullptr;
-  CUresult result = cuModuleLoadDataEx(&loaded, data, assembly ? 3 : 2,
-                                       options, values);
+  CUresult result =
+      cuModuleLoadDataEx(&loaded, data, assembly ? 3 : 2, options, values);
   if (result != CUDA_SUCCESS) {
     errorLog[sizeof(errorLog) - 1] = 0;
     reportError(result, "cuModuleLoadDataEx(%s) failed with %s (%d): %s%s",
@@ -281,14 +279,20 @@ bool launch(void *function, const Dim3 *cluster, Dim3 grid, Dim3 block,
             void **extra) {
   auto f = static_cast<CUfunction>(function);
   if (sharedMemBytes > kDefaultSharedMemLimit &&
-      !SMRT_CHECK(cuFuncSetAttribute(
-          f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-          static_cast<int>(sharedMemBytes))))
+      !SMRT_CHECK(
+          cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             static_cast<int>(sharedMemBytes))))
     return false;
   if (!cluster)
     return SMRT_CHECK(cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x,
                                      block.y, block.z, sharedMemBytes,
                                      toStream(stream), params, extra));
+  // Clusters of more than 8 blocks (the portable size) run on sm_90 only
+  // once the function allows them; the split-row softmax asks for up to 16.
+  if (cluster->x * cluster->y * cluster->z > 8 &&
+      !SMRT_CHECK(cuFuncSetAttribute(
+          f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)))
+    return false;
   CUlaunchAttribute attribute = {};
   attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   attribute.value.clusterDim.x = cluster->x;
@@ -355,8 +359,7 @@ bool memAlloc(uint64_t bytes, void *stream, bool hostShared, void **ptr,
   CUdeviceptr allocated = 0;
   *streamOrdered = false;
   if (hostShared) {
-    if (!SMRT_CHECK(
-            cuMemAllocManaged(&allocated, bytes, CU_MEM_ATTACH_GLOBAL)))
+    if (!SMRT_CHECK(cuMemAllocManaged(&allocated, bytes, CU_MEM_ATTACH_GLOBAL)))
       return false;
   } else {
     CUmemoryPool pool = nullptr;
@@ -470,13 +473,9 @@ std::vector<std::pair<TensorMapKey, CUdeviceptr>> &tensorMaps() {
 }
 } // namespace
 
-extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
-                                                int64_t dataType,
-                                                int64_t interleave,
-                                                int64_t swizzle,
-                                                int64_t l2Promotion,
-                                                int64_t oobFill,
-                                                int64_t *boxDims) {
+extern "C" void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims) {
   EntryPoint entry("mgpuTensorMapEncodeTiledMemref");
   if (rank < 1 || rank > 5 || !descriptor || !boxDims) {
     reportError(SOFTMAX_RUNTIME_ERROR_INVALID_ARGUMENT,
@@ -575,8 +574,8 @@ extern "C" void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
   static_assert(sizeof(map) == kMapBytes, "a CUtensorMap is 128 bytes");
   if (!SMRT_CHECK(cuTensorMapEncodeTiled(
           &map, static_cast<CUtensorMapDataType>(dataType),
-          static_cast<cuuint32_t>(rank), address, globalDim, globalStrides,
-          box, elementStrides, static_cast<CUtensorMapInterleave>(interleave),
+          static_cast<cuuint32_t>(rank), address, globalDim, globalStrides, box,
+          elementStrides, static_cast<CUtensorMapInterleave>(interleave),
           static_cast<CUtensorMapSwizzle>(swizzle),
           static_cast<CUtensorMapL2promotion>(l2Promotion),
           static_cast<CUtensorMapFloatOOBfill>(oobFill)))) {

@@ -174,6 +174,11 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     Option<"splits", "splits", "int64_t", "0",
            "Blocks per row: 1 to 64, at most the warp size (0: the "
            "heuristic's)">,
+    Option<"splitMerge", "split-merge", "std::string", /*default=*/"\"\"",
+           "How the blocks of a split row merge their states: global (in "
+           "global memory, behind a ticket) or cluster (one thread-block "
+           "cluster per row, through distributed shared memory; sm_90 and "
+           "later, at most 16 splits); empty: the heuristic's">,
     Option<"attentionRowsPerWarp", "attention-rows-per-warp", "int64_t", "0",
            "softmax.attention: query rows per warp, 16 or 32 (32 on NVIDIA "
            "only; 0: the measured default)">,

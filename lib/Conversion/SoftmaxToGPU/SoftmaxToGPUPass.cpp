@@ -69,6 +69,13 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   mapping.softmax.vectorWidth = options.vectorWidth;
   mapping.softmax.cachedVectors = options.cachedVectors;
   mapping.softmax.splits = options.splits;
+  if (!options.splitMerge.empty()) {
+    std::optional<SplitMerge> merge = symbolizeSplitMerge(options.splitMerge);
+    if (!merge)
+      return emitError() << "split-merge must be global or cluster, not '"
+                         << options.splitMerge << "'";
+    mapping.softmax.splitMerge = *merge;
+  }
   mapping.attention.rowsPerWarp = options.attentionRowsPerWarp;
   mapping.attention.buffers = options.attentionBuffers;
   mapping.attention.keySplits = options.attentionKeySplits;
@@ -132,6 +139,7 @@ struct SoftmaxMapToGPUPass
     options.vectorWidth = vectorWidth;
     options.cachedVectors = cachedVectors;
     options.splits = splits;
+    options.splitMerge = splitMerge;
     options.attentionRowsPerWarp = attentionRowsPerWarp;
     options.attentionBuffers = attentionBuffers;
     options.attentionKeySplits = attentionKeySplits;

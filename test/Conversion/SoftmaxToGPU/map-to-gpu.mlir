@@ -58,7 +58,7 @@ func.func @warp_rows(%x: memref<?x512xbf16>, %y: memref<?x512xbf16>) {
 // CHECK: memref.atomic_rmw addi
 // CHECK: scf.while
 // CHECK: llvm.fence syncscope("device") acquire
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32, split_merge = global>
 // CHECK: gpu.dealloc async
 // CHECK: gpu.dealloc async
 // CHECK: gpu.wait [
@@ -103,7 +103,7 @@ func.func @override(%x: memref<64x8192xbf16>, %y: memref<64x8192xbf16>) {
 // vectors of 8 (128 f32 values in 64 registers); capped at 8 vectors, the
 // row splits over 16 blocks of 128 threads.
 // CHECK-LABEL: func @vocabulary_rows
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = global>
 func.func @vocabulary_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
   softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
@@ -122,7 +122,7 @@ func.func @vocabulary_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf
 // CHECK: memref.atomic_rmw addi
 // CHECK: arith.ceildivui
 // CHECK: scf.for
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, splits = 32>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, splits = 32, split_merge = global>
 func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003xbf16>) {
   softmax.softmax ins(%x : memref<8x1000003xbf16>) outs(%y : memref<8x1000003xbf16>) dimension(1) masked(zero) algorithm(online)
   return
@@ -135,7 +135,7 @@ func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003x
 // reads twice and keeps the cached split.
 // CHECK-LABEL: func @logsumexp_streams
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, splits = 1>
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = global>
 func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(three_pass)
@@ -164,7 +164,7 @@ func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) 
 // CHECK: vector.maskedload %[[X]][%[[AT]]], %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<51463168xbf16>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
 // CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}] {alignment = 16 : i64}
 // CHECK: vector.maskedstore %[[Y]][%{{.*}}], %{{.*}}, %{{.*}} {alignment = 16 : i64}
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 7>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 7, split_merge = global>
 func.func @odd_rows(%x: memref<1024x50257xbf16>, %y: memref<1024x50257xbf16>) {
   softmax.softmax ins(%x : memref<1024x50257xbf16>) outs(%y : memref<1024x50257xbf16>) dimension(1) masked(zero) algorithm(online)
   return

@@ -154,3 +154,9 @@ func.func @attention_softmax_strategy(%q: memref<1x1x4x16xbf16>, %k: memref<1x1x
   softmax.attention ins(%q, %k, %v : memref<1x1x4x16xbf16>, memref<1x1x8x16xbf16>, memref<1x1x8x16xbf16>) outs(%o : memref<1x1x4x16xbf16>) masked(zero) {softmax.strategy = #softmax.cpu_strategy<vector_width = 8>}
   return
 }
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::softmax::SplitMerge to be one of: global, cluster}}
+// expected-error @+1 {{failed to parse Softmax_GPUStrategyAttr parameter 'split_merge'}}
+func.func @gpu_split_merge() attributes {softmax.strategy = #softmax.gpu_strategy<split_merge = dsmem>}

@@ -75,6 +75,18 @@ public:
   /// emits an error at `op` and fails where this end's assembly cannot
   /// spell `name` (default: any name).
   virtual LogicalResult checkKernelName(Operation *op, StringRef name) const;
+  /// Thread-block clusters, on ends whose targets have them
+  /// (GPUTarget::maxClusterBlocks > 0; the mapping refuses cluster
+  /// strategies elsewhere, and the defaults are unreachable). Every thread
+  /// of every block of the cluster arrives (ordering its shared memory
+  /// writes before the wait of the others) and then waits; the waits end
+  /// once all have arrived.
+  virtual void buildClusterArrive(OpBuilder &b, Location loc) const;
+  virtual void buildClusterWait(OpBuilder &b, Location loc) const;
+  /// Element `index` of the f32 workgroup buffer `buffer` as block `rank`
+  /// (i32) of this block's cluster holds it.
+  virtual Value loadClusterShared(OpBuilder &b, Location loc, Value buffer,
+                                  Value index, Value rank) const;
   /// The matrix unit's share of the attention kernel for `op` with
   /// `config` (which the mapping has checked against the queries above).
   virtual std::unique_ptr<detail::AttentionMma>

@@ -44,6 +44,9 @@ struct GPUTarget {
   /// Warpgroup matrix products (wgmma, sm_90a only: PTX offers them to the
   /// arch-specific target, not to sm_90's forward-compatible one).
   bool warpgroupMma = false;
+  /// The most blocks of a thread-block cluster (NVIDIA sm_90+: 8 portable,
+  /// 16 with the non-portable size the runtime allows); 0: no clusters.
+  int64_t maxClusterBlocks = 0;
 };
 
 /// Looks up sm_80, sm_90, sm_90a, gfx90a or gfx942.
@@ -69,6 +72,11 @@ struct GPUStrategy {
   /// Blocks that share one row (more than one: each block folds a chunk,
   /// publishes its state, and the blocks of the row merge all states).
   int64_t splits = 1;
+  /// How the blocks of a split row merge their states (splits > 1): in
+  /// global memory (the default) or as one thread-block cluster through
+  /// its distributed shared memory. As an override, unset leaves it to the
+  /// heuristic.
+  std::optional<SplitMerge> splitMerge;
 };
 
 /// The elements a row of `rowLength` spans in aligned vectors of
@@ -276,9 +284,9 @@ void populateSoftmaxToGPUPatterns(RewritePatternSet &patterns,
 /// The matrix instruction of the attention kernel: m16n8k16 for f16/bf16 on
 /// NVIDIA, m16n8k8.tf32x3 or .tf32 for f32 there (`precision`),
 /// mfma16x16x16 on CDNA.
-MatrixInstruction getAttentionMatrixInstruction(const GPUTarget &target,
-                                                Type elementType,
-                                                AttentionF32Precision precision);
+MatrixInstruction
+getAttentionMatrixInstruction(const GPUTarget &target, Type elementType,
+                              AttentionF32Precision precision);
 
 /// `overrides` with the op's #softmax.attention_gpu_strategy request
 /// applied (`mma` choosing the f32 precision, `rows_per_warp`, `buffers`),

@@ -98,8 +98,7 @@ SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
     v = ifOp.getResult(0);
   }
   if (inElt != acc)
-    v = arith::ExtFOp::create(b, loc, VectorType::get({s.vectorWidth}, acc),
-                              v);
+    v = arith::ExtFOp::create(b, loc, VectorType::get({s.vectorWidth}, acc), v);
   SmallVector<Value> elements;
   for (int64_t i = 0; i < s.vectorWidth; ++i)
     elements.push_back(vector::ExtractOp::create(b, loc, v, i));
@@ -260,20 +259,18 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
   if (!req.normalize) {
     // logsumexp: the first thread of the row writes it (split rows: of the
     // block that published the row's last state).
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                        idx(0));
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
     if (splitWriter)
       first = andI(first, splitWriter);
-    scf::IfOp::create(b, loc, andI(first, rowValid),
-                      [&](OpBuilder &t, Location lc) {
-                        OpBuilder::InsertionGuard guard(b);
-                        b.setInsertionPoint(t.getInsertionBlock(),
-                                            t.getInsertionPoint());
-                        Value v = sm.fromAcc(
-                            sm.lse(stateKind, req.masked, m, l), outElt);
-                        memref::StoreOp::create(b, lc, v, y, row);
-                        scf::YieldOp::create(b, lc);
-                      });
+    scf::IfOp::create(
+        b, loc, andI(first, rowValid), [&](OpBuilder &t, Location lc) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+          Value v = sm.fromAcc(sm.lse(stateKind, req.masked, m, l), outElt);
+          memref::StoreOp::create(b, lc, v, y, row);
+          scf::YieldOp::create(b, lc);
+        });
     return;
   }
   Value inv;
@@ -316,17 +313,45 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
   });
 }
 
+std::pair<Value, Value> KernelBuilder::mergeClusterRow(Value m, Value l,
+                                                       int64_t round) {
+  // The row's first thread leaves the block's state in shared memory; the
+  // barrier orders it before every block's reads (arrive releases, wait
+  // acquires). Every block then merges all states, so the row's last
+  // publisher need not be found and nothing waits in a loop.
+  Value mSlot = idx(2 * round), lSlot = idx(2 * round + 1);
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
+  scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
+    memref::StoreOp::create(t, lc, m, smemStates, ValueRange{mSlot});
+    memref::StoreOp::create(t, lc, l, smemStates, ValueRange{lSlot});
+    scf::YieldOp::create(t, lc);
+  });
+  hooks.buildClusterArrive(b, loc);
+  hooks.buildClusterWait(b, loc);
+  Value laneInWarp = rem(lane, target.warpSize);
+  Value valid = ult(laneInWarp, idx(s.splits));
+  Value rank = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(), minU(laneInWarp, idx(s.splits - 1)));
+  Value mo = hooks.loadClusterShared(b, loc, smemStates, mSlot, rank);
+  Value lo = hooks.loadClusterShared(b, loc, smemStates, lSlot, rank);
+  return warpMerge(sm.select(valid, mo, sm.identityOffset()),
+                   sm.select(valid, lo, sm.identitySum()), target.warpSize);
+}
+
 std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
                                                      ValueRange split,
                                                      int64_t round,
                                                      bool waitForAll) {
+  if (clusterMerge)
+    return mergeClusterRow(m, l, round);
   Value states = split[0], counters = split[1];
   Value splits = idx(s.splits);
   // Round r of the row uses its own slots and counts to (r + 1) * splits.
   Value rowBase = mul(add(mul(idx(round), rows), row), splits);
   Value slot = add(rowBase, chunk);
-  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        lane, idx(0));
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
   scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
@@ -362,11 +387,11 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
     scf::WhileOp::create(
         b, lc, TypeRange{}, ValueRange{},
         [&](OpBuilder &w, Location wl, ValueRange) {
-          Value count = memref::AtomicRMWOp::create(
-              w, wl, arith::AtomicRMWKind::addi, zero, counters,
-              ValueRange{row});
-          Value more = arith::CmpIOp::create(
-              w, wl, arith::CmpIPredicate::slt, count, goal);
+          Value count =
+              memref::AtomicRMWOp::create(w, wl, arith::AtomicRMWKind::addi,
+                                          zero, counters, ValueRange{row});
+          Value more = arith::CmpIOp::create(w, wl, arith::CmpIPredicate::slt,
+                                             count, goal);
           scf::ConditionOp::create(w, wl, more, ValueRange{});
         },
         [&](OpBuilder &w, Location wl, ValueRange) {
@@ -401,19 +426,25 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
   lane = rem(tid, s.threadsPerRow);
   chunkBegin = idx(0);
   Value ticket;
-  if (s.splits > 1) {
+  clusterMerge = s.splits > 1 && s.splitMerge == SplitMerge::Cluster;
+  if (clusterMerge) {
+    // A cluster per row: the hardware runs its blocks together.
+    smemStates = attributions[2];
+    row = gpu::ClusterIdOp::create(b, loc, gpu::Dimension::x);
+    chunk = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+  } else if (s.splits > 1) {
     // Blocks take work in the order they start, from a ticket counter, so
     // that the blocks of a row that wait for each other are all running.
     smemTicket = attributions[2];
     Value counters = split[1];
-    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          tid, idx(0));
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(0));
     scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &t, Location lc) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
       Value one = arith::ConstantIntOp::create(b, lc, b.getI32Type(), 1);
-      Value got = memref::AtomicRMWOp::create(
-          b, lc, arith::AtomicRMWKind::addi, one, counters, ValueRange{rows});
+      Value got = memref::AtomicRMWOp::create(b, lc, arith::AtomicRMWKind::addi,
+                                              one, counters, ValueRange{rows});
       memref::StoreOp::create(b, lc, got, smemTicket, idx(0));
       scf::YieldOp::create(b, lc);
     });
@@ -423,6 +454,8 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
         memref::LoadOp::create(b, loc, smemTicket, idx(0)));
     row = div(ticket, s.splits);
     chunk = rem(ticket, s.splits);
+  }
+  if (s.splits > 1) {
     // A cached chunk is what the block's registers hold; a streamed one is
     // the row's vectors shared out (splitChunkElements).
     // Peeled rows span up to vectorWidth - 1 more elements than they hold
@@ -464,9 +497,9 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
   auto [m, l] = threadState();
   std::tie(m, l) = rowMerge(m, l);
   if (s.splits > 1)
-    std::tie(m, l) = mergeSplitRow(
-        m, l, split, 0,
-        req.normalize.has_value() || req.algorithm == Algorithm::ThreePass);
+    std::tie(m, l) = mergeSplitRow(m, l, split, 0,
+                                   req.normalize.has_value() ||
+                                       req.algorithm == Algorithm::ThreePass);
   if (req.algorithm == Algorithm::ThreePass) {
     // Second pass: the sum against the row's max, then merged as states
     // with that common offset.
@@ -493,8 +526,17 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
     }
     std::tie(m, l) = rowMerge(rowMax, sum);
     if (s.splits > 1)
-      std::tie(m, l) = mergeSplitRow(m, l, split, 1,
-                                     req.normalize.has_value());
+      std::tie(m, l) = mergeSplitRow(m, l, split, 1, req.normalize.has_value());
+  }
+  if (clusterMerge) {
+    // Every block merged the same states: the first writes a logsumexp.
+    // The others may read this block's shared memory until they arrive
+    // once more; it waits for that before it exits.
+    splitWriter =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, chunk, idx(0));
+    hooks.buildClusterArrive(b, loc);
   }
   writeOutputs(m, l);
+  if (clusterMerge)
+    hooks.buildClusterWait(b, loc);
 }

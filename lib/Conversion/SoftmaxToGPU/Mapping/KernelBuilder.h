@@ -27,8 +27,7 @@ public:
                 const GPUTargetHooks &hooks, Value x, Value y, Value rows,
                 Value n)
       : IndexArith(b, loc), req(req), s(s), target(target), hooks(hooks), x(x),
-        y(y),
-        rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
+        y(y), rows(rows), n(n), acc(b.getF32Type()), sm(b, loc, acc),
         stateKind(req.algorithm == Algorithm::ExpPair ? StateKind::Exponent
                                                       : StateKind::Max) {
     auto xType = cast<MemRefType>(x.getType());
@@ -95,6 +94,9 @@ private:
   /// Round 1 is three_pass's second reduction.
   std::pair<Value, Value> mergeSplitRow(Value m, Value l, ValueRange split,
                                         int64_t round, bool waitForAll);
+  /// The same within a thread-block cluster: the states pass through the
+  /// blocks' shared memory (`smemStates`, two f32 per round).
+  std::pair<Value, Value> mergeClusterRow(Value m, Value l, int64_t round);
 
   const Request &req;
   const GPUStrategy &s;
@@ -118,7 +120,9 @@ private:
 
   // Set by build().
   Value lane, row, rowValid, chunk, chunkBegin, chunkEnd;
-  Value smemM, smemL, smemTicket;
+  Value smemM, smemL, smemTicket, smemStates;
+  /// Split rows merged within a thread-block cluster (SplitMerge::Cluster).
+  bool clusterMerge = false;
   /// Split rows that do not wait (logsumexp): whether this block published
   /// the row's last state and so writes the row's result.
   Value splitWriter;

@@ -37,6 +37,22 @@ LogicalResult GPUTargetHooks::checkKernelName(Operation *, StringRef) const {
   return success();
 }
 
+void GPUTargetHooks::buildClusterArrive(OpBuilder &, Location) const {
+  llvm_unreachable("the mapping asks for clusters only where the target "
+                   "has them");
+}
+
+void GPUTargetHooks::buildClusterWait(OpBuilder &, Location) const {
+  llvm_unreachable("the mapping asks for clusters only where the target "
+                   "has them");
+}
+
+Value GPUTargetHooks::loadClusterShared(OpBuilder &, Location, Value, Value,
+                                        Value) const {
+  llvm_unreachable("the mapping asks for clusters only where the target "
+                   "has them");
+}
+
 LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                                Operation *op,
                                                const GPUTarget &target,
@@ -52,8 +68,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   if (alg == Algorithm::Auto)
     alg = selectAlgorithm(semantic, CostModelTarget::GPU);
   Request req = rowKernelRequest(semantic, alg);
-  if (auto why = whyNotContiguousBuffers({req.input, req.output},
-                                         "GPU mapping"))
+  if (auto why =
+          whyNotContiguousBuffers({req.input, req.output}, "GPU mapping"))
     return op->emitOpError(*why);
   auto inType = cast<MemRefType>(req.input.getType());
   auto outType = cast<MemRefType>(req.output.getType());
@@ -97,6 +113,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     s.cachedVectors = overrides.cachedVectors;
   if (overrides.splits)
     s.splits = overrides.splits;
+  if (overrides.splitMerge)
+    s.splitMerge = overrides.splitMerge;
   // A request on the op, `softmax.strategy = #softmax.gpu_strategy<...>`,
   // wins over the pass options.
   if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
@@ -136,9 +154,9 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     return op->emitOpError("rows per block must be 1 when a row spans more "
                            "than one warp");
   if (s.splits > target.warpSize)
-    return op->emitOpError() << "splits (" << s.splits
-                             << ") exceed the warp size " << target.warpSize
-                             << ": one warp merges the states of a row";
+    return op->emitOpError()
+           << "splits (" << s.splits << ") exceed the warp size "
+           << target.warpSize << ": one warp merges the states of a row";
   // Any width takes any row length: rows that are not a multiple of it are
   // peeled (rowSpan). Registers cover a row only of a known length.
   if (s.cachedVectors > 0 && !rowLength)
@@ -159,6 +177,17 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
              << target.multiprocessors
              << " multiprocessors: the blocks of a row could not all be "
                 "resident while they wait for each other";
+    if (s.splitMerge == SplitMerge::Cluster && !target.maxClusterBlocks)
+      return op->emitOpError()
+             << "split_merge = cluster needs thread-block clusters (NVIDIA "
+                "sm_90 and later), which "
+             << target.chip << " does not have";
+    if (s.splitMerge == SplitMerge::Cluster &&
+        s.splits > target.maxClusterBlocks)
+      return op->emitOpError()
+             << "splits (" << s.splits << ") exceed the "
+             << target.maxClusterBlocks << " blocks of a cluster on "
+             << target.chip << "; ask for split_merge = global";
   } else if (s.cachedVectors > 0 && rowLength &&
              s.cachedVectors * s.threadsPerRow * s.vectorWidth <
                  rowSpan(s.vectorWidth, *rowLength)) {
@@ -192,10 +221,11 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   // counter per row and the ticket counter), allocated and zeroed in stream
   // order before the launch and freed after it. Upstream lowers only the
   // async forms of these ops to runtime calls, so the launch joins the chain.
+  bool cluster = s.splits > 1 && s.splitMerge == SplitMerge::Cluster;
   SmallVector<Value> split;
   Type tokenType;
   Value token;
-  if (s.splits > 1) {
+  if (s.splits > 1 && !cluster) {
     tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
     token = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
                 .getAsyncToken();
@@ -210,10 +240,10 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     auto counters = gpu::AllocOp::create(
         rewriter, loc,
         MemRefType::get({ShapedType::kDynamic}, rewriter.getI32Type()),
-        tokenType, ValueRange{states.getAsyncToken()},
-        ValueRange{counterCount}, ValueRange{});
-    Value zero = arith::ConstantIntOp::create(rewriter, loc,
-                                              rewriter.getI32Type(), 0);
+        tokenType, ValueRange{states.getAsyncToken()}, ValueRange{counterCount},
+        ValueRange{});
+    Value zero =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
     token = gpu::MemsetOp::create(rewriter, loc, tokenType,
                                   ValueRange{counters.getAsyncToken()},
                                   counters.getMemref(), zero)
@@ -234,14 +264,29 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   auto smemType = MemRefType::get({warps}, rewriter.getF32Type(),
                                   MemRefLayoutAttrInterface(), workgroup);
   SmallVector<Type> attributions = {smemType, smemType};
-  if (s.splits > 1)
-    attributions.push_back(MemRefType::get({1}, rewriter.getI32Type(),
-                                           MemRefLayoutAttrInterface(),
-                                           workgroup));
+  // The third buffer: the ticket of a global merge, or the states (m, l)
+  // per round that the other blocks of a cluster read.
+  if (cluster)
+    attributions.push_back(MemRefType::get(
+        {4}, rewriter.getF32Type(), MemRefLayoutAttrInterface(), workgroup));
+  else if (s.splits > 1)
+    attributions.push_back(MemRefType::get(
+        {1}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
+  Value clusterBlocks = cluster ? ix.idx(s.splits) : Value();
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, grid, one, one, ix.idx(s.threadsPerRow * s.rowsPerBlock),
       one, one, /*dynamicSharedMemorySize=*/nullptr, tokenType,
-      token ? ValueRange{token} : ValueRange{}, attributions);
+      token ? ValueRange{token} : ValueRange{}, attributions,
+      /*privateAttributions=*/TypeRange{}, clusterBlocks,
+      cluster ? one : Value(), cluster ? one : Value());
+  if (cluster) {
+    // Upstream's builder adds the 12 id and size arguments of a launch
+    // without clusters only; the parser, the verifier and the accessors
+    // expect the cluster's ids and sizes (6 more) after them.
+    Block &body = launch.getBody().front();
+    for (unsigned i = 0; i < 6; ++i)
+      body.insertArgument(12 + i, rewriter.getIndexType(), loc);
+  }
   // The choice, visible in the IR.
   launch->setAttr(SoftmaxDialect::getStrategyAttrName(),
                   getGPUStrategyAttr(rewriter.getContext(), s));

@@ -21,13 +21,16 @@ std::optional<GPUTarget> mlir::softmax::lookupGPUTarget(StringRef chip) {
   // parts: A100 (sm_80), H100/H200 (sm_90, SXM), MI250X (gfx90a, per GCD),
   // MI300X (gfx942).
   return llvm::StringSwitch<std::optional<GPUTarget>>(chip)
-      .Case("sm_80", GPUTarget{"sm_80", GPUVendor::NVIDIA, 32, 108, 1024,
-                               163 * 1024})
+      .Case("sm_80",
+            GPUTarget{"sm_80", GPUVendor::NVIDIA, 32, 108, 1024, 163 * 1024})
       .Case("sm_90", GPUTarget{"sm_90", GPUVendor::NVIDIA, 32, 132, 1024,
-                               227 * 1024, /*tensorMapCopies=*/true})
+                               227 * 1024, /*tensorMapCopies=*/true,
+                               /*warpgroupMma=*/false,
+                               /*maxClusterBlocks=*/16})
       .Case("sm_90a", GPUTarget{"sm_90a", GPUVendor::NVIDIA, 32, 132, 1024,
                                 227 * 1024, /*tensorMapCopies=*/true,
-                                /*warpgroupMma=*/true})
+                                /*warpgroupMma=*/true,
+                                /*maxClusterBlocks=*/16})
       .Case("gfx90a",
             GPUTarget{"gfx90a", GPUVendor::AMD, 64, 110, 1024, 64 * 1024})
       .Case("gfx942",
@@ -126,16 +129,15 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // 4% faster, f32 even), 256 with narrower ones (so that 16 vectors per
   // thread still make a long chunk). At most a warp's worth of chunks (one
   // warp merges their states), each at most 16 vectors per thread.
-  int64_t splitThreads =
-      std::min<int64_t>(s.vectorWidth * elementBytes == 16 ? 128 : 256,
-                        maxThreads);
+  int64_t splitThreads = std::min<int64_t>(
+      s.vectorWidth * elementBytes == 16 ? 128 : 256, maxThreads);
   int64_t splitCached = maxCachedVectors(splitThreads, s.vectorWidth);
   int64_t chunkVectors =
       std::min<int64_t>(8192 / s.vectorWidth, splitCached * splitThreads);
   auto trySplit = [&](int64_t splits) {
     s.threadsPerRow = splitThreads;
-    s.cachedVectors = llvm::divideCeil(llvm::divideCeil(vectors, splits),
-                                       splitThreads);
+    s.cachedVectors =
+        llvm::divideCeil(llvm::divideCeil(vectors, splits), splitThreads);
     // As many chunks as the chunk size needs, so that none is empty.
     s.splits = llvm::divideCeil(vectors, s.cachedVectors * splitThreads);
     return s.cachedVectors <= splitCached;
@@ -152,8 +154,8 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // Rows of a few hundred vectors: a small block per row, 4 vectors per
   // thread (on an H200, 64 threads beat a warp per row at 256 vectors).
   if (vectors < 1024) {
-    s.threadsPerRow = std::max<int64_t>(
-        64, llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 4)));
+    s.threadsPerRow =
+        std::max<int64_t>(64, llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 4)));
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
     return s;
   }

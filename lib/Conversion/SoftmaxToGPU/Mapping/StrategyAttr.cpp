@@ -13,8 +13,12 @@ using namespace mlir::softmax;
 
 GPUStrategyAttr mlir::softmax::getGPUStrategyAttr(MLIRContext *ctx,
                                                   const GPUStrategy &s) {
+  // The merge applies to split rows only.
+  std::optional<SplitMerge> merge;
+  if (s.splits > 1)
+    merge = s.splitMerge.value_or(SplitMerge::Global);
   return GPUStrategyAttr::get(ctx, s.threadsPerRow, s.rowsPerBlock,
-                              s.vectorWidth, s.cachedVectors, s.splits);
+                              s.vectorWidth, s.cachedVectors, s.splits, merge);
 }
 
 GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
@@ -29,6 +33,8 @@ GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
     base.cachedVectors = *v;
   if (std::optional<int64_t> v = attr.getSplits())
     base.splits = *v;
+  if (std::optional<SplitMerge> v = attr.getSplitMerge())
+    base.splitMerge = *v;
   return base;
 }
 
@@ -46,8 +52,7 @@ mlir::softmax::getAttentionMatrixInstruction(const GPUTarget &target,
 }
 
 FailureOr<AttentionGPUStrategy>
-mlir::softmax::applyAttentionGPURequest(AttentionOp op,
-                                        const GPUTarget &target,
+mlir::softmax::applyAttentionGPURequest(AttentionOp op, const GPUTarget &target,
                                         AttentionGPUStrategy overrides) {
   Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName());
   if (!request)
@@ -100,10 +105,9 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op,
     // Only f32 on NVIDIA has a choice: the precision.
     if (*mma == MatrixInstruction::M16n8k8Tf32x3 ||
         *mma == MatrixInstruction::M16n8k8Tf32) {
-      AttentionF32Precision precision =
-          *mma == MatrixInstruction::M16n8k8Tf32x3
-              ? AttentionF32Precision::Exact
-              : AttentionF32Precision::TF32;
+      AttentionF32Precision precision = *mma == MatrixInstruction::M16n8k8Tf32x3
+                                            ? AttentionF32Precision::Exact
+                                            : AttentionF32Precision::TF32;
       if (getAttentionMatrixInstruction(target, elt, precision) == *mma)
         overrides.f32Precision = precision;
     }

@@ -2,7 +2,10 @@
 
 #include "../LLVMFence.h"
 #include "NVVMAttentionMma.h"
+#include "TensorMapTiles.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "softmax-mlir/Conversion/SoftmaxToGPU/GPUTargetHooks.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/IndexArith.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -28,6 +31,26 @@ public:
            << "is in function '" << name
            << "', whose outlined kernel PTX cannot name (letters, digits, "
               "'_' and '$' only, not starting with a digit)";
+  }
+  // barrier.cluster.arrive / wait: release and acquire by default (PTX
+  // ISA 8.0), every thread of the warp at the same instruction (aligned).
+  void buildClusterArrive(OpBuilder &b, Location loc) const override {
+    NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  }
+  void buildClusterWait(OpBuilder &b, Location loc) const override {
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  }
+  Value loadClusterShared(OpBuilder &b, Location loc, Value buffer, Value index,
+                          Value rank) const override {
+    // mapa turns this block's shared address into block `rank`'s in the
+    // cluster's window (ld.shared::cluster).
+    IndexArith ix(b, loc);
+    Value own = softmax::detail::sharedAddress(b, loc, buffer,
+                                               ix.mul(index, ix.idx(4)));
+    Value peer = NVVM::MapaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), /*sharedCluster=*/7),
+        own, rank);
+    return LLVM::LoadOp::create(b, loc, b.getF32Type(), peer);
   }
   bool hasF32Attention() const override { return true; }
   bool supportsAsyncCopy() const override { return true; }

@@ -101,7 +101,7 @@ LogicalResult GPUStrategyAttr::verify(
     function_ref<InFlightDiagnostic()> emitError,
     std::optional<int64_t> threadsPerRow, std::optional<int64_t> rowsPerBlock,
     std::optional<int64_t> vectorWidth, std::optional<int64_t> cachedVectors,
-    std::optional<int64_t> splits) {
+    std::optional<int64_t> splits, std::optional<SplitMerge> splitMerge) {
   return success(
       succeeded(SizeCheck{emitError, "threads_per_row", threadsPerRow}
                     .powerOfTwo()) &&

@@ -37,7 +37,7 @@ module attributes {transform.with_named_sequence} {
 // attention on gfx942 each give their one gpu.launch, in order.
 // CHECK-LABEL: func @several
 // CHECK: gpu.launch async
-// CHECK: } {first, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32>}
+// CHECK: } {first, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32, split_merge = global>}
 // CHECK: gpu.launch
 // CHECK: } {second, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 3, splits = 1>}
 // CHECK: gpu.launch
@@ -195,6 +195,30 @@ module attributes {transform.with_named_sequence} {
     %launch = transform.softmax.map_to_gpu %op {chip = "sm_90a"}
         : (!transform.any_op) -> !transform.op<"gpu.launch">
     transform.annotate %launch "mapped" : !transform.op<"gpu.launch">
+    transform.yield
+  }
+}
+
+// -----
+
+// The strategy's split_merge: the blocks of a split row form a cluster
+// (sm_90) and the launch names it.
+// CHECK-LABEL: func @cluster_rows
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch clusters
+// CHECK: } {clustered, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = cluster>}
+func.func @cluster_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
+  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.softmax.map_to_gpu %op {chip = "sm_90",
+        strategy = #softmax.gpu_strategy<split_merge = cluster>}
+        : (!transform.any_op) -> !transform.op<"gpu.launch">
+    transform.annotate %launch "clustered" : !transform.op<"gpu.launch">
     transform.yield
   }
 }

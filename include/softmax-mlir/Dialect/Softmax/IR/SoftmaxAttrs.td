@@ -58,6 +58,15 @@ def Softmax_TileCopy : I32EnumAttr<"TileCopy",
   let genSpecializedAttr = 0;
 }
 
+def Softmax_SplitMerge : I32EnumAttr<"SplitMerge",
+    "how the blocks of a split row merge their states on the GPU", [
+      I32EnumAttrCase<"Global", 0, "global">,
+      I32EnumAttrCase<"Cluster", 1, "cluster">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Parameters
 //===----------------------------------------------------------------------===//
@@ -160,6 +169,15 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
     * `cached_vectors`: vectors each thread keeps in registers between
       reading and writing the row; 0 streams the row from memory twice.
     * `splits`: blocks that share one row, at least 1.
+    * `split_merge`: how the blocks of a split row merge their states;
+      recorded only where `splits` > 1. `global`: each block takes a ticket
+      (so that the blocks of a row run together), publishes its state in
+      global memory and spins until the row's other blocks have published
+      theirs. `cluster` (sm_90 and later): the blocks of a row are one
+      thread-block cluster, and each reads the others' states from their
+      shared memory after a cluster barrier; no ticket, no workspace, no
+      fence, at most 16 blocks (more than 8 is a non-portable cluster size,
+      which the runtime allows at launch).
 
     Example (a request, then the record):
 
@@ -178,7 +196,9 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
     Softmax_OptionalIntParameter<"rows per block">:$rows_per_block,
     Softmax_OptionalIntParameter<"elements per access">:$vector_width,
     Softmax_OptionalIntParameter<"vectors kept per thread">:$cached_vectors,
-    Softmax_OptionalIntParameter<"blocks per row">:$splits
+    Softmax_OptionalIntParameter<"blocks per row">:$splits,
+    Softmax_OptionalEnumParameter<Softmax_SplitMerge,
+        "global or cluster">:$split_merge
   );
 }
 
