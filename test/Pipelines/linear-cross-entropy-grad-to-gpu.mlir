@@ -3,10 +3,19 @@
 // code computes it), PTX for sm_90: the weights kernel, the tile kernel
 // (cp.async slices, ldmatrix plain and transposed, mma.sync bf16, the
 // block vote on shared memory, f32 atomics into the accumulators), the
-// rounds. softmax-to-rocdl refuses it: the CDNA end has no products by
-// inner rows yet.
+// rounds. Through softmax-to-rocdl: AMDGPU assembly for gfx942 (MFMA
+// 16x16x16 bf16; the products' operands by inner rows as two-byte LDS
+// reads; the accumulators' f32 atomics as compare-and-swap loops, which is
+// how LLVM lowers a float atomic add without the unsafe-atomics
+// attribute), and hsaco code objects for gfx942 and gfx90a linked by
+// ld.lld against Debian's rocm-device-libs. No AMD GPU runs them here.
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PTX
-// RUN: not softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=isa" 2>&1 | FileCheck %s --check-prefix=CDNA
+// RUN: softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=isa" | FileCheck %s --check-prefix=CDNA
+// RUN: %if rocm-device-libs %{ rm -rf %t.rocm && mkdir -p %t.rocm/llvm/bin %}
+// RUN: %if rocm-device-libs %{ ln -s /usr/lib/x86_64-linux-gnu/amdgcn %t.rocm/amdgcn %}
+// RUN: %if rocm-device-libs %{ ln -s /usr/lib/llvm-22/bin/ld.lld %t.rocm/llvm/bin/ld.lld %}
+// RUN: %if rocm-device-libs %{ softmax-opt %s --softmax-to-rocdl="chip=gfx942 format=bin toolkit=%t.rocm" | FileCheck %s --check-prefix=HSACO %}
+// RUN: %if rocm-device-libs %{ softmax-opt %s --softmax-to-rocdl="chip=gfx90a format=bin toolkit=%t.rocm" | FileCheck %s --check-prefix=HSACO %}
 // On sm_90a the chunked form: the host loops over the chunks of classes,
 // each on a stream of its own; its kernels' warpgroup products, the
 // logits' K-major (trans 0, 0), du W's with B by inner rows (0, 1), du^T
@@ -37,7 +46,16 @@
 // PTX90A: gpu.binary @grad_kernel_2
 // PTX90A-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 1,  1;
 // PTX90A: gpu.binary @grad_kernel_3
-// CDNA: error: 'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'bf16' inputs on gfx942
+// CDNA-NOT: softmax.
+// CDNA: gpu.binary @grad_kernel  [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">
+// CDNA: gpu.binary @grad_kernel_0
+// CDNA-SAME: v_mfma_f32_16x16x16_bf16
+// CDNA-SAME: ds_read_u16
+// CDNA-SAME: global_atomic_cmpswap
+// CDNA-SAME: .vgpr_spill_count:     0
+// CDNA: gpu.binary @grad_kernel_1
+// CDNA: gpu.binary @grad_kernel_2
+// HSACO-COUNT-4: gpu.binary @grad_kernel{{(_[0-9])?}}  [#gpu.object<#rocdl.target<O = 3, chip = "gfx9{{42|0a}}">, {{.*}}bin = "\7FELF
 func.func @grad(%h: tensor<512x256xbf16>, %w: tensor<32000x256xbf16>, %t: tensor<512xi64>, %lse: tensor<512xf32>, %dl: tensor<f32>, %gh0: tensor<512x256xbf16>, %gw0: tensor<32000x256xbf16>) -> (tensor<512x256xbf16>, tensor<32000x256xbf16>) {
   %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<512x256xbf16>, tensor<32000x256xbf16>, tensor<512xi64>, tensor<512xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<512x256xbf16>, tensor<32000x256xbf16>) reduction(mean)
   return %gh, %gw : tensor<512x256xbf16>, tensor<32000x256xbf16>

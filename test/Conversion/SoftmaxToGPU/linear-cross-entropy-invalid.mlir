@@ -57,7 +57,7 @@ func.func @tensors(%h: tensor<64x64xbf16>, %w: tensor<1000x64xbf16>, %t: tensor<
 // The gradient: the same refusals, and the filter tile as a contract.
 
 func.func @grad_f32(%h: memref<64x64xf32>, %w: memref<1000x64xf32>, %t: memref<64xi64>, %lse: memref<64xf32>, %dl: memref<f32>, %gh: memref<64x64xf32>, %gw: memref<1000x64xf32>) {
-  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'f32' inputs on sm_90 (the linear cross-entropy's gradient runs f16 and bf16 on NVIDIA tensor cores; decompose it on tensors for the CPU)}}
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'f32' inputs on sm_90 (the linear cross-entropy's gradient runs f16 and bf16 on NVIDIA tensor cores and CDNA matrix cores; decompose it on tensors for the CPU)}}
   softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<64x64xf32>, memref<1000x64xf32>, memref<64xi64>, memref<64xf32>, memref<f32>) outs(%gh, %gw : memref<64x64xf32>, memref<1000x64xf32>) reduction(mean)
   return
 }
@@ -97,11 +97,12 @@ func.func @grad_tensors(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tens
   return %gh, %gw : tensor<8x64xbf16>, tensor<100x64xbf16>
 }
 
-// CDNA has no products by inner rows yet: every gradient is refused there.
+// The same refusals on CDNA, whose kernel judges tiles of 64 tokens (the
+// pool of 128 would pass its 64 KiB of LDS).
 // CDNA: error: 'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'f32' inputs on gfx942
 // CDNA: error: 'softmax.linear_cross_entropy_grad' op GPU mapping copies rows in 16-byte pieces
-// CDNA: error: 'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'bf16' inputs on gfx942
-// CDNA: error: 'softmax.linear_cross_entropy_grad' op has no GPU kernel for 'bf16' inputs on gfx942
+// CDNA: error: 'softmax.linear_cross_entropy_grad' op GPU kernel filters tiles of 64 tokens x 128 classes, not what the op names: token_tile(64) vocab_tile(1024)
+// CDNA: error: 'softmax.linear_cross_entropy_grad' op GPU kernel filters tiles of 64 tokens x 128 classes, not what the op names: vocab_tile(256)
 // CDNA: error: 'softmax.linear_cross_entropy_grad' op GPU mapping takes the op on memrefs
 
 // The pipeline bufferizes the tensor form and maps it; the tile contract

@@ -249,8 +249,12 @@ struct GPUMapping {
   const GPUTargetHooks *hooks = nullptr;
   /// softmax, log_softmax and logsumexp: overrides, every field 0 (the
   /// heuristic's) unless set; GPUStrategy's own defaults are a strategy's.
-  GPUStrategy softmax{/*threadsPerRow=*/0, /*rowsPerBlock=*/0,
-                      /*vectorWidth=*/0, /*cachedVectors=*/0, /*splits=*/0};
+  GPUStrategy softmax{/*threadsPerRow=*/0,
+                      /*rowsPerBlock=*/0,
+                      /*vectorWidth=*/0,
+                      /*cachedVectors=*/0,
+                      /*splits=*/0,
+                      /*splitMerge=*/std::nullopt};
   AttentionGPUStrategy attention;
   /// softmax.linear_cross_entropy: the class ranges (0: the wave model's).
   int64_t crossEntropyVocabSplits = 0;

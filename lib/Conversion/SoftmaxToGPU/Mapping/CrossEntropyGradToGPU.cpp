@@ -721,12 +721,24 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
 
   // The logits' tile (the forward's) and the two products of du by chunks
   // of W and h, whose inner dimension is the tile's classes or tokens.
-  TileMmaConfig logitsConfig;
-  logitsConfig.elt = elt;
+  // The token rows halve until the tiles, du and the vote's flag fit the
+  // target's workgroup memory: on CDNA (64 KiB) the forward's 128 tokens
+  // x 128 classes with du take 69 KiB, 64 tokens 44 KiB.
   Location loc = op.getLoc();
-  std::unique_ptr<TileMma> mma = hooks.makeTileMma(rewriter, loc, logitsConfig);
-  std::unique_ptr<TileMma> prodH, prodW;
-  if (mma) {
+  Attribute workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::AddressSpace::Workgroup);
+  bool exact = op.getFilterOrDefault() == 0;
+  std::unique_ptr<TileMma> mma, prodH, prodW;
+  TileMmaConfig logitsConfig;
+  SmallVector<MemRefType> tileTypes;
+  int64_t tileBytes = 0;
+  for (int64_t warpRows = TileMmaConfig().warpRows;; warpRows /= 2) {
+    logitsConfig = TileMmaConfig();
+    logitsConfig.elt = elt;
+    logitsConfig.warpRows = warpRows;
+    mma = hooks.makeTileMma(rewriter, loc, logitsConfig);
+    if (!mma)
+      break;
     logitsConfig = mma->getConfig();
     // du W: [tokens, a chunk of D] over the tile's classes; du^T h:
     // [classes, a chunk of D] over its tokens. Both read du (one buffer)
@@ -742,32 +754,33 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     p.warpRows = logitsConfig.blockCols() / p.warpsM;
     p.kTile = logitsConfig.blockRows();
     prodW = hooks.makeTileMma(rewriter, loc, p);
+    if (!prodH || !prodW)
+      break;
+    tileTypes = mma->tileBuffers(workgroup);
+    // du: [hi (, lo in exact mode)][tokens][classes + padding].
+    MemRefType duType = prodH->tileBuffers(workgroup)[0];
+    tileTypes.push_back(MemRefType::get(
+        {exact ? 2 : 1, duType.getDimSize(1), duType.getDimSize(2)}, elt,
+        MemRefLayoutAttrInterface(), workgroup));
+    // The vote's flag after the tiles, in the same pool (SharedTiles.h).
+    tileTypes.push_back(MemRefType::get(
+        {1}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
+    tileBytes = 0;
+    for (MemRefType t : tileTypes)
+      tileBytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;
+    if (tileBytes <= target.maxSharedMemoryPerBlock || warpRows <= 16)
+      break;
   }
   if (!mma || !prodH || !prodW)
     return op.emitOpError()
            << "has no GPU kernel for " << elt << " inputs on " << target.chip
            << " (the linear cross-entropy's gradient runs f16 and bf16 on "
-              "NVIDIA tensor cores; decompose it on tensors for the CPU)";
+              "NVIDIA tensor cores and CDNA matrix cores; decompose it on "
+              "tensors for the CPU)";
   int64_t tileTokens = logitsConfig.blockRows(),
           tileClasses = logitsConfig.blockCols();
   if (failed(checkGradTile(op, tileTokens, tileClasses)))
     return failure();
-
-  Attribute workgroup = gpu::AddressSpaceAttr::get(
-      rewriter.getContext(), gpu::AddressSpace::Workgroup);
-  SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
-  // du: [hi (, lo in exact mode)][tokens][classes + padding].
-  MemRefType duType = prodH->tileBuffers(workgroup)[0];
-  bool exact = op.getFilterOrDefault() == 0;
-  tileTypes.push_back(MemRefType::get(
-      {exact ? 2 : 1, duType.getDimSize(1), duType.getDimSize(2)}, elt,
-      MemRefLayoutAttrInterface(), workgroup));
-  // The vote's flag after the tiles, in the same pool (SharedTiles.h).
-  tileTypes.push_back(MemRefType::get({1}, rewriter.getI32Type(),
-                                      MemRefLayoutAttrInterface(), workgroup));
-  int64_t tileBytes = 0;
-  for (MemRefType t : tileTypes)
-    tileBytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;
   if (tileBytes > target.maxSharedMemoryPerBlock)
     return op.emitOpError() << "GPU mapping needs " << tileBytes
                             << " bytes of workgroup memory; " << target.chip

@@ -15,6 +15,12 @@
 // no warp reads it. Slices are 32 features: two buffers of 64 would pass
 // the 64 KiB of LDS.
 //
+// An operand by inner rows (the gradient's du W and du^T h, whose buffers
+// the kernel fills: [stages, inner, rows]) has its fragment's 4 elements
+// in 4 inner rows of one column: 4 two-byte LDS reads a lane where the
+// row-major operand takes one 8-byte read. CDNA has no transposing LDS
+// read before gfx950, which is why.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ROCDLAttentionMma.h"
@@ -41,12 +47,16 @@ public:
 
   int64_t lanes() const override { return 64; }
   SmallVector<MemRefType> tileBuffers(Attribute workgroup) const override {
-    auto tile = [&](int64_t rows) {
-      return MemRefType::get({config.stages, rows, config.kTile + kPad},
-                             config.elt, MemRefLayoutAttrInterface(),
+    auto tile = [&](int64_t rows, bool byInner) {
+      SmallVector<int64_t> shape =
+          byInner
+              ? SmallVector<int64_t>{config.stages, config.kTile, rows + kPad}
+              : SmallVector<int64_t>{config.stages, rows, config.kTile + kPad};
+      return MemRefType::get(shape, config.elt, MemRefLayoutAttrInterface(),
                              workgroup);
     };
-    return {tile(config.blockRows()), tile(config.blockCols())};
+    return {tile(config.blockRows(), config.aByInner),
+            tile(config.blockCols(), config.bByInner)};
   }
   void begin(Value tid, ArrayRef<Value> smem) override {
     this->tid = tid;
@@ -60,6 +70,8 @@ public:
               Value bRows, Value k0, Value cols, Value buf,
               Value bK0) override {
     assert(!bK0 && "one inner start for both operands");
+    assert(!config.aByInner && !config.bByInner &&
+           "operands by inner rows are filled by the kernel");
     copyRows(smemA, a, aRow0, aRows, config.blockRows(), k0, cols, buf);
     copyRows(smemB, bSrc, bRow0, bRows, config.blockCols(), k0, cols, buf);
     return Value();
@@ -78,13 +90,11 @@ public:
       Value col = add(idx(16 * k), kGroup);
       SmallVector<Value> bFrags;
       for (int64_t n = 0; n < nTiles; ++n)
-        bFrags.push_back(vector::LoadOp::create(
-            b, loc, vec(4), smemB,
-            ValueRange{bBuf, add(add(warpCol, idx(16 * n)), column), col}));
+        bFrags.push_back(fragment(smemB, bBuf, config.bByInner,
+                                  add(add(warpCol, idx(16 * n)), column), col));
       for (int64_t m = 0; m < mTiles; ++m) {
-        Value aFrag = vector::LoadOp::create(
-            b, loc, vec(4), smemA,
-            ValueRange{aBuf, add(add(warpRow, idx(16 * m)), column), col});
+        Value aFrag = fragment(smemA, aBuf, config.aByInner,
+                               add(add(warpRow, idx(16 * m)), column), col);
         for (int64_t n = 0; n < nTiles; ++n) {
           Value &c = acc[m * nTiles + n];
           c = amdgpu::MFMAOp::create(b, loc, accType(), 16, 16, 16, 1, aFrag,
@@ -131,6 +141,19 @@ private:
     return VectorType::get({n}, t ? t : config.elt);
   }
   VectorType accType() { return vec(4, b.getF32Type()); }
+  /// The 4 elements at inner columns [inner, inner + 4) of operand row
+  /// `row`: one vector read of a row-major buffer, or 4 reads down a
+  /// column of a buffer by inner rows.
+  Value fragment(Value tile, Value buf, bool byInner, Value row, Value inner) {
+    if (!byInner)
+      return vector::LoadOp::create(b, loc, vec(4), tile,
+                                    ValueRange{buf, row, inner});
+    SmallVector<Value> elts;
+    for (int64_t i = 0; i < 4; ++i)
+      elts.push_back(memref::LoadOp::create(
+          b, loc, tile, ValueRange{buf, add(inner, idx(i)), row}));
+    return vector::FromElementsOp::create(b, loc, vec(4), elts);
+  }
   /// Rows [row0, row0 + rows) (clamped to the source's last), columns
   /// [k0, k0 + kTile) of `src` into buffer `buf` of `dst`, 8 elements a
   /// load; a piece past `cols` stores zeros.
@@ -174,10 +197,9 @@ private:
 std::unique_ptr<TileMma>
 mlir::softmax::detail::makeROCDLTileMma(OpBuilder &b, Location loc,
                                         TileMmaConfig config) {
-  // Operands by inner rows (the gradient's products) have no fragment
-  // loads here yet.
-  if (config.aByInner || config.bByInner)
-    return nullptr;
-  config.kTile = std::min<int64_t>(config.kTile, 32);
+  // The staged slices: 32 features (above). A product by inner rows keeps
+  // its inner extent, which is the logits tile's rows or columns.
+  if (!config.aByInner && !config.bByInner)
+    config.kTile = std::min<int64_t>(config.kTile, 32);
   return std::make_unique<ROCDLTileMma>(b, loc, config);
 }
