@@ -98,10 +98,10 @@ func.func @grad(%h: memref<200x64xbf16>, %w: memref<1000x64xbf16>, %t: memref<20
 // CHECK: %[[DU:.*]] = memref.view {{.*}} to memref<2x128x136xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: arith.cmpf ugt
 // CHECK: %[[HI:.*]] = arith.truncf %[[G:.*]] : f32 to bf16
-// CHECK: memref.store %[[HI]], %[[DU]][%c0
 // CHECK: %[[BACK:.*]] = arith.extf %[[HI]] : bf16 to f32
 // CHECK: %[[REST:.*]] = arith.subf %[[G]], %[[BACK]]
 // CHECK: %[[LO:.*]] = arith.truncf %[[REST]] : f32 to bf16
+// CHECK: memref.store %[[HI]], %[[DU]][%c0
 // CHECK: memref.store %[[LO]], %[[DU]][%c1
 // CHECK: nvgpu.ldmatrix %[[DU]][%c0
 // CHECK: nvgpu.ldmatrix %[[DU]][%c1

@@ -79,6 +79,11 @@ private:
   /// The chunked form: the block's vote into `flags`, and a kept tile's du
   /// (hi, and lo in exact mode) into `du`.
   void storeTile(ArrayRef<Value> grads, Value keep);
+  /// du `g` in the inputs' type, one value per plane: its rounding hi,
+  /// and in exact mode the rest lo = du - hi, so that hi + lo carries du
+  /// to about 2^-16 (bf16 alone: 2^-9 per entry, 1.6e-3 norm-wise in the
+  /// gradients at N 8192, V 128256, over the 1e-3 the exact mode promises).
+  SmallVector<Value, 2> duPlanes(Value g);
   /// Thread 0 counts the tile as visited, and as filtered unless `keep`.
   void countTile(Value keep);
   /// Lane bookkeeping shared by both forms; `tileIds` and `v0` are set per
@@ -298,25 +303,16 @@ void GradTileKernel::storeTile(ArrayRef<Value> grads, Value keep) {
   bool exact = op.getFilterOrDefault() == 0;
   Value col0 = sub(add(v0, add(warpCol, mma.laneCol())), out.chunk0);
   auto pairType = VectorType::get({2}, elt);
+  SmallVector<SmallVector<Value, 2>> planes;
+  for (Value g : grads)
+    planes.push_back(duPlanes(g));
   for (int64_t plane = 0; plane < (exact ? 2 : 1); ++plane) {
     Value planeRow = add(mul(idx(plane), out.tokenPad), add(n0, warpRow));
     for (size_t i = 0; i + 1 < grads.size(); i += 2) {
       assert(mma.slotOf(i) == mma.slotOf(i + 1) &&
              mma.colOffset(i + 1) == mma.colOffset(i) + 1 &&
              "element pairs are adjacent columns of one row");
-      SmallVector<Value> pair;
-      for (size_t j = i; j < i + 2; ++j) {
-        Value hi = arith::TruncFOp::create(b, loc, elt, grads[j]);
-        // lo: du - hi, so that hi + lo carries du to about 2^-16.
-        pair.push_back(
-            plane == 0
-                ? hi
-                : arith::TruncFOp::create(
-                      b, loc, elt,
-                      arith::SubFOp::create(
-                          b, loc, grads[j],
-                          arith::ExtFOp::create(b, loc, b.getF32Type(), hi))));
-      }
+      SmallVector<Value> pair = {planes[i][plane], planes[i + 1][plane]};
       Value vec = vector::FromElementsOp::create(b, loc, pairType, pair);
       // One 4-byte request a pair (even columns; the element alignment
       // alone splits it in two 2-byte stores).
@@ -330,6 +326,15 @@ void GradTileKernel::storeTile(ArrayRef<Value> grads, Value keep) {
   }
   if (out.gb)
     addBias(grads);
+}
+
+SmallVector<Value, 2> GradTileKernel::duPlanes(Value g) {
+  Value hi = arith::TruncFOp::create(b, loc, c.elt, g);
+  if (op.getFilterOrDefault() != 0)
+    return {hi};
+  Value back = arith::ExtFOp::create(b, loc, b.getF32Type(), hi);
+  return {hi, arith::TruncFOp::create(b, loc, c.elt,
+                                      arith::SubFOp::create(b, loc, g, back))};
 }
 
 void GradTileKernel::countTile(Value keep) {
@@ -478,26 +483,14 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   const TileMmaConfig &pc = prodH->getConfig();
   Value pRow = mul(div(warp, pc.warpsN), idx(pc.warpRows));
   Value pCol = mul(rem(warp, pc.warpsN), idx(pc.warpCols));
-  // du in the inputs' type, [tokens][classes] of the tile; in exact mode
-  // also the rest du - hi, so that hi + lo carries du to about 2^-16 (bf16
-  // alone: 2^-9 per entry, 1.6e-3 norm-wise in the gradients at N 8192, V
-  // 128256, over the 1e-3 the exact mode promises).
-  Type elt = c.elt;
+  // du in the inputs' type, [plane][tokens][classes] of the tile.
   bool exact = eps == 0;
-  for (size_t i = 0; i < grads.size(); ++i) {
-    SmallVector<Value> at = {
-        idx(0), add(warpRow, mma.slotRow(mma.slotOf(i))),
-        add(add(warpCol, mma.laneCol()), idx(mma.colOffset(i)))};
-    Value hi = arith::TruncFOp::create(b, loc, elt, grads[i]);
-    memref::StoreOp::create(b, loc, hi, du, at);
-    if (!exact)
-      continue;
-    Value rest = arith::SubFOp::create(
-        b, loc, grads[i], arith::ExtFOp::create(b, loc, b.getF32Type(), hi));
-    at[0] = idx(1);
-    memref::StoreOp::create(b, loc, arith::TruncFOp::create(b, loc, elt, rest),
-                            du, at);
-  }
+  for (size_t i = 0; i < grads.size(); ++i)
+    for (auto [plane, part] : llvm::enumerate(duPlanes(grads[i])))
+      memref::StoreOp::create(
+          b, loc, part, du,
+          ValueRange{idx(plane), add(warpRow, mma.slotRow(mma.slotOf(i))),
+                     add(add(warpCol, mma.laneCol()), idx(mma.colOffset(i)))});
   if (out.gb)
     addBias(grads);
   // The products read du from every warp's part; the loop's first barrier
