@@ -77,6 +77,11 @@ struct GPUStrategy {
   /// its distributed shared memory. As an override, unset leaves it to the
   /// heuristic.
   std::optional<SplitMerge> splitMerge;
+
+  /// Whether the row is split and its blocks merge within a cluster.
+  bool mergesInCluster() const {
+    return splits > 1 && splitMerge == SplitMerge::Cluster;
+  }
 };
 
 /// The elements a row of `rowLength` spans in aligned vectors of

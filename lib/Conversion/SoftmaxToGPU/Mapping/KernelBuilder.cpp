@@ -329,14 +329,12 @@ std::pair<Value, Value> KernelBuilder::mergeClusterRow(Value m, Value l,
   });
   hooks.buildClusterArrive(b, loc);
   hooks.buildClusterWait(b, loc);
-  Value laneInWarp = rem(lane, target.warpSize);
-  Value valid = ult(laneInWarp, idx(s.splits));
-  Value rank = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(), minU(laneInWarp, idx(s.splits - 1)));
-  Value mo = hooks.loadClusterShared(b, loc, smemStates, mSlot, rank);
-  Value lo = hooks.loadClusterShared(b, loc, smemStates, lSlot, rank);
-  return warpMerge(sm.select(valid, mo, sm.identityOffset()),
-                   sm.select(valid, lo, sm.identitySum()), target.warpSize);
+  return mergeChunkStates([&](Value chunkIndex) -> std::pair<Value, Value> {
+    Value rank =
+        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), chunkIndex);
+    return {hooks.loadClusterShared(b, loc, smemStates, mSlot, rank),
+            hooks.loadClusterShared(b, loc, smemStates, lSlot, rank)};
+  });
 }
 
 std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
@@ -406,13 +404,22 @@ std::pair<Value, Value> KernelBuilder::mergeSplitRow(Value m, Value l,
         b, loc, arith::CmpIPredicate::ne,
         memref::LoadOp::create(b, loc, smemTicket, idx(0)),
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-  // Every warp merges the row's states (splits <= warp size); where blocks
-  // do not wait, only the last block's merge is complete, and only it writes.
+  // Where blocks do not wait, only the last block's merge is complete, and
+  // only it writes.
+  return mergeChunkStates([&](Value chunkIndex) -> std::pair<Value, Value> {
+    Value other = add(rowBase, chunkIndex);
+    return {memref::LoadOp::create(b, loc, states, ValueRange{other, idx(0)}),
+            memref::LoadOp::create(b, loc, states, ValueRange{other, idx(1)})};
+  });
+}
+
+std::pair<Value, Value> KernelBuilder::mergeChunkStates(
+    function_ref<std::pair<Value, Value>(Value)> load) {
+  // Every warp merges the row's states (splits <= warp size): lane i loads
+  // chunk i's (the lanes past the last load it again and add the identity).
   Value laneInWarp = rem(lane, target.warpSize);
-  Value valid = ult(laneInWarp, splits);
-  Value other = add(rowBase, minU(laneInWarp, idx(s.splits - 1)));
-  Value mo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(0)});
-  Value lo = memref::LoadOp::create(b, loc, states, ValueRange{other, idx(1)});
+  Value valid = ult(laneInWarp, idx(s.splits));
+  auto [mo, lo] = load(minU(laneInWarp, idx(s.splits - 1)));
   return warpMerge(sm.select(valid, mo, sm.identityOffset()),
                    sm.select(valid, lo, sm.identitySum()), target.warpSize);
 }
@@ -426,7 +433,7 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
   lane = rem(tid, s.threadsPerRow);
   chunkBegin = idx(0);
   Value ticket;
-  clusterMerge = s.splits > 1 && s.splitMerge == SplitMerge::Cluster;
+  clusterMerge = s.mergesInCluster();
   if (clusterMerge) {
     // A cluster per row: the hardware runs its blocks together.
     smemStates = attributions[2];

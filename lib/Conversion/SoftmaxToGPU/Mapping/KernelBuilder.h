@@ -97,6 +97,10 @@ private:
   /// The same within a thread-block cluster: the states pass through the
   /// blocks' shared memory (`smemStates`, two f32 per round).
   std::pair<Value, Value> mergeClusterRow(Value m, Value l, int64_t round);
+  /// The last step of both merges: every warp merges the row's chunk
+  /// states, `load(i)` giving chunk i's (m, l).
+  std::pair<Value, Value>
+  mergeChunkStates(function_ref<std::pair<Value, Value>(Value)> load);
 
   const Request &req;
   const GPUStrategy &s;

@@ -221,7 +221,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
   // counter per row and the ticket counter), allocated and zeroed in stream
   // order before the launch and freed after it. Upstream lowers only the
   // async forms of these ops to runtime calls, so the launch joins the chain.
-  bool cluster = s.splits > 1 && s.splitMerge == SplitMerge::Cluster;
+  bool cluster = s.mergesInCluster();
   SmallVector<Value> split;
   Type tokenType;
   Value token;
