@@ -18,7 +18,8 @@ Spec syntax: ``op:dtype:RxC[:algorithm[:suffix[:overrides]]]``, e.g.
 ``softmax:f32:8192x8192`` or ``softmax:bf16:512x262144:exp_pair:v_exp``;
 overrides replace the mapping heuristic's choice (``T=512,K=8,S=16,R=1,V=4``
 for threads per row, cached vectors, splits, rows per block, vector width;
-``M=cluster`` or ``M=global`` for how split rows merge).
+``U=4`` for the vectors a streamed row loads per iteration; ``M=cluster`` or
+``M=global`` for how split rows merge).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ class Spec:
     overrides: str = ""
 
     FIELDS = {"T": "threads_per_row", "K": "cached_vectors", "S": "splits",
-              "R": "rows_per_block", "V": "vector_width", "M": "split_merge"}
+              "R": "rows_per_block", "V": "vector_width", "U": "unroll",
+              "M": "split_merge"}
     WORDS = {"M": ("global", "cluster")}
 
     def strategy_attr(self) -> str:

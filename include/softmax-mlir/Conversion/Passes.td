@@ -171,6 +171,10 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
     Option<"cachedVectors", "cached-vectors", "int64_t", "0",
            "Vectors per thread kept in registers: 1 to 64 (0: the "
            "heuristic's)">,
+    Option<"unroll", "unroll", "int64_t", "0",
+           "Vectors each thread loads per iteration of a row that streams "
+           "(cached vectors 0), all in flight together: 1 to 16 (0: the "
+           "heuristic's); rows kept in registers have none to unroll">,
     Option<"splits", "splits", "int64_t", "0",
            "Blocks per row: 1 to 64, at most the warp size (0: the "
            "heuristic's)">,

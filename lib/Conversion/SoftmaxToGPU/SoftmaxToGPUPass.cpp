@@ -44,6 +44,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
       {kGPURowsPerBlockRange, options.rowsPerBlock},
       {kGPUVectorWidthRange, options.vectorWidth},
       {kGPUCachedVectorsRange, options.cachedVectors},
+      {kGPUUnrollRange, options.unroll},
       {kGPUSplitsRange, options.splits},
       {{"attention-rows-per-warp", 16, 32, /*powerOfTwo=*/true,
         "the measured default"},
@@ -68,6 +69,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   mapping.softmax.rowsPerBlock = options.rowsPerBlock;
   mapping.softmax.vectorWidth = options.vectorWidth;
   mapping.softmax.cachedVectors = options.cachedVectors;
+  mapping.softmax.unroll = options.unroll;
   mapping.softmax.splits = options.splits;
   if (!options.splitMerge.empty()) {
     std::optional<SplitMerge> merge = symbolizeSplitMerge(options.splitMerge);
@@ -138,6 +140,7 @@ struct SoftmaxMapToGPUPass
     options.rowsPerBlock = rowsPerBlock;
     options.vectorWidth = vectorWidth;
     options.cachedVectors = cachedVectors;
+    options.unroll = unroll;
     options.splits = splits;
     options.splitMerge = splitMerge;
     options.attentionRowsPerWarp = attentionRowsPerWarp;

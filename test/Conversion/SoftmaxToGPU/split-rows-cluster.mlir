@@ -64,7 +64,7 @@ func.func @vocab_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) 
 // CHECK: memref.store %{{.*}}, %arg1[%[[ROW]]] : memref<32xbf16>
 // CHECK: nvvm.cluster.wait {aligned}
 // CHECK-NEXT: gpu.terminator
-// CHECK-NEXT: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, splits = 9, split_merge = cluster>}
+// CHECK-NEXT: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 9, split_merge = cluster>}
 func.func @few_rows_logsumexp(%x: memref<32x128256xbf16>, %y: memref<32xbf16>) {
   softmax.logsumexp ins(%x : memref<32x128256xbf16>) outs(%y : memref<32xbf16>)
       dimension(1) masked(zero) algorithm(online)

@@ -61,6 +61,16 @@ func.func @gpu_cached() attributes {softmax.strategy = #softmax.gpu_strategy<cac
 
 // -----
 
+// expected-error @+1 {{unroll must be in [1, 16], got 0}}
+func.func @gpu_unroll() attributes {softmax.strategy = #softmax.gpu_strategy<unroll = 0>}
+
+// -----
+
+// expected-error @+1 {{unroll must be in [1, 16], got 32}}
+func.func @gpu_unroll_large() attributes {softmax.strategy = #softmax.gpu_strategy<unroll = 32>}
+
+// -----
+
 // expected-error @+1 {{splits must be at least 1, got 0}}
 func.func @gpu_splits() attributes {softmax.strategy = #softmax.gpu_strategy<splits = 0>}
 

@@ -19,8 +19,15 @@ func.func @cpu_request(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
 }
 
 // CHECK-LABEL: func @gpu
-// CHECK-SAME: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 0, splits = 32, split_merge = global>
-func.func @gpu() attributes {softmax.strategy = #softmax.gpu_strategy<split_merge = global, splits = 32, cached_vectors = 0, vector_width = 4, rows_per_block = 1, threads_per_row = 128>} {
+// CHECK-SAME: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 1, splits = 32, split_merge = global>
+func.func @gpu() attributes {softmax.strategy = #softmax.gpu_strategy<split_merge = global, splits = 32, unroll = 1, cached_vectors = 0, vector_width = 4, rows_per_block = 1, threads_per_row = 128>} {
+  return
+}
+
+// CHECK-LABEL: func @gpu_unroll_request
+// CHECK: softmax.logsumexp {{.*}} {softmax.strategy = #softmax.gpu_strategy<cached_vectors = 0, unroll = 4>}
+func.func @gpu_unroll_request(%x: memref<4x64xf32>, %y: memref<4xf32>) {
+  softmax.logsumexp ins(%x : memref<4x64xf32>) outs(%y : memref<4xf32>) dimension(1) masked(zero) {softmax.strategy = #softmax.gpu_strategy<unroll = 4, cached_vectors = 0>}
   return
 }
 

@@ -69,6 +69,10 @@ struct GPUStrategy {
   /// Vectors each thread keeps in registers between reading the row and
   /// writing it; 0 streams the row from memory twice.
   int64_t cachedVectors = 0;
+  /// Streamed rows (cachedVectors 0): vectors each thread loads per
+  /// iteration, all issued before any is used, so that a thread has that
+  /// many loads in flight instead of one.
+  int64_t unroll = 1;
   /// Blocks that share one row (more than one: each block folds a chunk,
   /// publishes its state, and the blocks of the row merge all states).
   int64_t splits = 1;
@@ -111,6 +115,8 @@ inline constexpr OptionRange kGPUVectorWidthRange{
     "vector-width", 1, 16, /*powerOfTwo=*/true, "the heuristic's"};
 inline constexpr OptionRange kGPUCachedVectorsRange{
     "cached-vectors", 1, 64, /*powerOfTwo=*/false, "the heuristic's"};
+inline constexpr OptionRange kGPUUnrollRange{
+    "unroll", 1, 16, /*powerOfTwo=*/false, "the heuristic's"};
 inline constexpr OptionRange kGPUSplitsRange{
     "splits", 1, 64, /*powerOfTwo=*/false, "the heuristic's"};
 
@@ -258,6 +264,7 @@ struct GPUMapping {
                       /*rowsPerBlock=*/0,
                       /*vectorWidth=*/0,
                       /*cachedVectors=*/0,
+                      /*unroll=*/0,
                       /*splits=*/0,
                       /*splitMerge=*/std::nullopt};
   AttentionGPUStrategy attention;

@@ -144,8 +144,13 @@ FoldRule KernelBuilder::foldRule() const {
     rule.minusInf = MinusInf::IdentityPair;
     return rule;
   }
-  // m' = max(m, max x_i); the group adds sum e^(x_i - m').
-  FoldRule rule(StateKind::Max);
+  // m' = max(m, max x_i); the group adds sum e^(x_i - m'), each term as
+  // exp2((x_i - m') log2 e): a subtract, a multiply and one ex2.approx,
+  // where math.exp lowers to libdevice's range-reduced expf, 11
+  // instructions (a bf16 streamed row's loop took 139 PTX instructions a
+  // 16-byte load with it, 65 without: at the H200's copy bandwidth 139 is
+  // more than its multiprocessors issue).
+  FoldRule rule(StateKind::Max, expUnits());
   rule.group = FoldRule::Group::Tree;
   return rule;
 }
@@ -190,11 +195,24 @@ void KernelBuilder::forEachVector(
   }
 }
 
+SmallVector<Value> KernelBuilder::elementsOf(ArrayRef<StreamedVector> vectors) {
+  SmallVector<Value> all;
+  for (const StreamedVector &v : vectors)
+    llvm::append_range(all, v.elements);
+  return all;
+}
+
 SmallVector<Value> KernelBuilder::streamRow(
     ValueRange inits,
-    llvm::function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
+    llvm::function_ref<SmallVector<Value>(ArrayRef<StreamedVector>, ValueRange)>
         body) {
-  Value step = idx(s.threadsPerRow * s.vectorWidth);
+  // A thread's next load issues only once the fold that uses its last one
+  // has: with one vector an iteration, each thread has one 16-byte load in
+  // flight. Unrolled, the iteration's vectors are all loaded first; past
+  // the first, a vector may lie beyond the row's end (the last iteration),
+  // and loads nothing.
+  int64_t stride = s.threadsPerRow * s.vectorWidth;
+  Value step = idx(s.unroll * stride);
   Value first = add(chunkBegin, mul(lane, idx(s.vectorWidth)));
   Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
   auto loop = scf::ForOp::create(
@@ -203,8 +221,15 @@ SmallVector<Value> KernelBuilder::streamRow(
         // The helpers build with `b`: point it into the loop body.
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
-        Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
-        SmallVector<Value> next = body(col, loadVector(row, col, valid), iter);
+        SmallVector<StreamedVector> vectors(s.unroll);
+        for (int64_t u = 0; u < s.unroll; ++u) {
+          StreamedVector &v = vectors[u];
+          v.col = u == 0 ? col : add(col, idx(u * stride));
+          v.valid = u == 0 ? arith::ConstantIntOp::create(b, l, 1, 1)
+                           : ult(v.col, end);
+          v.elements = loadVector(row, v.col, v.valid);
+        }
+        SmallVector<Value> next = body(vectors, iter);
         scf::YieldOp::create(b, l, next);
       });
   return SmallVector<Value>(loop.getResults());
@@ -223,11 +248,9 @@ std::pair<Value, Value> KernelBuilder::threadState() {
     if (req.algorithm == Algorithm::ExpPair)
       return fold(m0, l0, all);
     // The row is in registers, so the thread takes its max before its sum
-    // (one exp per element, in log2 units) and keeps the exps for the
-    // output; from the identity, nothing is rescaled.
-    FoldRule rule = foldRule();
-    rule.units = ExpUnits::Log2Scaled;
-    StateFold f(sm, rule, {m0}, all);
+    // (one exp per element) and keeps the exps for the output; from the
+    // identity, nothing is rescaled.
+    StateFold f(sm, foldRule(), {m0}, all);
     Value m = f.offset();
     if (threePass)
       return {m, l0};
@@ -237,8 +260,8 @@ std::pair<Value, Value> KernelBuilder::threadState() {
   }
   if (threePass) {
     SmallVector<Value> m = streamRow(
-        ValueRange{m0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-          StateFold f(sm, foldRule(), {iter[0]}, xs);
+        ValueRange{m0}, [&](ArrayRef<StreamedVector> vectors, ValueRange iter) {
+          StateFold f(sm, foldRule(), {iter[0]}, elementsOf(vectors));
           return SmallVector<Value>{f.offset()};
         });
     return {m[0], l0};
@@ -246,12 +269,13 @@ std::pair<Value, Value> KernelBuilder::threadState() {
   // A streamed row adds thousands of groups into one thread's sum: the sum
   // carries a Kahan compensation (rescaled with it), or its error would grow
   // with the row length.
-  SmallVector<Value> state = streamRow(
-      ValueRange{m0, l0, l0}, [&](Value, ArrayRef<Value> xs, ValueRange iter) {
-        StateFold f = foldGroup(iter[0], xs);
-        auto [sum, comp] = f.newSumCompensated(iter[1], iter[2]);
-        return SmallVector<Value>{f.offset(), sum, comp};
-      });
+  SmallVector<Value> state =
+      streamRow(ValueRange{m0, l0, l0},
+                [&](ArrayRef<StreamedVector> vectors, ValueRange iter) {
+                  StateFold f = foldGroup(iter[0], elementsOf(vectors));
+                  auto [sum, comp] = f.newSumCompensated(iter[1], iter[2]);
+                  return SmallVector<Value>{f.offset(), sum, comp};
+                });
   return {state[0], state[1]};
 }
 
@@ -279,8 +303,8 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
   auto normalizeAll = [&](ArrayRef<Value> xs) {
     SmallVector<Value> ys;
     for (Value v : xs)
-      ys.push_back(
-          sm.normalize(*req.normalize, stateKind, req.masked, v, m, l, inv));
+      ys.push_back(sm.normalize(*req.normalize, stateKind, req.masked, v, m, l,
+                                inv, expUnits()));
     return ys;
   };
   if (s.cachedVectors > 0) {
@@ -306,9 +330,9 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     });
     return;
   }
-  Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
-  streamRow(ValueRange{}, [&](Value col, ArrayRef<Value> xs, ValueRange) {
-    storeVector(row, col, always, normalizeAll(xs));
+  streamRow(ValueRange{}, [&](ArrayRef<StreamedVector> vectors, ValueRange) {
+    for (const StreamedVector &v : vectors)
+      storeVector(row, v.col, v.valid, normalizeAll(v.elements));
     return SmallVector<Value>{};
   });
 }
@@ -517,16 +541,16 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       for (auto &v : cached)
         llvm::append_range(all, v);
       StateFold f = StateFold::atOffset(
-          sm, FoldRule(StateKind::Max, ExpUnits::Log2Scaled), Value(), rowMax,
-          all);
+          sm, FoldRule(StateKind::Max, expUnits()), Value(), rowMax, all);
       cachedExps.assign(f.terms());
       sum = f.termSum();
       threadMax = rowMax;
     } else {
       sum = streamRow(ValueRange{sum, sum},
-                      [&](Value, ArrayRef<Value> xs, ValueRange iter) {
+                      [&](ArrayRef<StreamedVector> vectors, ValueRange iter) {
                         StateFold f = StateFold::atOffset(
-                            sm, FoldRule(StateKind::Max), Value(), rowMax, xs);
+                            sm, FoldRule(StateKind::Max, expUnits()), Value(),
+                            rowMax, elementsOf(vectors));
                         auto [acc, c] = f.newSumCompensated(iter[0], iter[1]);
                         return SmallVector<Value>{acc, c};
                       })[0];

@@ -61,6 +61,9 @@ private:
   Value vectorInRow(Value col, Value valid);
   Value lanesInRow(OpBuilder &at, Value col, Value valid);
 
+  /// The units of every per-element exp of a max state: log2-scaled
+  /// (foldRule says why).
+  static ExpUnits expUnits() { return ExpUnits::Log2Scaled; }
   /// The fold of the op's algorithm: online folds a group's max as a
   /// tree, exp_pair the exponents of its pairs in a chain (-inf elements
   /// get the identity's pair).
@@ -79,13 +82,24 @@ private:
 
   /// For every vector of this thread: calls `body(valid, col)`.
   void forEachVector(llvm::function_ref<void(int64_t, Value, Value)> body);
+  /// One vector of a streamed row: its column, whether it lies in the
+  /// thread's part of the row, and its elements (accumulator type; -inf
+  /// where it does not).
+  struct StreamedVector {
+    Value col, valid;
+    SmallVector<Value> elements;
+  };
+  /// The elements of `vectors`, in order.
+  static SmallVector<Value> elementsOf(ArrayRef<StreamedVector> vectors);
   /// Streams the thread's vectors of the row from memory in an scf.for that
-  /// carries `inits`: `body(col, elements, iterArgs)` returns the next
-  /// iter_args. Threads of rows past the end run no iterations.
-  SmallVector<Value> streamRow(
-      ValueRange inits,
-      llvm::function_ref<SmallVector<Value>(Value, ArrayRef<Value>, ValueRange)>
-          body);
+  /// carries `inits`, s.unroll vectors an iteration, all loaded before
+  /// `body(vectors, iterArgs)` uses any; it returns the next iter_args.
+  /// Threads of rows past the end run no iterations.
+  SmallVector<Value>
+  streamRow(ValueRange inits,
+            llvm::function_ref<SmallVector<Value>(ArrayRef<StreamedVector>,
+                                                  ValueRange)>
+                body);
 
   /// Thread state of the thread's part of the row.
   std::pair<Value, Value> threadState();

@@ -117,6 +117,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     s.splitMerge = overrides.splitMerge;
   // A request on the op, `softmax.strategy = #softmax.gpu_strategy<...>`,
   // wins over the pass options.
+  bool requestedUnroll = false;
   if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
     auto gpu = dyn_cast<GPUStrategyAttr>(request);
     if (!gpu)
@@ -124,7 +125,12 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                << "; the GPU mapping takes a "
                                   "#softmax.gpu_strategy";
     s = applyGPUStrategyAttr(s, gpu);
+    requestedUnroll = gpu.getUnroll().has_value();
   }
+  // The options' unroll is for the rows that stream; a request's applies
+  // to its op whatever it is (checked below).
+  if (overrides.unroll && !requestedUnroll && s.cachedVectors == 0)
+    s.unroll = overrides.unroll;
 
   // Every field within the range of its option (SoftmaxToGPU.h), however
   // it was asked for: the pass options are checked against the same table
@@ -136,6 +142,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
       {kGPURowsPerBlockRange, s.rowsPerBlock},
       {kGPUVectorWidthRange, s.vectorWidth},
       {kGPUCachedVectorsRange, s.cachedVectors},
+      {kGPUUnrollRange, s.unroll},
       {kGPUSplitsRange, s.splits}};
   for (auto [range, value] : fields) {
     if (value == 0 && range.name == kGPUCachedVectorsRange.name)
@@ -157,6 +164,12 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     return op->emitOpError()
            << "splits (" << s.splits << ") exceed the warp size "
            << target.warpSize << ": one warp merges the states of a row";
+  // Registers hold a cached row whole: there is nothing to unroll.
+  if (s.cachedVectors > 0 && s.unroll > 1)
+    return op->emitOpError()
+           << "unroll (" << s.unroll
+           << ") applies to streamed rows; ask for cached_vectors = 0 or "
+              "unroll = 1";
   // Any width takes any row length: rows that are not a multiple of it are
   // peeled (rowSpan). Registers cover a row only of a known length.
   if (s.cachedVectors > 0 && !rowLength)

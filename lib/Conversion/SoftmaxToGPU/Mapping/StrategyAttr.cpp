@@ -13,12 +13,16 @@ using namespace mlir::softmax;
 
 GPUStrategyAttr mlir::softmax::getGPUStrategyAttr(MLIRContext *ctx,
                                                   const GPUStrategy &s) {
-  // The merge applies to split rows only.
+  // The unroll applies to streamed rows only, the merge to split rows.
+  std::optional<int64_t> unroll;
+  if (s.cachedVectors == 0)
+    unroll = s.unroll;
   std::optional<SplitMerge> merge;
   if (s.splits > 1)
     merge = s.splitMerge.value_or(SplitMerge::Global);
   return GPUStrategyAttr::get(ctx, s.threadsPerRow, s.rowsPerBlock,
-                              s.vectorWidth, s.cachedVectors, s.splits, merge);
+                              s.vectorWidth, s.cachedVectors, unroll, s.splits,
+                              merge);
 }
 
 GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
@@ -31,6 +35,8 @@ GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
     base.vectorWidth = *v;
   if (std::optional<int64_t> v = attr.getCachedVectors())
     base.cachedVectors = *v;
+  if (std::optional<int64_t> v = attr.getUnroll())
+    base.unroll = *v;
   if (std::optional<int64_t> v = attr.getSplits())
     base.splits = *v;
   if (std::optional<SplitMerge> v = attr.getSplitMerge())

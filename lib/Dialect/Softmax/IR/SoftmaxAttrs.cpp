@@ -101,7 +101,8 @@ LogicalResult GPUStrategyAttr::verify(
     function_ref<InFlightDiagnostic()> emitError,
     std::optional<int64_t> threadsPerRow, std::optional<int64_t> rowsPerBlock,
     std::optional<int64_t> vectorWidth, std::optional<int64_t> cachedVectors,
-    std::optional<int64_t> splits, std::optional<SplitMerge> splitMerge) {
+    std::optional<int64_t> unroll, std::optional<int64_t> splits,
+    std::optional<SplitMerge> splitMerge) {
   return success(
       succeeded(SizeCheck{emitError, "threads_per_row", threadsPerRow}
                     .powerOfTwo()) &&
@@ -110,6 +111,7 @@ LogicalResult GPUStrategyAttr::verify(
       succeeded(SizeCheck{emitError, "vector_width", vectorWidth}.atLeast(1)) &&
       succeeded(
           SizeCheck{emitError, "cached_vectors", cachedVectors}.atLeast(0)) &&
+      succeeded(SizeCheck{emitError, "unroll", unroll}.inRange(1, 16)) &&
       succeeded(SizeCheck{emitError, "splits", splits}.atLeast(1)));
 }
 

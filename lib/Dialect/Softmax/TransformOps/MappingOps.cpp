@@ -203,6 +203,8 @@ static SoftmaxMapToGPUOptions getPassOptions(transform::SoftmaxMapToGPUOp op) {
     options.vectorWidth = *v;
   if (auto v = op.getCachedVectors())
     options.cachedVectors = *v;
+  if (auto v = op.getUnroll())
+    options.unroll = *v;
   if (auto v = op.getSplits())
     options.splits = *v;
   if (auto v = op.getAttentionRowsPerWarp())

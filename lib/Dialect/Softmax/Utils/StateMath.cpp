@@ -178,7 +178,9 @@ Value StateMath::logTerm(StateKind kind, Value x, Value m) {
   return kind == StateKind::Exponent ? subScaledLn2(x, m) : sub(x, m);
 }
 
-Value StateMath::term(StateKind kind, Value x, Value m) {
+Value StateMath::term(StateKind kind, Value x, Value m, ExpUnits units) {
+  if (kind == StateKind::Max)
+    return scale(kind, sub(x, m), units);
   return exp(logTerm(kind, x, m));
 }
 
@@ -233,8 +235,8 @@ StateMath::MergeScales StateMath::mergeScales(StateKind kind, Value m1,
   return {mNew, s1, s2};
 }
 
-StateMath::MergeScales StateMath::infSafeMergeScales(StateKind kind,
-                                                     Value m1, Value m2) {
+StateMath::MergeScales StateMath::infSafeMergeScales(StateKind kind, Value m1,
+                                                     Value m2) {
   MergeScales s = mergeScales(kind, m1, m2);
   Value one = cst(1.0);
   s.lhs = select(eq(m1, s.offset), one, s.lhs);
@@ -314,7 +316,8 @@ Value StateMath::maskRow(MaskedRows masked, bool probability, Value l,
 }
 
 Value StateMath::normalized(NormalizeKind kind, StateKind state, Value x,
-                            Value m, Value l, Value rowValue, bool pairs) {
+                            Value m, Value l, Value rowValue, bool pairs,
+                            ExpUnits units) {
   if (kind == NormalizeKind::LogSoftmax) {
     Value shifted = logTerm(state, x, m);
     return sub(shifted, rowValue ? rowValue : log(l));
@@ -327,15 +330,15 @@ Value StateMath::normalized(NormalizeKind kind, StateKind state, Value x,
     Value zero = cst(0.0);
     num = select(minusInf, zero, pairTerm(k, a, m));
   } else {
-    num = term(state, x, m);
+    num = term(state, x, m, units);
   }
   return rowValue ? mul(num, rowValue) : div(num, l);
 }
 
 Value StateMath::normalize(NormalizeKind kind, StateKind state,
                            MaskedRows masked, Value x, Value m, Value l,
-                           Value invSum) {
-  Value y = normalized(kind, state, x, m, l, invSum, /*pairs=*/true);
+                           Value invSum, ExpUnits units) {
+  Value y = normalized(kind, state, x, m, l, invSum, /*pairs=*/true, units);
   return maskRow(masked, kind == NormalizeKind::Softmax, l, y);
 }
 

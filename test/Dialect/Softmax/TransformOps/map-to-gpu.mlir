@@ -222,3 +222,25 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The unroll attribute, as the pass option: the logsumexp row streams four
+// vectors an iteration (a step of 4 x 512 threads x 8 elements).
+// CHECK-LABEL: func @streamed_unrolled
+// CHECK: scf.for {{.*}} step %c16384
+// CHECK: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>, unrolled}
+func.func @streamed_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
+  softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.logsumexp"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.softmax.map_to_gpu %op {chip = "sm_90", unroll = 4}
+        : (!transform.any_op) -> !transform.op<"gpu.launch">
+    transform.annotate %launch "unrolled" : !transform.op<"gpu.launch">
+    transform.yield
+  }
+}

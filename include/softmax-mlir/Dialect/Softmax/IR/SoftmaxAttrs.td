@@ -168,6 +168,9 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
       bytes that does).
     * `cached_vectors`: vectors each thread keeps in registers between
       reading and writing the row; 0 streams the row from memory twice.
+    * `unroll`: streamed rows (`cached_vectors = 0`): vectors each thread
+      loads per iteration, all issued before any is used, so that a thread
+      has `unroll` loads in flight; recorded only where the row streams.
     * `splits`: blocks that share one row, at least 1.
     * `split_merge`: how the blocks of a split row merge their states;
       recorded only where `splits` > 1. `global`: each block takes a ticket
@@ -196,6 +199,7 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
     Softmax_OptionalIntParameter<"rows per block">:$rows_per_block,
     Softmax_OptionalIntParameter<"elements per access">:$vector_width,
     Softmax_OptionalIntParameter<"vectors kept per thread">:$cached_vectors,
+    Softmax_OptionalIntParameter<"vectors loaded together">:$unroll,
     Softmax_OptionalIntParameter<"blocks per row">:$splits,
     Softmax_OptionalEnumParameter<Softmax_SplitMerge,
         "global or cluster">:$split_merge

@@ -264,7 +264,7 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
     The attributes are the options of `softmax-map-to-gpu`, and build the
     same target and strategy: `chip` (`sm_80`, `sm_90`, the default,
     `gfx90a` or `gfx942`), `threads_per_row`, `rows_per_block`,
-    `vector_width`, `cached_vectors`, `splits`, and for attention
+    `vector_width`, `cached_vectors`, `unroll`, `splits`, and for attention
     `attention_rows_per_warp`, `attention_buffers`,
     `attention_key_splits`, `attention_packed_heads`, `attention_stream_k` and
     `attention_f32_precision` (`exact` or `tf32`, NVIDIA only), and for
@@ -307,6 +307,7 @@ def SoftmaxMapToGPUOp : TransformDialectOp<"softmax.map_to_gpu",
                        Softmax_OptionalSize:$rows_per_block,
                        Softmax_OptionalSize:$vector_width,
                        Softmax_OptionalSize:$cached_vectors,
+                       Softmax_OptionalSize:$unroll,
                        Softmax_OptionalSize:$splits,
                        Softmax_OptionalSize:$attention_rows_per_warp,
                        Softmax_OptionalSize:$attention_buffers,

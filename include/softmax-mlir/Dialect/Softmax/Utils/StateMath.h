@@ -213,8 +213,10 @@ public:
   Value subScaledLn2(Value x, Value k);
   /// log t(x, m): x - m (max), x - m ln 2 (exponent).
   Value logTerm(StateKind kind, Value x, Value m);
-  /// t(x, m) = exp(log t(x, m)), by math.exp.
-  Value term(StateKind kind, Value x, Value m);
+  /// t(x, m) = exp(log t(x, m)): by math.exp, or for max states in
+  /// `units` (scale).
+  Value term(StateKind kind, Value x, Value m,
+             ExpUnits units = ExpUnits::Natural);
   /// The exponent pair of x: k = o(x) and a = t(x, k) = exp(x - k ln 2),
   /// so exp(x) = a * 2^k with a in [2^-0.5, 2^0.5].
   std::pair<Value, Value> expPair(Value x);
@@ -290,13 +292,16 @@ public:
   /// state, the masked-row rule aside: softmax t(x, m) * rowValue
   /// (rowValue = 1 / l) or t(x, m) / l when rowValue is null; log_softmax
   /// log t(x, m) - rowValue (rowValue = log l, taken here when null). With
-  /// `pairs`, an exponent state's term is the pair's, 0 for a -inf x.
+  /// `pairs`, an exponent state's term is the pair's, 0 for a -inf x. A max
+  /// state's term is taken in `units`.
   Value normalized(NormalizeKind kind, StateKind state, Value x, Value m,
-                   Value l, Value rowValue, bool pairs);
+                   Value l, Value rowValue, bool pairs,
+                   ExpUnits units = ExpUnits::Natural);
   /// normalized, with the exponent pairs, masked by the row rule;
   /// `invSum`, when given, is 1 / l, to multiply instead of divide.
   Value normalize(NormalizeKind kind, StateKind state, MaskedRows masked,
-                  Value x, Value m, Value l, Value invSum = Value());
+                  Value x, Value m, Value l, Value invSum = Value(),
+                  ExpUnits units = ExpUnits::Natural);
   /// The log-sum-exp of a final state, the masked-row rule aside.
   Value lseOf(StateKind state, Value m, Value l,
               ExpUnits units = ExpUnits::Natural);

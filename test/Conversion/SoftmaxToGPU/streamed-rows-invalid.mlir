@@ -1,0 +1,21 @@
+// unroll is for rows that stream: a request that keeps the row in
+// registers and unrolls it is refused, as is an option out of range.
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file -verify-diagnostics
+// RUN: not softmax-opt %s --softmax-map-to-gpu="chip=sm_90 unroll=17" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RANGE: error: softmax-map-to-gpu: unroll must be 0 (the heuristic's) or from 1 to 16, not 17
+
+func.func @cached_and_unrolled(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  // expected-error @+1 {{unroll (4) applies to streamed rows; ask for cached_vectors = 0 or unroll = 1}}
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<cached_vectors = 8, unroll = 4>}
+  return
+}
+
+// -----
+
+// The heuristic keeps this row in registers; a request for an unroll alone
+// does not turn it into a streamed one.
+func.func @heuristic_cached(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  // expected-error @+1 {{unroll (2) applies to streamed rows; ask for cached_vectors = 0 or unroll = 1}}
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<unroll = 2>}
+  return
+}

@@ -1,0 +1,113 @@
+// Rows that stream (cached_vectors = 0): each iteration of a thread's loop
+// loads `unroll` vectors before it folds any, so that the thread has that
+// many loads in flight; past the first, a vector is loaded only while it
+// starts before the end of the thread's part of the row (the last
+// iteration), and is -inf otherwise. Every per-element exp is an exp2 of
+// (x - m) log2 e; math.exp stays only in the merges of states.
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 unroll=2" -split-input-file | FileCheck %s --check-prefix=OPTION
+
+// logsumexp of vocabulary rows streams; the heuristic's unroll is 1.
+// CHECK-LABEL: func @logsumexp_default
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4096
+// CHECK-NOT: math.exp %
+// CHECK: math.exp2
+// CHECK-NOT: math.exp %
+// CHECK: scf.yield
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
+// The pass option fills in the streamed row's unroll.
+// OPTION-LABEL: func @logsumexp_default
+// OPTION: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8192
+// OPTION: unroll = 2, splits = 1>
+func.func @logsumexp_default(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
+  softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// Four vectors of 8 an iteration over 512 threads: the loop steps 16384
+// elements, the vectors lie 4096 apart, and all four loads come before the
+// first exp2.
+// CHECK-LABEL: func @logsumexp_unrolled
+// CHECK: %[[END:.*]] = arith.select
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[END]] step %c16384
+// CHECK: vector.load %{{.*}}[%{{.*}}, %[[COL]]] {alignment = 16 : i64} : memref<256x128256xbf16>, vector<8xbf16>
+// CHECK: %[[C1:.*]] = arith.addi %[[COL]], %c4096
+// CHECK: %[[V1:.*]] = arith.cmpi ult, %[[C1]], %[[END]]
+// CHECK: scf.if %[[V1]]
+// CHECK-NEXT: vector.load %{{.*}}[%{{.*}}, %[[C1]]]
+// CHECK: } else {
+// CHECK-NEXT: arith.constant dense<0xFF80> : vector<8xbf16>
+// CHECK: %[[C2:.*]] = arith.addi %[[COL]], %c8192
+// CHECK: arith.cmpi ult, %[[C2]], %[[END]]
+// CHECK: vector.load %{{.*}}[%{{.*}}, %[[C2]]]
+// CHECK: %[[C3:.*]] = arith.addi %[[COL]], %c12288
+// CHECK: arith.cmpi ult, %[[C3]], %[[END]]
+// CHECK: vector.load %{{.*}}[%{{.*}}, %[[C3]]]
+// CHECK-NOT: vector.load
+// CHECK: math.exp2
+// CHECK: scf.yield
+// CHECK: unroll = 4, splits = 1>
+// A request names its own unroll over the option's.
+// OPTION-LABEL: func @logsumexp_unrolled
+// OPTION: unroll = 4, splits = 1>
+func.func @logsumexp_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
+  softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<unroll = 4>}
+  return
+}
+
+// -----
+
+// softmax streamed twice, two vectors an iteration: the first loop folds
+// both, the second stores both, the second store only where its vector
+// starts before the row's end.
+// CHECK-LABEL: func @softmax_streamed_twice
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[END:.*]] step %c2048
+// CHECK: vector.load
+// CHECK: %[[C1:.*]] = arith.addi %[[COL]], %c1024
+// CHECK: vector.load
+// CHECK-NOT: vector.load
+// CHECK: math.exp2
+// CHECK: scf.yield
+// CHECK: scf.for %[[COL2:.*]] = %{{.*}} to %{{.*}} step %c2048
+// CHECK: %[[D1:.*]] = arith.addi %[[COL2]], %c1024
+// CHECK: %[[V1:.*]] = arith.cmpi ult, %[[D1]]
+// CHECK: math.exp2
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL2]]]
+// CHECK: scf.if %[[V1]] {
+// CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[D1]]]
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 2, splits = 1>
+func.func @softmax_streamed_twice(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 2>}
+  return
+}
+
+// -----
+
+// An odd row (peeled): the unrolled vectors keep the aligned loads, and the
+// head and tail their masked ones.
+// CHECK-LABEL: func @odd_rows_unrolled
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %c8192
+// CHECK: vector.load {{.*}} : memref<51463168xbf16>, vector<8xbf16>
+// CHECK: vector.maskedload
+// CHECK: arith.addi %[[COL]], %c4096
+// CHECK: vector.load {{.*}} : memref<51463168xbf16>, vector<8xbf16>
+// CHECK: vector.maskedload
+// CHECK-NOT: vector.load
+// CHECK: math.exp2
+// CHECK: unroll = 2, splits = 1>
+func.func @odd_rows_unrolled(%x: memref<1024x50257xbf16>, %y: memref<1024xbf16>) {
+  softmax.logsumexp ins(%x : memref<1024x50257xbf16>) outs(%y : memref<1024xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<unroll = 2>}
+  return
+}
+
+// -----
+
+// Rows kept in registers have no loop: the option leaves them alone.
+// OPTION-LABEL: func @cached_rows
+// OPTION: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 8, splits = 1>
+func.func @cached_rows(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
