@@ -2,8 +2,8 @@
 // loads `unroll` vectors before it folds any, so that the thread has that
 // many loads in flight; past the first, a vector is loaded only while it
 // starts before the end of the thread's part of the row (the last
-// iteration), and is -inf otherwise. Every per-element exp is an exp2 of
-// (x - m) log2 e; math.exp stays only in the merges of states.
+// iteration), and is -inf otherwise. Every exp, the elements' and the
+// merges' scales, is an exp2 of (x - m) log2 e, never math.exp.
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 unroll=2" -split-input-file | FileCheck %s --check-prefix=OPTION
 
@@ -14,6 +14,9 @@
 // CHECK: math.exp2
 // CHECK-NOT: math.exp %
 // CHECK: scf.yield
+// The merges' scales too.
+// CHECK: gpu.shuffle
+// CHECK-NOT: math.exp %
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
 // The pass option fills in the streamed row's unroll.
 // OPTION-LABEL: func @logsumexp_default

@@ -144,13 +144,8 @@ FoldRule KernelBuilder::foldRule() const {
     rule.minusInf = MinusInf::IdentityPair;
     return rule;
   }
-  // m' = max(m, max x_i); the group adds sum e^(x_i - m'), each term as
-  // exp2((x_i - m') log2 e): a subtract, a multiply and one ex2.approx,
-  // where math.exp lowers to libdevice's range-reduced expf, 11
-  // instructions (a bf16 streamed row's loop took 139 PTX instructions a
-  // 16-byte load with it, 65 without: at the H200's copy bandwidth 139 is
-  // more than its multiprocessors issue).
-  FoldRule rule(StateKind::Max, expUnits());
+  // m' = max(m, max x_i); the group adds sum e^(x_i - m') (kRowExpUnits).
+  FoldRule rule(StateKind::Max, kRowExpUnits);
   rule.group = FoldRule::Group::Tree;
   return rule;
 }
@@ -173,7 +168,8 @@ std::pair<Value, Value> KernelBuilder::fold(Value m, Value l,
 
 std::pair<Value, Value> KernelBuilder::warpMerge(Value m, Value l,
                                                  int64_t width) {
-  return warpMergeStates(b, loc, sm, stateKind, m, l, width, target.warpSize);
+  return warpMergeStates(b, loc, sm, stateKind, m, l, width, target.warpSize,
+                         kRowExpUnits);
 }
 
 std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
@@ -182,7 +178,8 @@ std::pair<Value, Value> KernelBuilder::rowMerge(Value m, Value l) {
     return warpMerge(m, l, s.threadsPerRow);
   // Across warps, through workgroup memory.
   return rowMergeStates(b, loc, sm, stateKind, m, l, lane,
-                        s.threadsPerRow / warp, warp, smemM, smemL);
+                        s.threadsPerRow / warp, warp, smemM, smemL,
+                        kRowExpUnits);
 }
 
 void KernelBuilder::forEachVector(
@@ -304,7 +301,7 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     SmallVector<Value> ys;
     for (Value v : xs)
       ys.push_back(sm.normalize(*req.normalize, stateKind, req.masked, v, m, l,
-                                inv, expUnits()));
+                                inv, kRowExpUnits));
     return ys;
   };
   if (s.cachedVectors > 0) {
@@ -312,7 +309,7 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     // multiply per element; the masked-row rule as in StateMath::normalize.
     Value scale;
     if (!cachedExps.empty() && *req.normalize == NormalizeKind::Softmax) {
-      scale = sm.mul(sm.rescale(stateKind, threadMax, m), inv);
+      scale = sm.mul(sm.rescale(stateKind, threadMax, m, kRowExpUnits), inv);
       scale = sm.select(sm.emptyRow(l), sm.cst(0.0), scale);
     }
     forEachVector([&](int64_t k, Value valid, Value col) {
@@ -541,7 +538,7 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       for (auto &v : cached)
         llvm::append_range(all, v);
       StateFold f = StateFold::atOffset(
-          sm, FoldRule(StateKind::Max, expUnits()), Value(), rowMax, all);
+          sm, FoldRule(StateKind::Max, kRowExpUnits), Value(), rowMax, all);
       cachedExps.assign(f.terms());
       sum = f.termSum();
       threadMax = rowMax;
@@ -549,7 +546,7 @@ void KernelBuilder::build(gpu::LaunchOp launch, ValueRange split) {
       sum = streamRow(ValueRange{sum, sum},
                       [&](ArrayRef<StreamedVector> vectors, ValueRange iter) {
                         StateFold f = StateFold::atOffset(
-                            sm, FoldRule(StateKind::Max, expUnits()), Value(),
+                            sm, FoldRule(StateKind::Max, kRowExpUnits), Value(),
                             rowMax, elementsOf(vectors));
                         auto [acc, c] = f.newSumCompensated(iter[0], iter[1]);
                         return SmallVector<Value>{acc, c};

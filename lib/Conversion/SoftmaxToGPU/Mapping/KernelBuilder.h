@@ -61,9 +61,6 @@ private:
   Value vectorInRow(Value col, Value valid);
   Value lanesInRow(OpBuilder &at, Value col, Value valid);
 
-  /// The units of every per-element exp of a max state: log2-scaled
-  /// (foldRule says why).
-  static ExpUnits expUnits() { return ExpUnits::Log2Scaled; }
   /// The fold of the op's algorithm: online folds a group's max as a
   /// tree, exp_pair the exponents of its pairs in a chain (-inf elements
   /// get the identity's pair).

@@ -186,9 +186,11 @@ std::pair<Value, Value> TopKKernel::blockMerge(Value m, Value l) {
   int64_t warps = plan.threads / target.warpSize;
   if (warps == 1)
     return softmax::detail::warpMergeStates(b, loc, sm, StateKind::Max, m, l,
-                                            target.warpSize, target.warpSize);
+                                            target.warpSize, target.warpSize,
+                                            softmax::detail::kRowExpUnits);
   return softmax::detail::rowMergeStates(b, loc, sm, StateKind::Max, m, l, tid,
-                                         warps, target.warpSize, smemM, smemL);
+                                         warps, target.warpSize, smemM, smemL,
+                                         softmax::detail::kRowExpUnits);
 }
 
 void TopKKernel::compareExchange(Value lo, Value hi, Value betterFirst) {
@@ -340,7 +342,7 @@ void TopKKernel::build(gpu::LaunchOp launch, ArrayRef<Value> parts,
   Value pruneAt = i32c(plan.capacity - plan.step());
   Value i1True = arith::ConstantIntOp::create(b, loc, 1, 1);
 
-  FoldRule rule(StateKind::Max);
+  FoldRule rule(StateKind::Max, softmax::detail::kRowExpUnits);
   rule.group = FoldRule::Group::Tree;
 
   // iter_args: the thread's (m, l), then tau and whether k are kept.
@@ -545,7 +547,9 @@ void TopKKernel::writeResults(Value row, Value held, Value m, Value l) {
     Value slot = minU(j, idx(plan.capacity - 1));
     Value xv = load(vals, slot), xi = load(idxs, slot);
     Value p = sm.select(noMass, sm.cst(0.0),
-                        sm.div(sm.term(StateKind::Max, xv, m), l));
+                        sm.div(sm.term(StateKind::Max, xv, m,
+                                       softmax::detail::kRowExpUnits),
+                               l));
     p = sm.select(real, p, sm.cst(0.0));
     Value index = arith::SelectOp::create(b, loc, real, xi, i32c(-1));
     if (idxElt != i32)

@@ -18,12 +18,23 @@
 
 namespace mlir::softmax::detail {
 
+/// The units of the row kernels' exps (KernelBuilder, TopKToGPU): each is
+/// exp2((x - m) log2 e), a subtract, a multiply and one ex2.approx, where
+/// math.exp lowers to libdevice's range-reduced expf, 11 instructions. A
+/// bf16 streamed row's loop took 139 PTX instructions a 16-byte load with
+/// it and takes 65 without: at the H200's copy bandwidth, 139 is more than
+/// its multiprocessors issue. The merges' scales too: a row's butterfly
+/// waits on five of them in a chain.
+inline constexpr ExpUnits kRowExpUnits = ExpUnits::Log2Scaled;
+
 /// Merges the states of `width` consecutive lanes (a power of two no larger
-/// than the warp of `warpSize` lanes): every lane gets their merge.
+/// than the warp of `warpSize` lanes): every lane gets their merge, its
+/// scales taken in `units`.
 inline std::pair<Value, Value> warpMergeStates(OpBuilder &b, Location loc,
                                                StateMath &sm, StateKind kind,
                                                Value m, Value l, int64_t width,
-                                               int64_t warpSize) {
+                                               int64_t warpSize,
+                                               ExpUnits units) {
   auto shuffleWidth = static_cast<int32_t>(warpSize);
   for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
     Value m2 = gpu::ShuffleOp::create(b, loc, m, offset, shuffleWidth,
@@ -32,7 +43,7 @@ inline std::pair<Value, Value> warpMergeStates(OpBuilder &b, Location loc,
     Value l2 = gpu::ShuffleOp::create(b, loc, l, offset, shuffleWidth,
                                       gpu::ShuffleMode::XOR)
                    .getShuffleResult();
-    std::tie(m, l) = sm.merge(kind, m, l, m2, l2);
+    std::tie(m, l) = sm.merge(kind, m, l, m2, l2, units);
   }
   return {m, l};
 }
@@ -46,8 +57,9 @@ inline std::pair<Value, Value> warpMergeStates(OpBuilder &b, Location loc,
 inline std::pair<Value, Value>
 rowMergeStates(OpBuilder &b, Location loc, StateMath &sm, StateKind kind,
                Value m, Value l, Value lane, int64_t warps, int64_t warpSize,
-               Value smemM, Value smemL) {
-  std::tie(m, l) = warpMergeStates(b, loc, sm, kind, m, l, warpSize, warpSize);
+               Value smemM, Value smemL, ExpUnits units) {
+  std::tie(m, l) =
+      warpMergeStates(b, loc, sm, kind, m, l, warpSize, warpSize, units);
   IndexArith ix(b, loc);
   Value warpId = ix.div(lane, warpSize);
   Value laneInWarp = ix.rem(lane, warpSize);
@@ -67,7 +79,8 @@ rowMergeStates(OpBuilder &b, Location loc, StateMath &sm, StateKind kind,
                        sm.identitySum());
   // The whole warp butterflies, so that every lane ends with the row state
   // (a narrower butterfly would leave the upper lanes with identities).
-  auto merged = warpMergeStates(b, loc, sm, kind, mw, lw, warpSize, warpSize);
+  auto merged =
+      warpMergeStates(b, loc, sm, kind, mw, lw, warpSize, warpSize, units);
   gpu::BarrierOp::create(b, loc);
   return merged;
 }

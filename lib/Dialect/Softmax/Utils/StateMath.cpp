@@ -227,11 +227,12 @@ Value StateMath::rescale(StateKind kind, Value m, Value mNew, ExpUnits units) {
 }
 
 StateMath::MergeScales StateMath::mergeScales(StateKind kind, Value m1,
-                                              Value m2, MaxOrder order) {
+                                              Value m2, MaxOrder order,
+                                              ExpUnits units) {
   Value mNew =
       order == MaxOrder::StateFirst ? offsetMax(m1, m2) : offsetMax(m2, m1);
-  Value s1 = rescale(kind, m1, mNew);
-  Value s2 = rescale(kind, m2, mNew);
+  Value s1 = rescale(kind, m1, mNew, units);
+  Value s2 = rescale(kind, m2, mNew, units);
   return {mNew, s1, s2};
 }
 
@@ -251,8 +252,8 @@ Value StateMath::mergeSums(const MergeScales &s, Value x1, Value x2) {
 }
 
 std::pair<Value, Value> StateMath::merge(StateKind kind, Value m1, Value l1,
-                                         Value m2, Value l2) {
-  MergeScales s = mergeScales(kind, m1, m2);
+                                         Value m2, Value l2, ExpUnits units) {
+  MergeScales s = mergeScales(kind, m1, m2, MaxOrder::StateFirst, units);
   return {s.offset, mergeSums(s, l1, l2)};
 }
 

@@ -243,7 +243,8 @@ public:
     Value offset, lhs, rhs;
   };
   MergeScales mergeScales(StateKind kind, Value m1, Value m2,
-                          MaxOrder order = MaxOrder::StateFirst);
+                          MaxOrder order = MaxOrder::StateFirst,
+                          ExpUnits units = ExpUnits::Natural);
   /// mergeScales, but s_i = 1 where m_i is M itself: the same value for a
   /// finite m_i, and no exp(-inf - -inf) = NaN when both offsets are -inf
   /// (an identity that softmax.merge accepts besides -FLT_MAX). The kernels
@@ -251,9 +252,9 @@ public:
   MergeScales infSafeMergeScales(StateKind kind, Value m1, Value m2);
   /// x1 s1 + x2 s2: a merged sum or accumulator.
   Value mergeSums(const MergeScales &s, Value x1, Value x2);
-  /// (M, l1 s1 + l2 s2).
+  /// (M, l1 s1 + l2 s2), the scales in `units`.
   std::pair<Value, Value> merge(StateKind kind, Value m1, Value l1, Value m2,
-                                Value l2);
+                                Value l2, ExpUnits units = ExpUnits::Natural);
   /// (M, l, c): the state (m2, l2) added, compensated, to (m1, l1, c1).
   std::tuple<Value, Value, Value>
   mergeCompensated(StateKind kind, Value m1, Value l1, Value c1, Value m2,
