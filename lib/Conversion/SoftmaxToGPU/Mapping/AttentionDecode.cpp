@@ -405,8 +405,10 @@ Value mlir::softmax::detail::buildPartialMerge(
         SmallVector<Value> state(st);
         for (auto [partLseValue, o] : parts) {
           auto [m, sum] = lm.stateOfLse(partLseValue);
-          StateMath::MergeScales scales =
-              lm.infSafeMergeScales(StateKind::Max, state[0], m);
+          // exp2((m_i - M) log2 e): one ex2.approx each, where math.exp is
+          // libdevice's expf, 11 instructions.
+          StateMath::MergeScales scales = lm.infSafeMergeScales(
+              StateKind::Max, state[0], m, ExpUnits::Log2Scaled);
           state = {scales.offset, lm.mergeSums(scales, state[1], sum),
                    lm.mergeSums(scales, state[2], o)};
         }

@@ -237,8 +237,8 @@ StateMath::MergeScales StateMath::mergeScales(StateKind kind, Value m1,
 }
 
 StateMath::MergeScales StateMath::infSafeMergeScales(StateKind kind, Value m1,
-                                                     Value m2) {
-  MergeScales s = mergeScales(kind, m1, m2);
+                                                     Value m2, ExpUnits units) {
+  MergeScales s = mergeScales(kind, m1, m2, MaxOrder::StateFirst, units);
   Value one = cst(1.0);
   s.lhs = select(eq(m1, s.offset), one, s.lhs);
   s.rhs = select(eq(m2, s.offset), one, s.rhs);

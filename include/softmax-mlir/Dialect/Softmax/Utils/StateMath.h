@@ -249,7 +249,8 @@ public:
   /// finite m_i, and no exp(-inf - -inf) = NaN when both offsets are -inf
   /// (an identity that softmax.merge accepts besides -FLT_MAX). The kernels
   /// start from -FLT_MAX and need no select.
-  MergeScales infSafeMergeScales(StateKind kind, Value m1, Value m2);
+  MergeScales infSafeMergeScales(StateKind kind, Value m1, Value m2,
+                                 ExpUnits units = ExpUnits::Natural);
   /// x1 s1 + x2 s2: a merged sum or accumulator.
   Value mergeSums(const MergeScales &s, Value x1, Value x2);
   /// (M, l1 s1 + l2 s2), the scales in `units`.
