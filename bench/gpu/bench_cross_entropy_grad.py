@@ -27,6 +27,12 @@ hidden rows near their targets' classifier rows, losses of 1-4 nats, every
    (our kernels allocate outside torch: the f32 accumulators N D + V D and
    N weights, plus the forward's 0.3 MiB).
 Results: DIR/cross_entropy_grad.{json,md}.
+
+`run --inputs zipf` draws language-model-like logits instead (zipf_inputs):
+the mass besides the target on a few alternatives whose ids, like the
+targets', follow Zipf's law, as a vocabulary numbered by frequency does.
+The filter's error depends on where that mass sits (bench/cpu/
+ce_filter_error.cpp computes the rule's error in float64 on both).
 """
 
 from __future__ import annotations
@@ -165,10 +171,41 @@ def reference_grads(h, w, t, rows, cols):
     return gh, gw
 
 
+# Which generator `run` uses: "flat" (bench_cross_entropy.inputs) or "zipf".
+INPUTS = "flat"
+
+
+def zipf_inputs(n: int, d: int, v: int, seed: int, device):
+    """Logits shaped like a language model's: h = 14 w[t] + sum_c a_c w[c]
+    + N(0, 1), with 8 alternatives c at a_c = 13, 12.5, ..., 9.5 (the few
+    classes a model hesitates between), targets and alternatives drawn with
+    probability proportional to 1 / (id + 1) (Zipf's law over a vocabulary
+    numbered by frequency), every 17th token ignored. Mean p(target) is
+    about 0.36 (bench/cpu/ce_filter_error.cpp with `2048 256000 1 14 8 1`)."""
+    import torch
+    g = torch.Generator(device=device).manual_seed(seed)
+    w = torch.randn(v, d, generator=g, device=device) / math.sqrt(d)
+    freq = 1.0 / torch.arange(1, v + 1, device=device, dtype=torch.float64)
+    ids = torch.multinomial(freq, n * 9, replacement=True,
+                            generator=g).view(n, 9)
+    t = ids[:, 0].clone()
+    h = 14.0 * w[t] + torch.randn(n, d, generator=g, device=device)
+    for c in range(8):
+        h += (13.0 - 0.5 * c) * w[ids[:, c + 1]]
+    t[::17] = -100
+    return h.to(torch.bfloat16), w.to(torch.bfloat16), t, None
+
+
+def make_inputs(n: int, d: int, v: int, seed: int):
+    if INPUTS == "zipf":
+        return zipf_inputs(n, d, v, seed, "cuda")
+    return inputs(spec_of(n, d, v), n, seed, "cuda")
+
+
 def check(lib, name, seed) -> dict:
     import torch
     n, d, v, filt = SHAPES[base_name(name)]
-    h, w, t, _ = inputs(spec_of(n, d, v), n, seed, "cuda")
+    h, w, t, _ = make_inputs(n, d, v, seed)
     fwd, bwd, buf = ours(lib, name, h, w, t)
     fwd()
     bwd()
@@ -232,7 +269,7 @@ def timings(lib, reps: int, names, profile_kernels: bool = False) -> list[dict]:
     compiled = torch.compile(ce)
     for name in [k for k in names if base_name(k) in BENCH]:
         n, d, v, filt = SHAPES[base_name(name)]
-        h, w, t, _ = inputs(spec_of(n, d, v), n, 11, "cuda")
+        h, w, t, _ = make_inputs(n, d, v, 11)
         fwd, bwd, buf = ours(lib, name, h, w, t)
 
         def both():
@@ -286,6 +323,8 @@ def timings(lib, reps: int, names, profile_kernels: bool = False) -> list[dict]:
 
 def run_cmd(args) -> int:
     import torch
+    global INPUTS
+    INPUTS = args.inputs
     lib = aot.Library(Path(args.lib_dir), "softmax_ceg")
     index = json.loads((Path(args.lib_dir) / "kernels.json").read_text())
     checks = []
@@ -295,6 +334,7 @@ def run_cmd(args) -> int:
         print(("PASS " if r["ok"] else "FAIL ") + json.dumps(r), flush=True)
         checks.append(r)
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+              "inputs": args.inputs,
               "checks": checks, "ptxas": index.get("ptxas", {})}
     if not args.no_time:
         result["timings"] = timings(lib, args.reps, names, args.profile)
@@ -348,6 +388,8 @@ def main() -> int:
     r.add_argument("--profile", action="store_true",
                    help="also time each kernel of one backward (torch.profiler)")
     r.add_argument("--no-time", action="store_true")
+    r.add_argument("--inputs", choices=("flat", "zipf"), default="flat",
+                   help="the logits' generator (flat: the forward bench's)")
     args = ap.parse_args()
     return build(args) if args.cmd == "build" else run_cmd(args)
 
