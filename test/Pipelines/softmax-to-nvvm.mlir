@@ -16,6 +16,7 @@
 // BIN-DAG: gpu.binary @split_rows_kernel  [{{.*}} bin = "
 // BIN-DAG: gpu.binary @exp_pair_lse_kernel  [{{.*}} bin = "
 // BIN-DAG: gpu.binary @streamed_kernel  [{{.*}} bin = "
+// BIN-DAG: gpu.binary @streamed_unrolled_kernel  [{{.*}} bin = "
 
 // PTX: gpu.binary @split_rows_kernel
 // PTX-SAME: ld.global.v4.b32

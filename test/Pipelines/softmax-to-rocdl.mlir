@@ -22,3 +22,4 @@
 // BIN-DAG: gpu.binary @linalg_softmax_kernel  [#gpu.object<#rocdl.target<O = 3, chip = "gfx9{{42|0a}}">, {{.*}}bin = "\7FELF
 // BIN-DAG: gpu.binary @split_rows_kernel  [{{.*}}bin = "\7FELF
 // BIN-DAG: gpu.binary @streamed_kernel  [{{.*}}bin = "\7FELF
+// BIN-DAG: gpu.binary @streamed_unrolled_kernel  [{{.*}}bin = "\7FELF

@@ -32,3 +32,8 @@ func.func @streamed(%x: memref<2x?xf32>, %y: memref<2x?xf32>) {
   softmax.softmax ins(%x : memref<2x?xf32>) outs(%y : memref<2x?xf32>) dimension(1) masked(nan) algorithm(three_pass)
   return
 }
+
+func.func @streamed_unrolled(%x: memref<64x50257xbf16>, %y: memref<64xbf16>) {
+  softmax.logsumexp ins(%x : memref<64x50257xbf16>) outs(%y : memref<64xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 4>}
+  return
+}
