@@ -34,9 +34,13 @@
 // CHECK:   nvgpu.device_async_copy %arg1{{.*}}, %[[SW]]
 // CHECK:   nvgpu.ldmatrix %[[SH]]{{.*}}transpose = false
 // CHECK:   nvvm.mma.sync
-// du per element: the softcap's tanh, exp(z - lse), the z-loss factor.
+// du per element: the softcap's tanh, exp(z - lse) as exp2((z - lse)
+// log2 e) (one ex2.approx, not libdevice's expf), the z-loss factor.
 // CHECK:   math.tanh
-// CHECK:   math.exp
+// CHECK-NOT: math.exp %
+// CHECK:   %[[D:.*]] = arith.subf
+// CHECK:   %[[D2:.*]] = arith.mulf %[[D]], %cst{{.*}} : f32
+// CHECK:   math.exp2 %[[D2]]
 // The vote: |du| > filter |w_n| (2^-12 for bf16), one flag, a barrier.
 // CHECK:   %[[EPS:.*]] = arith.constant 2.44140625E-4 : f32
 // CHECK:   %[[LIMIT:.*]] = arith.mulf %[[EPS]], %{{.*}} : f32
