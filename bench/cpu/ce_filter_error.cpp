@@ -7,10 +7,10 @@
 //
 //   c++ -O3 -march=native -fopenmp -o ce_filter_error ce_filter_error.cpp
 //   ./ce_filter_error D V [sigma scale competitors zipf]
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <random>
 #include <vector>
 

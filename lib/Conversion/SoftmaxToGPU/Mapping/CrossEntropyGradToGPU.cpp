@@ -187,7 +187,7 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
                                 op.getSoftcapAttr());
     Value isTarget = cmp(arith::CmpIPredicate::eq, rel[s], idx(off));
     Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weights[s], isTarget,
-                                        zLoss, cap, /*log2Scaled=*/true);
+                                        zLoss, cap, ExpUnits::Log2Scaled);
     Value valid =
         andI(inRow[s], cmp(arith::CmpIPredicate::slt, idx(off), limit));
     du.push_back(sm.select(valid, g, sm.cst(0)));

@@ -37,16 +37,9 @@ Value mlir::softmax::crossEntropyLogitGradient(OpBuilder &b, Location loc,
                                                Value z, Value lse, Value weight,
                                                Value isTarget, double zLoss,
                                                std::optional<double> softcap,
-                                               bool log2Scaled) {
-  // The difference first: its multiply's rounding is relative to z - lse.
-  Value d = arith::SubFOp::create(b, loc, z, lse);
-  Value p;
-  if (log2Scaled)
-    p = math::Exp2Op::create(
-        b, loc,
-        arith::MulFOp::create(b, loc, d, f32(b, loc, 1.4426950408889634)));
-  else
-    p = math::ExpOp::create(b, loc, d);
+                                               ExpUnits units) {
+  StateMath sm(b, loc, b.getF32Type());
+  Value p = sm.scale(StateKind::Max, sm.sub(z, lse), units);
   if (zLoss != 0.0)
     p = arith::MulFOp::create(
         b, loc, p,

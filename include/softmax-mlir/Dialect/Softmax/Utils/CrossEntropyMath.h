@@ -10,6 +10,7 @@
 #define SOFTMAX_MLIR_DIALECT_SOFTMAX_UTILS_CROSSENTROPYMATH_H
 
 #include "mlir/IR/Builders.h"
+#include "softmax-mlir/Dialect/Softmax/Utils/StateMath.h"
 
 #include <optional>
 
@@ -25,13 +26,14 @@ Value crossEntropyTokenWeight(OpBuilder &b, Location loc, Value target,
 /// du = w (exp(z - lse) (1 + 2 c lse) - [target]) (1 - (z / s)^2): the
 /// gradient at the raw logit of the f32 logit `z` (after the softcap `s`,
 /// whose derivative is the last factor), with `isTarget` an i1 and `zLoss`
-/// c (0: none). `log2Scaled` takes the exp as exp2((z - lse) log2 e), a
-/// multiply and an ex2.approx on NVIDIA where math.exp is libdevice's
-/// range-reduced expf (11 instructions an element of the logit tile).
+/// c (0: none). The exp is StateMath's scale of z - lse in `units`: the
+/// GPU takes it log2-scaled, a multiply and an ex2.approx on NVIDIA where
+/// math.exp is libdevice's range-reduced expf (11 instructions an element
+/// of the logit tile).
 Value crossEntropyLogitGradient(OpBuilder &b, Location loc, Value z, Value lse,
                                 Value weight, Value isTarget, double zLoss,
                                 std::optional<double> softcap,
-                                bool log2Scaled = false);
+                                ExpUnits units = ExpUnits::Natural);
 
 /// Whether the filter keeps the entry du of a token of weight `weight`:
 /// |du| > filter |weight| (NaN kept). The filter judges the token's
