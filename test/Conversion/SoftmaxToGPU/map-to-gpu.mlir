@@ -104,8 +104,8 @@ func.func @override(%x: memref<64x8192xbf16>, %y: memref<64x8192xbf16>) {
 // row splits over 16 blocks of 128 threads.
 // CHECK-LABEL: func @vocabulary_rows
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = global>
-func.func @vocabulary_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
-  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+func.func @vocabulary_rows(%x: memref<100x128256xbf16>, %y: memref<100x128256xbf16>) {
+  softmax.softmax ins(%x : memref<100x128256xbf16>) outs(%y : memref<100x128256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
 }
 
@@ -131,11 +131,13 @@ func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003x
 // -----
 
 // logsumexp reads its rows once: from 4096 vectors on they stream, without
-// registers to hold them (512 threads, 1024 from 16384 vectors); three_pass
-// reads twice and keeps the cached split.
+// registers to hold them (512 threads; 1024 from 16384 vectors, or when
+// blocks of 512 would leave thread slots empty, as 256 rows do); three_pass
+// reads twice and streams as softmax does (bf16 rows, 256 of them: 1024
+// threads, 4 vectors in flight).
 // CHECK-LABEL: func @logsumexp_streams
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = global>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>
 func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(three_pass)
@@ -144,8 +146,8 @@ func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) 
 
 // -----
 
-// An odd vocabulary row (GPT-2's 50257, bf16; split over 7 blocks as an even
-// one would be): 16-byte vectors all the same.
+// An odd vocabulary row (GPT-2's 50257, bf16; streamed by a block of 1024
+// threads as an even one would be): 16-byte vectors all the same.
 // Each row is read from the aligned address at or before its start
 // (row * 50257 rounded down to 8 elements, `shift` elements before it); a
 // vector wholly inside the row is one aligned load, the row's first and
@@ -164,7 +166,7 @@ func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) 
 // CHECK: vector.maskedload %[[X]][%[[AT]]], %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<51463168xbf16>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
 // CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}] {alignment = 16 : i64}
 // CHECK: vector.maskedstore %[[Y]][%{{.*}}], %{{.*}}, %{{.*}} {alignment = 16 : i64}
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 7, split_merge = global>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>
 func.func @odd_rows(%x: memref<1024x50257xbf16>, %y: memref<1024x50257xbf16>) {
   softmax.softmax ins(%x : memref<1024x50257xbf16>) outs(%y : memref<1024x50257xbf16>) dimension(1) masked(zero) algorithm(online)
   return

@@ -40,8 +40,8 @@
 // CHECK-NEXT: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = cluster>}
 // OPTION-LABEL: func @vocab_rows
 // OPTION: split_merge = cluster>
-func.func @vocab_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
-  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>)
+func.func @vocab_rows(%x: memref<100x128256xbf16>, %y: memref<100x128256xbf16>) {
+  softmax.softmax ins(%x : memref<100x128256xbf16>) outs(%y : memref<100x128256xbf16>)
       dimension(1) masked(zero) algorithm(online)
       {softmax.strategy = #softmax.gpu_strategy<split_merge = cluster>}
   return
@@ -87,8 +87,8 @@ func.func @few_rows_logsumexp(%x: memref<32x128256xbf16>, %y: memref<32xbf16>) {
 // CHECK: nvvm.cluster.arrive {aligned}
 // CHECK: nvvm.cluster.wait {aligned}
 // CHECK-NEXT: gpu.terminator
-func.func @three_pass(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
-  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>)
+func.func @three_pass(%x: memref<100x128256xbf16>, %y: memref<100x128256xbf16>) {
+  softmax.softmax ins(%x : memref<100x128256xbf16>) outs(%y : memref<100x128256xbf16>)
       dimension(1) masked(zero) algorithm(three_pass)
       {softmax.strategy = #softmax.gpu_strategy<split_merge = cluster>}
   return

@@ -7,9 +7,11 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 unroll=2" -split-input-file | FileCheck %s --check-prefix=OPTION
 
-// logsumexp of vocabulary rows streams; the heuristic's unroll is 1.
+// logsumexp of vocabulary rows streams; the heuristic's unroll is 1. 256
+// rows in blocks of 512 would fill half of 132 multiprocessors' thread
+// slots: blocks of 1024.
 // CHECK-LABEL: func @logsumexp_default
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4096
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8192
 // CHECK-NOT: math.exp %
 // CHECK: math.exp2
 // CHECK-NOT: math.exp %
@@ -17,10 +19,10 @@
 // The merges' scales too.
 // CHECK: gpu.shuffle
 // CHECK-NOT: math.exp %
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
 // The pass option fills in the streamed row's unroll.
 // OPTION-LABEL: func @logsumexp_default
-// OPTION: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8192
+// OPTION: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16384
 // OPTION: unroll = 2, splits = 1>
 func.func @logsumexp_default(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
@@ -29,23 +31,58 @@ func.func @logsumexp_default(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) 
 
 // -----
 
-// Four vectors of 8 an iteration over 512 threads: the loop steps 16384
-// elements, the vectors lie 4096 apart, and all four loads come before the
+// 1024 rows fill the slots in blocks of 512.
+// CHECK-LABEL: func @logsumexp_many_rows
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
+func.func @logsumexp_many_rows(%x: memref<1024x128256xbf16>, %y: memref<1024xbf16>) {
+  softmax.logsumexp ins(%x : memref<1024x128256xbf16>) outs(%y : memref<1024xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// softmax of bf16 rows too long for one block's registers, at least as
+// many rows as multiprocessors: a block of 1024 threads a row, streamed
+// twice, four vectors in flight (not split blocks caching chunks).
+// CHECK-LABEL: func @softmax_long_bf16_rows
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>
+// CHECK-LABEL: func @softmax_long_f32_rows
+// CHECK: cached_vectors = 15, splits = 7
+// CHECK-LABEL: func @softmax_few_long_rows
+// CHECK: cached_vectors = 8, splits = 16
+func.func @softmax_long_bf16_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
+  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @softmax_long_f32_rows(%x: memref<1024x50257xf32>, %y: memref<1024x50257xf32>) {
+  softmax.softmax ins(%x : memref<1024x50257xf32>) outs(%y : memref<1024x50257xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @softmax_few_long_rows(%x: memref<100x128256xbf16>, %y: memref<100x128256xbf16>) {
+  softmax.softmax ins(%x : memref<100x128256xbf16>) outs(%y : memref<100x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// Four vectors of 8 an iteration over 1024 threads: the loop steps 32768
+// elements, the vectors lie 8192 apart, and all four loads come before the
 // first exp2.
 // CHECK-LABEL: func @logsumexp_unrolled
 // CHECK: %[[END:.*]] = arith.select
-// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[END]] step %c16384
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[END]] step %c32768
 // CHECK: vector.load %{{.*}}[%{{.*}}, %[[COL]]] {alignment = 16 : i64} : memref<256x128256xbf16>, vector<8xbf16>
-// CHECK: %[[C1:.*]] = arith.addi %[[COL]], %c4096
+// CHECK: %[[C1:.*]] = arith.addi %[[COL]], %c8192
 // CHECK: %[[V1:.*]] = arith.cmpi ult, %[[C1]], %[[END]]
 // CHECK: scf.if %[[V1]]
 // CHECK-NEXT: vector.load %{{.*}}[%{{.*}}, %[[C1]]]
 // CHECK: } else {
 // CHECK-NEXT: arith.constant dense<0xFF80> : vector<8xbf16>
-// CHECK: %[[C2:.*]] = arith.addi %[[COL]], %c8192
+// CHECK: %[[C2:.*]] = arith.addi %[[COL]], %c16384
 // CHECK: arith.cmpi ult, %[[C2]], %[[END]]
 // CHECK: vector.load %{{.*}}[%{{.*}}, %[[C2]]]
-// CHECK: %[[C3:.*]] = arith.addi %[[COL]], %c12288
+// CHECK: %[[C3:.*]] = arith.addi %[[COL]], %c24576
 // CHECK: arith.cmpi ult, %[[C3]], %[[END]]
 // CHECK: vector.load %{{.*}}[%{{.*}}, %[[C3]]]
 // CHECK-NOT: vector.load

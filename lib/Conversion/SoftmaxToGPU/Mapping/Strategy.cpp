@@ -104,11 +104,22 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // 1024x50304 1533 / 2475; bf16 4096x32768 2272 / 2623, f32 4084 / 3957
   // (the one loss, 3%); at 2048 vectors (8192x8192 f32) the cached plan
   // reads 4127 against 2956.
+  //
+  // Blocks of 1024 also when 512-thread blocks, one a row, would leave
+  // half a multiprocessor's thread slots (two blocks of the largest size)
+  // empty: a streamed thread keeps one 16-byte load in flight, so the
+  // bytes in flight are the resident threads'. Measured on the H200
+  // (gpu_softmax_vocab_block_sweep.json), bf16 256x128256: 2402 GB/s at
+  // 512 threads, 2783 at 1024 (Triton online 2332); 1024x50257, where 512
+  // fill the slots: 2747 at 512, 2423 at 1024.
   if (readsOnce && vectors >= 4096) {
     s.cachedVectors = 0;
-    s.threadsPerRow =
-        std::min<int64_t>(vectors >= 16384 ? 1024 : 512, maxThreads);
-    if (rows && *rows > 0 && *rows <= target.multiprocessors / 2)
+    bool split = rows && *rows > 0 && *rows <= target.multiprocessors / 2;
+    bool slotsEmpty = !split && rows &&
+                      *rows * 512 < 2 * maxThreads * target.multiprocessors;
+    s.threadsPerRow = std::min<int64_t>(
+        vectors >= 16384 || slotsEmpty ? 1024 : 512, maxThreads);
+    if (split)
       s.splits = streamedSplits();
     return s;
   }
@@ -168,6 +179,24 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
       maxCachedVectors(mediumThreads, s.vectorWidth)) {
     s.threadsPerRow = mediumThreads;
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
+    return s;
+  }
+  // Long rows of 2-byte elements, as many as the multiprocessors or more:
+  // a block of 1024 threads per row, streamed twice, 4 vectors in flight
+  // a thread. Its 64 registers leave one such block a multiprocessor, so
+  // the rows in flight (132 of 256 KiB at V 128256) stay within the L2
+  // the second pass re-reads. Measured on the H200 against the split
+  // cached plan below (gpu_softmax_vocab_block_sweep.json), GB/s: softmax
+  // 256x128256 2617 / 2276, log_softmax 2669 / 2228, softmax 4096x128256
+  // 2906 / 2710, 256x262144 2477 / 2493; 1024x50257 streamed at one
+  // vector in flight already 2643 / 1723. f32 rows keep the cached plan
+  // (1024x50257: 3010 cached, 2498 streamed).
+  if (elementBytes == 2 && rows && *rows >= target.multiprocessors &&
+      maxThreads >= 1024) {
+    s.cachedVectors = 0;
+    s.splits = 1;
+    s.threadsPerRow = 1024;
+    s.unroll = 4;
     return s;
   }
   // Long rows: split each row over blocks, each caching a chunk, when the

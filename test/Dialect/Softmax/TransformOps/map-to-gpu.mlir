@@ -207,8 +207,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NOT: gpu.alloc
 // CHECK: gpu.launch clusters
 // CHECK: } {clustered, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 16, split_merge = cluster>}
-func.func @cluster_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
-  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+func.func @cluster_rows(%x: memref<100x128256xbf16>, %y: memref<100x128256xbf16>) {
+  softmax.softmax ins(%x : memref<100x128256xbf16>) outs(%y : memref<100x128256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
 }
 
@@ -226,10 +226,10 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // The unroll attribute, as the pass option: the logsumexp row streams four
-// vectors an iteration (a step of 4 x 512 threads x 8 elements).
+// vectors an iteration (a step of 4 x 1024 threads x 8 elements).
 // CHECK-LABEL: func @streamed_unrolled
-// CHECK: scf.for {{.*}} step %c16384
-// CHECK: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>, unrolled}
+// CHECK: scf.for {{.*}} step %c32768
+// CHECK: } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>, unrolled}
 func.func @streamed_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
