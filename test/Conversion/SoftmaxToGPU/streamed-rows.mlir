@@ -47,12 +47,20 @@ func.func @logsumexp_many_rows(%x: memref<1024x128256xbf16>, %y: memref<1024xbf1
 // CHECK-LABEL: func @softmax_long_bf16_rows
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>
+// CHECK-LABEL: func @softmax_long_rows_exp_pair
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 2, splits = 1>
 // CHECK-LABEL: func @softmax_long_f32_rows
 // CHECK: cached_vectors = 15, splits = 7
 // CHECK-LABEL: func @softmax_few_long_rows
 // CHECK: cached_vectors = 8, splits = 16
 func.func @softmax_long_bf16_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
   softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+// exp_pair's fold holds two values an element: two vectors in flight (at
+// four, ptxas spills at the 64-register cap).
+func.func @softmax_long_rows_exp_pair(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
+  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(exp_pair)
   return
 }
 func.func @softmax_long_f32_rows(%x: memref<1024x50257xf32>, %y: memref<1024x50257xf32>) {

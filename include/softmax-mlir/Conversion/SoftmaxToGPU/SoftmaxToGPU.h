@@ -121,13 +121,16 @@ inline constexpr OptionRange kGPUSplitsRange{
     "splits", 1, 64, /*powerOfTwo=*/false, "the heuristic's"};
 
 /// The heuristic of docs/Passes/softmax-map-to-gpu.md: from the target, the
-/// row length (if static), the row count (if static), the element size and
+/// row length (if static), the row count (if static), the element size,
 /// whether the kernel reads each row once (`readsOnce`: logsumexp other
-/// than three_pass, which writes no row and so keeps none in registers).
+/// than three_pass, which writes no row and so keeps none in registers) and
+/// whether its fold carries exponent pairs (`pairStates`: exp_pair, two
+/// values an element).
 GPUStrategy chooseGPUStrategy(const GPUTarget &target,
                               std::optional<int64_t> rowLength,
                               std::optional<int64_t> rows,
-                              unsigned elementBytes, bool readsOnce = false);
+                              unsigned elementBytes, bool readsOnce = false,
+                              bool pairStates = false);
 
 /// Rewrites one softmax, log_softmax or logsumexp op on memrefs into GPU
 /// kernels. Fields of `overrides` that are non-zero replace the heuristic's

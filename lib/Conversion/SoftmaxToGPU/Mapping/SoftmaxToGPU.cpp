@@ -101,8 +101,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                    outType.getElementTypeBitWidth()) /
                           8;
   bool readsOnce = isa<LogSumExpOp>(op) && alg != Algorithm::ThreePass;
-  GPUStrategy s =
-      chooseGPUStrategy(target, rowLength, rowCount, elementBytes, readsOnce);
+  GPUStrategy s = chooseGPUStrategy(target, rowLength, rowCount, elementBytes,
+                                    readsOnce, alg == Algorithm::ExpPair);
   if (overrides.threadsPerRow)
     s.threadsPerRow = overrides.threadsPerRow;
   if (overrides.rowsPerBlock)

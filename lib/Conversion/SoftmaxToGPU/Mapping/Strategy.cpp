@@ -69,7 +69,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
                                              std::optional<int64_t> rowLength,
                                              std::optional<int64_t> rows,
                                              unsigned elementBytes,
-                                             bool readsOnce) {
+                                             bool readsOnce, bool pairStates) {
   GPUStrategy s;
   // 16-byte accesses always: a row whose start is not aligned (its length
   // is not a multiple of the width) is peeled, its first and last vectors
@@ -190,13 +190,18 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // 256x128256 2617 / 2276, log_softmax 2669 / 2228, softmax 4096x128256
   // 2906 / 2710, 256x262144 2477 / 2493; 1024x50257 streamed at one
   // vector in flight already 2643 / 1723. f32 rows keep the cached plan
-  // (1024x50257: 3010 cached, 2498 streamed).
+  // (1024x50257: 3010 cached, 2498 streamed). Fewer vectors in flight
+  // where 4 would pass the 64-register cap (ptxas): exp_pair's fold holds
+  // a mantissa and an exponent an element (bf16 256x128256 softmax: 116
+  // bytes spilled at 4, 60 registers at 2); a peeled (odd) row's masked
+  // head and tail spill 64-68 bytes at 4 on sm_80, so it keeps the one
+  // vector it was timed with.
   if (elementBytes == 2 && rows && *rows >= target.multiprocessors &&
       maxThreads >= 1024) {
     s.cachedVectors = 0;
     s.splits = 1;
     s.threadsPerRow = 1024;
-    s.unroll = 4;
+    s.unroll = n % s.vectorWidth ? 1 : pairStates ? 2 : 4;
     return s;
   }
   // Long rows: split each row over blocks, each caching a chunk, when the
