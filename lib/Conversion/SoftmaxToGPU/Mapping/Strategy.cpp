@@ -87,6 +87,9 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   int64_t vectors = llvm::divideCeil(rowSpan(s.vectorWidth, n), s.vectorWidth);
   int64_t maxThreads = target.maxThreadsPerBlock;
   int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
+  // Rows too few to fill half the multiprocessors, one block each: both
+  // the streamed and the cached plans split them over blocks.
+  bool fewRows = rows && *rows > 0 && *rows <= target.multiprocessors / 2;
   // Streamed chunks per row: enough blocks to fill the multiprocessors
   // twice, at most a warp's worth (one warp merges them), none empty.
   auto streamedSplits = [&]() {
@@ -114,12 +117,11 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // fill the slots: 2747 at 512, 2423 at 1024.
   if (readsOnce && vectors >= 4096) {
     s.cachedVectors = 0;
-    bool split = rows && *rows > 0 && *rows <= target.multiprocessors / 2;
-    bool slotsEmpty = !split && rows &&
+    bool slotsEmpty = !fewRows && rows &&
                       *rows * 512 < 2 * maxThreads * target.multiprocessors;
     s.threadsPerRow = std::min<int64_t>(
         vectors >= 16384 || slotsEmpty ? 1024 : 512, maxThreads);
-    if (split)
+    if (fewRows)
       s.splits = streamedSplits();
     return s;
   }
@@ -155,8 +157,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   };
   // Few rows of medium length would leave most multiprocessors idle: split
   // them over blocks too.
-  if (rows && *rows > 0 && *rows <= target.multiprocessors / 2 &&
-      vectors >= 2 * chunkVectors &&
+  if (fewRows && vectors >= 2 * chunkVectors &&
       trySplit(std::min<int64_t>(
           {target.multiprocessors / *rows,
            (int64_t)llvm::divideCeil(vectors, chunkVectors), maxSplits})))
