@@ -128,8 +128,8 @@ int main(int argc, char **argv) {
     for (int T = 0; T < tiles; ++T) {
       std::fill(part.begin(), part.end(), 0.0);
       double tileMass = 0, tileG = 0;
-      int width = std::min(V, (T + 1) * tileV) - T * tileV;
-      for (int v = T * tileV; v < std::min(V, (T + 1) * tileV); ++v) {
+      int end = std::min(V, (T + 1) * tileV), width = end - T * tileV;
+      for (int v = T * tileV; v < end; ++v) {
         double p = std::exp(Z[(size_t)n * V + v] - lse[n]);
         tileMass += p;
         double gv = p - (v == t[n] ? 1.0 : 0.0);

@@ -171,10 +171,6 @@ def reference_grads(h, w, t, rows, cols):
     return gh, gw
 
 
-# Which generator `run` uses: "flat" (bench_cross_entropy.inputs) or "zipf".
-INPUTS = "flat"
-
-
 def zipf_inputs(n: int, d: int, v: int, seed: int, device):
     """Logits shaped like a language model's: h = 14 w[t] + sum_c a_c w[c]
     + N(0, 1), with 8 alternatives c at a_c = 13, 12.5, ..., 9.5 (the few
@@ -196,16 +192,18 @@ def zipf_inputs(n: int, d: int, v: int, seed: int, device):
     return h.to(torch.bfloat16), w.to(torch.bfloat16), t, None
 
 
-def make_inputs(n: int, d: int, v: int, seed: int):
-    if INPUTS == "zipf":
+def make_inputs(kind: str, n: int, d: int, v: int, seed: int):
+    """The `run --inputs` generator: "flat" (bench_cross_entropy.inputs) or
+    "zipf"."""
+    if kind == "zipf":
         return zipf_inputs(n, d, v, seed, "cuda")
     return inputs(spec_of(n, d, v), n, seed, "cuda")
 
 
-def check(lib, name, seed) -> dict:
+def check(lib, name, seed, kind: str) -> dict:
     import torch
     n, d, v, filt = SHAPES[base_name(name)]
-    h, w, t, _ = make_inputs(n, d, v, seed)
+    h, w, t, _ = make_inputs(kind, n, d, v, seed)
     fwd, bwd, buf = ours(lib, name, h, w, t)
     fwd()
     bwd()
@@ -262,14 +260,15 @@ def kernel_times(step) -> dict:
     return out
 
 
-def timings(lib, reps: int, names, profile_kernels: bool = False) -> list[dict]:
+def timings(lib, reps: int, names, kind: str,
+            profile_kernels: bool = False) -> list[dict]:
     import torch
     import triton.testing
     rows = []
     compiled = torch.compile(ce)
     for name in [k for k in names if base_name(k) in BENCH]:
         n, d, v, filt = SHAPES[base_name(name)]
-        h, w, t, _ = make_inputs(n, d, v, 11)
+        h, w, t, _ = make_inputs(kind, n, d, v, 11)
         fwd, bwd, buf = ours(lib, name, h, w, t)
 
         def both():
@@ -323,21 +322,20 @@ def timings(lib, reps: int, names, profile_kernels: bool = False) -> list[dict]:
 
 def run_cmd(args) -> int:
     import torch
-    global INPUTS
-    INPUTS = args.inputs
     lib = aot.Library(Path(args.lib_dir), "softmax_ceg")
     index = json.loads((Path(args.lib_dir) / "kernels.json").read_text())
     checks = []
     names = [k for k in index["shapes"] if not args.only or k in args.only.split(",")]
     for i, name in enumerate(names):
-        r = check(lib, name, 300 + i)
+        r = check(lib, name, 300 + i, args.inputs)
         print(("PASS " if r["ok"] else "FAIL ") + json.dumps(r), flush=True)
         checks.append(r)
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
               "inputs": args.inputs,
               "checks": checks, "ptxas": index.get("ptxas", {})}
     if not args.no_time:
-        result["timings"] = timings(lib, args.reps, names, args.profile)
+        result["timings"] = timings(lib, args.reps, names, args.inputs,
+                                    args.profile)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "cross_entropy_grad.json").write_text(json.dumps(result, indent=1))
