@@ -111,8 +111,8 @@ def check(ours, args) -> int:
     for ci, case in enumerate(cases):
         b, h, hkv, n, causal, peak, lams = case[:7]
         nq, splits = case[7:] if len(case) > 7 else (n, 1)
-        if splits > 1 and SKIP_SUFFIX == "_wg":
-            continue  # split-KV decode keeps mma.sync: no _wg build of it
+        if splits > 1 and SKIP_SUFFIX not in ("", "_tma"):
+            continue  # split-KV decode builds: the [32, 64] tile's only
         q, k, v = structured(b, h, hkv, n, 128, peak, 1000 + ci, topics=32, nq=nq)
         lam = torch.tensor(lams, device="cuda", dtype=torch.float32)
         o = torch.full_like(q, float("nan"))
@@ -346,12 +346,21 @@ def main() -> int:
     ap.add_argument("--wgmma", action="store_true",
                     help="the sm_90a skip kernels (tile [16, 64], scores on wgmma), "
                          "and the dense wgmma kernel timed besides ours")
+    ap.add_argument("--block", type=int, default=0, choices=(0, 64, 128),
+                    help="the block tiles' kernels: with --tma 128 ([128, 64], "
+                         "4 warps of 32 rows), with --wgmma 64 or 128 ([64, 64] "
+                         "one warpgroup, [128, 64] two)")
     args = ap.parse_args()
     global SKIP_SUFFIX, DENSE_ALSO, QT
     if args.tma:
         SKIP_SUFFIX, DENSE_ALSO = "_tma", "attention_tma"
     if args.wgmma:
         SKIP_SUFFIX, DENSE_ALSO, QT = "_wg", "attention_wg", 16
+    if args.block:
+        if not (args.wgmma or (args.tma and args.block == 128)):
+            ap.error("--block takes --wgmma, or --tma with 128")
+        SKIP_SUFFIX += f"_b{args.block}" if args.tma else str(args.block)
+        QT = args.block
     ours = Ours(Path(args.lib_dir))
     if args.decode:
         return decode(ours, args)

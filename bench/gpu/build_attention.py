@@ -14,7 +14,9 @@ runtime ABI), translated and linked into ``libsoftmax_attention.so`` beside
 
 With --skip, also thresholded kernels (skip tile [32, 64], one lambda per
 batch entry, the live and skipped pair counts; _s4, _s16 and _s64: the
-keys split 4, 16 and 64 ways, d 128 only):
+keys split 4, 16 and 64 ways, d 128 only; _tma_b128: the block tile
+[128, 64], 4 warps voting together; with --wgmma, _wg ([16, 64]), _wg64
+([64, 64], one warpgroup) and _wg128 ([128, 64], two)):
 
     void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
                                                    o, MemRef1D *i64 counts);
@@ -70,11 +72,12 @@ def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
 
 
 def skip_function(d: int, causal: bool, splits: int = 1, tma: bool = False,
-                  rows: int = 32, suffix: str = "") -> str:
+                  rows: int = 32, suffix: str = "", fields: tuple = ()) -> str:
     t = f"memref<?x?x?x{d}xbf16>"
     name = (f"attention_skip_d{d}" + (f"_s{splits}" if splits > 1 else "")
             + ("_causal" if causal else "") + ("_tma" if tma else "") + suffix)
-    fields = ([f"key_splits = {splits}"] if splits > 1 else []) + ([TMA_REQUEST] if tma else [])
+    fields = (([f"key_splits = {splits}"] if splits > 1 else []) + ([TMA_REQUEST] if tma else [])
+              + list(fields))
     request = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<{', '.join(fields)}>}}"
                if fields else "")
     return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %t: memref<?xf32>, %o: {t}, "
@@ -109,7 +112,7 @@ def main() -> int:
     ap.add_argument("--wgmma", action="store_true",
                     help="also build sm_90a kernels whose scores run on wgmma: "
                          "attention_wg_* (dense, 16 rows a warp, two TMA buffers) "
-                         "and attention_skip_*_wg (skip tile [16, 64])")
+                         "and attention_skip_*_wg[64|128] (skip tiles [16|64|128, 64])")
     ap.add_argument("--extra-object", action="append", default=[],
                     help="another object to link into the library (a variant built "
                          "by hand for a measurement)")
@@ -132,6 +135,9 @@ def main() -> int:
                                 for c in (False, True))
                       + "".join(skip_function(128, c, s, tma=True) for s in (4, 16, 64)
                                 for c in (False, True))
+                      # Block tiles: the 4 warps of 32 rows vote together.
+                      + "".join(skip_function(d, c, tma=True, rows=128, suffix="_b128")
+                                for d in HEAD_DIMS for c in (False, True))
                       + "".join(function(d, c, prefix="attention_tma", request=TMA_REQUEST)
                                 for d in HEAD_DIMS for c in (False, True)), ""))
     if args.wgmma:
@@ -140,7 +146,14 @@ def main() -> int:
                                        request="rows_per_warp = 16, " + TMA_REQUEST)
                               for d in HEAD_DIMS for c in (False, True))
                       + "".join(skip_function(d, c, rows=16, suffix="_wg")
-                                for d in HEAD_DIMS for c in (False, True)),
+                                for d in HEAD_DIMS for c in (False, True))
+                      # Block tiles: one warpgroup (4 warps of 16 rows), or
+                      # two (8 warps, the causal d 128 dense kernel's block).
+                      + "".join(skip_function(d, c, rows=64, suffix="_wg64")
+                                for d in HEAD_DIMS for c in (False, True))
+                      + "".join(skip_function(128, c, rows=128, suffix="_wg128",
+                                              fields=("rows_per_warp = 16",))
+                                for c in (False, True)),
                       "", "sm_90a"))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),

@@ -1,10 +1,11 @@
-// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-rows-per-warp=16" -split-input-file -verify-diagnostics
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 attention-rows-per-warp=32" -split-input-file -verify-diagnostics
 
-// A skip tile of a warp's rows sets the rows per warp; a request for other
-// rows conflicts (a tile of one row takes any: attention-skip-to-gpu.mlir).
+// A skip tile is the rows of one to eight warps; with 32 rows a warp asked
+// for, a tile of 16 rows is less than a warp's (a tile of one row takes any
+// rows: attention-skip-to-gpu.mlir).
 func.func @rows(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x256x64xbf16>, %o: memref<1x2x64x64xbf16>, %t: f32) {
-  // expected-error @+1 {{'softmax.attention' op GPU attention mapping skips key tiles of 64 keys for one warp's query rows, or for each row: it honours skip tiles of [1, 64], [16, 64] and [32, 64] (as many rows as attention-rows-per-warp), not [32, 64]}}
-  softmax.attention ins(%q, %k, %k : memref<1x2x64x64xbf16>, memref<1x2x256x64xbf16>, memref<1x2x256x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero) skip(lambda %t : f32, tile [32, 64])
+  // expected-error @+1 {{'softmax.attention' op GPU attention mapping skips key tiles of 64 keys for the query rows of one to eight warps, or for each row: it honours skip tiles of [1, 64], [16, 64], [32, 64], [64, 64] and [128, 64] whose rows are 1 to 8 times attention-rows-per-warp, not [16, 64]}}
+  softmax.attention ins(%q, %k, %k : memref<1x2x64x64xbf16>, memref<1x2x256x64xbf16>, memref<1x2x256x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64])
   return
 }
 

@@ -110,3 +110,57 @@ func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: me
   softmax.attention ins(%q, %k, %v : memref<1x2x64x64xbf16>, memref<1x2x300x64xbf16>, memref<1x2x300x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero) causal {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = cp_async>}
   return
 }
+
+// -----
+
+// A block tile (tile [128, 64]: 4 warps of 32 rows on NVIDIA, 8 wavefronts
+// of 16 rows on CDNA). The block goes through the key tiles in step, so it
+// votes once, before the fold and with no warp reduction, and its warps
+// fold the tile or skip it together; the same vote decides V. The counts
+// take a second vote (some row of the block sees the tile), and thread 0
+// adds the block's pairs.
+// NV-LABEL: func.func @block_tile
+// NV:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// NV:           %[[RES:.*]]:{{[0-9]+}} = scf.for {{.*}} iter_args({{.*}}, %[[EARLY:.*]] = %true)
+// NV-NOT:         nvvm.redux.sync
+// NV:             %[[HOLD32:.*]] = arith.extui %{{.*}} : i1 to i32
+// NV-NEXT:        %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %[[HOLD32]] -> i32
+// NV:             %[[NEEDV:.*]] = arith.cmpi ne, %[[ANY]]
+// NV-NEXT:        %[[SKIP:.*]] = arith.xori %[[NEEDV]], %true
+// NV-NEXT:        %[[SEES32:.*]] = arith.extui %{{.*}} : i1 to i32
+// NV-NEXT:        %[[SEES:.*]] = nvvm.barrier #nvvm.reduction<or> %[[SEES32]] -> i32
+// NV:             scf.if %[[SKIP]] ->
+// NV:             } else {
+// NV:               llvm.nvvm.ex2.approx.ftz.f
+// NV-NOT:         nvvm.barrier #nvvm.reduction<or>
+// NV:             %[[NOTEARLY:.*]] = arith.xori %[[EARLY]], %true
+// NV:             %[[LATE:.*]] = arith.andi %[[NEEDV]], %[[NOTEARLY]]
+// NV:             scf.if %[[LATE]] {
+// NV:             scf.if %[[SKIP]] ->
+// NV:             } else {
+// NV:               nvgpu.ldmatrix
+// NV:             scf.yield {{.*}}, %[[NEEDV]] :
+// NV:           %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0{{.*}} : index
+// NV-NEXT:      scf.if %[[LEAD]] {
+// NV:             memref.atomic_rmw addi %{{.*}}, %{{.*}}[%{{.*}}] : (i64, memref<2xi64>) -> i64
+// NV:             memref.atomic_rmw addi %{{.*}}, %{{.*}}[%{{.*}}] : (i64, memref<2xi64>) -> i64
+// CDNA-LABEL: func.func @block_tile
+// CDNA:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c512{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup({{.*}}, %[[FLAGS:.*]] : memref<4xi32, #gpu.address_space<workgroup>>)
+// CDNA-COUNT-4: memref.store %c0_i32{{.*}}, %[[FLAGS]]
+// CDNA:           scf.for
+// CDNA:             memref.store %c1_i32{{.*}}, %[[FLAGS]]
+// CDNA:             gpu.barrier
+// CDNA:             memref.load %[[FLAGS]]
+// CDNA:             memref.store %c1_i32{{.*}}, %[[FLAGS]]
+// CDNA:             gpu.barrier
+// CDNA:             memref.load %[[FLAGS]]
+// CDNA:           memref.atomic_rmw addi
+// PTX-LABEL: .entry block_tile
+// PTX-NOT: redux.sync
+// PTX: bar.red.or.pred
+// PTX: bar.red.or.pred
+// PTX: atom.global.add.u64
+func.func @block_tile(%q: memref<2x4x300x64xbf16>, %k: memref<2x2x300x64xbf16>, %v: memref<2x2x300x64xbf16>, %t: memref<2xf32>, %o: memref<2x4x300x64xbf16>, %n: memref<2xi64>) {
+  softmax.attention ins(%q, %k, %v : memref<2x4x300x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x4x300x64xbf16>) masked(zero) causal skip(lambda %t : memref<2xf32>, tile [128, 64]) skip_counts(%n : memref<2xi64>)
+  return
+}

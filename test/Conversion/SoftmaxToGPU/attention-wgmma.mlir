@@ -59,3 +59,37 @@ func.func @asks_mma_sync(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4096x12
   return
 }
 
+
+// -----
+
+// Skip tiles of a block: [64, 64] is one warpgroup (4 warps of 16 rows) on
+// warpgroup scores; [128, 64] takes 32 rows a warp where the chip has them
+// (4 warps of mma.sync), or two warpgroups when 16 rows a warp are asked
+// for. The block's one vote is a barrier reduction.
+// CHECK-LABEL: func.func @skip_warpgroup
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.barrier #nvvm.reduction<or>
+// CHECK: mma = wgmma.m64nNk16, rows_per_warp = 16, rows_per_block = 64,
+// CHECK-LABEL: func.func @skip_block_128
+// CHECK-NOT: nvvm.wgmma
+// CHECK: mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128,
+// CHECK-LABEL: func.func @skip_two_warpgroups
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: mma = wgmma.m64nNk16, rows_per_warp = 16, rows_per_block = 128,
+// SM90-LABEL: func.func @skip_warpgroup
+// SM90-NOT: nvvm.wgmma
+// SM90: mma = m16n8k16, rows_per_warp = 16, rows_per_block = 64,
+func.func @skip_warpgroup(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4096x128xbf16>, %v: memref<1x32x4096x128xbf16>, %o: memref<1x32x4096x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %v : memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>) outs(%o : memref<1x32x4096x128xbf16>) masked(zero) skip(lambda %t : f32, tile [64, 64])
+  return
+}
+func.func @skip_block_128(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4096x128xbf16>, %v: memref<1x32x4096x128xbf16>, %o: memref<1x32x4096x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %v : memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>) outs(%o : memref<1x32x4096x128xbf16>) masked(zero) causal skip(lambda %t : f32, tile [128, 64])
+  return
+}
+func.func @skip_two_warpgroups(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4096x128xbf16>, %v: memref<1x32x4096x128xbf16>, %o: memref<1x32x4096x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %v : memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>) outs(%o : memref<1x32x4096x128xbf16>) masked(zero) causal skip(lambda %t : f32, tile [128, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<rows_per_warp = 16>}
+  return
+}

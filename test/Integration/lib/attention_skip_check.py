@@ -107,6 +107,10 @@ def cases() -> list[Case]:
              causal=True, model_layer=1),
         Case("model-layer3-query-tiles", 1, 2, 2, 512, 512, 128, 128, (16, 64),
              (1e-2,), causal=True, model_layer=3),
+        # Query tiles of a GPU block's rows (128: all of them must let a
+        # key tile go), on structured rows: fewer skips than [16, 64].
+        Case("block-tiles", 1, 2, 2, 300, 1000, 64, 64, (128, 64), (1e-2,),
+             causal=True, peak=12.0),
         # No keys (L = 0): a / 0 must not trap, every row is masked.
         Case("no-keys", 1, 1, 1, 4, 0, 16, 16, (1, 16), (1.0,), kind="scale_factor",
              expect_skips=False),

@@ -189,6 +189,10 @@ public:
   /// or one query row per head): each row decides for itself, and the warp
   /// skips the tile's V and P V when all of its rows do.
   void setRowWiseSkip(bool on) { rowWise = on; }
+  /// A thresholded op whose query tiles are the block's rows (tile [64,
+  /// 64], [128, 64]): the block votes once per key tile, and its warps
+  /// fold the tile, or skip it, together.
+  void setBlockWideSkip(bool on) { blockWide = on; }
   /// Two buffers, a thresholded decode step: the loop waits for a tile's
   /// K before S and for its V only before P V, so that S (and the vote)
   /// overlap V's copy.
@@ -244,8 +248,9 @@ private:
   /// Whether some thread of the block has `pred` at key tile `kv0`: the
   /// end's barrier with a reduction, or a flag in shared memory (`flags`,
   /// two words used in turn by tile parity, so one barrier suffices)
-  /// around a plain barrier.
-  Value blockAny(Value pred, Value kv0);
+  /// around a plain barrier; vote `which` of a tile takes words 2 which
+  /// and 2 which + 1.
+  Value blockAny(Value pred, Value kv0, int64_t which = 0);
   /// Waits for the copies requested up to `token`'s and before, leaving
   /// the last `pending` requests (an index from 0 to `most`) in flight.
   void waitLeaving(Value token, Value pending, int64_t most);
@@ -272,7 +277,7 @@ private:
   /// Split-KV and GQA packing (setKeySplits, setPackedRows); the first key
   /// of the block's split (null: 0).
   int64_t splits = 1;
-  bool rowWise = false, overlapValues = false;
+  bool rowWise = false, blockWide = false, overlapValues = false;
   /// The end of the block's key range (the tile loop's upper bound).
   Value kvEnd;
   std::optional<StreamKSchedule> stream;
@@ -461,10 +466,12 @@ Value AttentionKernel::log2Threshold(Value bIdx) {
   return sm.log2Units(sm.logSkipThreshold(t, keys));
 }
 
-Value AttentionKernel::blockAny(Value pred, Value kv0) {
+Value AttentionKernel::blockAny(Value pred, Value kv0, int64_t which) {
   if (mma.reducesAtBarrier())
     return mma.barrierAny(pred);
-  Value parity = rem(div(sub(kv0, firstTile), kKeysPerTile), 2);
+  Value base = idx(2 * which);
+  Value odd = rem(div(sub(kv0, firstTile), kKeysPerTile), 2);
+  Value parity = add(base, odd);
   // flags[parity] was zeroed before the loop or one tile ago, with the
   // loop's barrier since; every thread read flags[1 - parity] a tile ago,
   // before this tile's first barrier, so it is reset here for the next.
@@ -486,7 +493,7 @@ Value AttentionKernel::blockAny(Value pred, Value kv0) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&reset.getThenRegion().front());
   memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
-                          flags, ValueRange{sub(idx(1), parity)});
+                          flags, ValueRange{add(base, sub(idx(1), odd))});
   return any;
 }
 
@@ -523,22 +530,35 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   }
   // The warp skips the tile (no fold, no P V) when each of its rows lets
   // it. One reduction over the warp: bit 0, some row holds the tile; bit 1
-  // (the counts of a warp-wide query tile), some row sees it.
+  // (the counts of a warp-wide query tile), some row sees it. A block-wide
+  // query tile is decided by the block's vote instead (and its counts by
+  // a second one), before the fold: its warps fold the tile or skip it
+  // together.
   Type i32 = b.getI32Type();
-  Value bits = arith::ExtUIOp::create(b, loc, i32, notI(allow));
-  if (counts && !rowWise)
-    bits = arith::OrIOp::create(
-        b, loc, bits,
-        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, sees),
-                              arith::ConstantIntOp::create(b, loc, 1, 32)));
-  Value warpBits = mma.warpOr(bits);
-  auto bit = [&](int64_t mask) -> Value {
-    Value set = arith::AndIOp::create(
-        b, loc, warpBits, arith::ConstantIntOp::create(b, loc, mask, 32));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
-                                 arith::ConstantIntOp::create(b, loc, 0, 32));
-  };
-  Value warpSkip = notI(bit(1));
+  Value warpSkip, needV, blockSees;
+  std::function<Value(int64_t)> bit;
+  if (blockWide) {
+    needV = blockAny(notI(allow), kv0);
+    warpSkip = notI(needV);
+    if (counts)
+      blockSees = blockAny(sees, kv0, /*which=*/1);
+  } else {
+    Value bits = arith::ExtUIOp::create(b, loc, i32, notI(allow));
+    if (counts && !rowWise)
+      bits = arith::OrIOp::create(
+          b, loc, bits,
+          arith::ShLIOp::create(b, loc,
+                                arith::ExtUIOp::create(b, loc, i32, sees),
+                                arith::ConstantIntOp::create(b, loc, 1, 32)));
+    Value warpBits = mma.warpOr(bits);
+    bit = [&, warpBits](int64_t mask) -> Value {
+      Value set = arith::AndIOp::create(
+          b, loc, warpBits, arith::ConstantIntOp::create(b, loc, mask, 32));
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
+                                   arith::ConstantIntOp::create(b, loc, 0, 32));
+    };
+    warpSkip = notI(bit(1));
+  }
   // A skipped tile leaves (m, l, O) as they were; where each row is a
   // query tile of its own, so do the rows of a folded tile that skip it.
   SmallVector<Value> kept(st.take_front(2 * slots + accs));
@@ -578,7 +598,8 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   bool twoBuffers = mma.stages() == 2;
   if (!twoBuffers)
     mma.wait(token);
-  Value needV = blockAny(notI(warpSkip), kv0);
+  if (!blockWide)
+    needV = blockAny(notI(warpSkip), kv0);
   if (mma.tracksTilesOnBarriers()) {
     // Each tile completes one phase of its buffer's V barrier: by the copy
     // requested with the tile (the last tile was folded), by a late copy,
@@ -674,10 +695,10 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
         skipped = addIf(skipped, andI(seen, rowAllows[r]));
       }
     } else {
-      // Per warp, i32: at most one pair per key tile.
-      Value warpSees = bit(2);
-      live = addIf(live, warpSees);
-      skipped = addIf(skipped, andI(warpSees, warpSkip));
+      // Per warp or block, i32: at most one pair per key tile.
+      Value tileSees = blockWide ? blockSees : bit(2);
+      live = addIf(live, tileSees);
+      skipped = addIf(skipped, andI(tileSees, warpSkip));
     }
     next.push_back(live);
     next.push_back(skipped);
@@ -905,7 +926,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&first.getThenRegion().front());
       Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
-      for (int64_t i = 0; i < 2; ++i)
+      int64_t words = cast<MemRefType>(flags.getType()).getNumElements();
+      for (int64_t i = 0; i < words; ++i)
         memref::StoreOp::create(b, loc, zero32, flags, ValueRange{idx(i)});
     }
     auto loop = scf::ForOp::create(
@@ -1053,12 +1075,14 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   if (!unified)
     loop = tileLoop(false);
   if (counts) {
-    // One lane per warp adds the warp's pairs, or each row leader its
-    // rows' (the mapping zeroed them).
+    // One lane per warp adds the warp's pairs, thread 0 the block's, or
+    // each row leader its rows' (the mapping zeroed them).
     auto leader = scf::IfOp::create(
         b, loc,
-        rowWise ? mma.isRowLeader()
-                : cmp(arith::CmpIPredicate::eq, rem(tid, mma.lanes()), idx(0)),
+        rowWise     ? mma.isRowLeader()
+        : blockWide ? cmp(arith::CmpIPredicate::eq, tid, idx(0))
+                    : cmp(arith::CmpIPredicate::eq, rem(tid, mma.lanes()),
+                          idx(0)),
         /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&leader.getThenRegion().front());
@@ -1226,28 +1250,52 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
   // The measured defaults (warpsFor, defaultRowsPerWarp) are per vendor.
   bool nvidia = target.vendor == GPUVendor::NVIDIA;
   // The threshold must be honoured or refused, never dropped. The kernel
-  // decides per warp and staged tile, so those are the tiles it can skip.
-  // Where each query tile is one row (skipsRowWise), every row decides
-  // for itself and the warp holds any rows.
+  // decides per staged key tile for one warp's rows, for the block's
+  // (blockSkipWarps, the warps that make the query tile: a block goes
+  // through the key tiles in step, one barrier per tile, so a tile costs
+  // the block less only when all its warps skip it), or for each row
+  // (skipsRowWise: the warp holds any rows). So those are the tiles it
+  // can skip.
   bool skips = op.hasSkipThreshold();
   bool rowWise = skipsRowWise(op);
+  int64_t blockSkipWarps = 0;
   if (skips) {
     int64_t qt = op.getSkipQueryRows(), kt = op.getSkipKeys();
     bool wide = hooks.maxRowsPerWarp() >= 32;
-    bool warpRows = qt == 16 || (qt == 32 && wide);
-    if (kt != kKeysPerTile || (qt != 1 && !warpRows) ||
-        (!rowWise && overrides.rowsPerWarp && overrides.rowsPerWarp != qt))
+    // 32 rows a warp (the dense kernel's, where the chip has them) for
+    // tiles of 32 and 128 rows; 64 rows make one warpgroup of 16-row warps.
+    int64_t perWarp = overrides.rowsPerWarp ? overrides.rowsPerWarp
+                      : wide && (qt == 32 || qt == 128) ? 32
+                                                        : 16;
+    int64_t tileWarps = qt % perWarp ? 0 : qt / perWarp;
+    if (kt != kKeysPerTile ||
+        (!rowWise && (!llvm::is_contained({16, 32, 64, 128}, qt) ||
+                      !llvm::is_contained({1, 2, 4, 8}, tileWarps))))
       return op->emitOpError()
              << "GPU attention mapping skips key tiles of " << kKeysPerTile
-             << " keys for one warp's query rows, or for each row: it "
-                "honours skip tiles of [1, 64], [16, 64]"
-             << (wide ? " and [32, 64]" : "")
+             << " keys for the query rows of one to eight warps, or for "
+                "each row: it honours skip tiles of [1, 64], [16, 64], [32, "
+                "64], [64, 64] and [128, 64]"
              << (overrides.rowsPerWarp
-                     ? " (as many rows as attention-rows-per-warp)"
+                     ? " whose rows are 1 to 8 times attention-rows-per-warp"
                      : "")
              << ", not [" << qt << ", " << kt << "]";
-    if (!rowWise)
-      overrides.rowsPerWarp = qt;
+    // Eight warps stage each K/V row in 16-byte pieces, a warp's 32 at a
+    // time (NVVMAttentionMma::stage).
+    if (!rowWise && tileWarps == 8)
+      for (MemRefType t : {cast<MemRefType>(op.getQuery().getType()),
+                           cast<MemRefType>(op.getValue().getType())})
+        if (t.getDimSize(3) % 32)
+          return op->emitOpError()
+                 << "GPU attention mapping skips a tile [" << qt
+                 << ", 64] with 8 warps of " << perWarp
+                 << " rows, which needs head dimensions that are multiples "
+                    "of 32";
+    if (!rowWise) {
+      overrides.rowsPerWarp = perWarp;
+      if (tileWarps > 1)
+        blockSkipWarps = tileWarps;
+    }
   }
   // Every shaped operand is a buffer: query, key, value, mask, threshold,
   // output, lse, counts.
@@ -1289,7 +1337,9 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
   if (failed(strategy))
     return failure();
   int64_t rowsPerWarp = strategy->rowsPerWarp, buffers = strategy->buffers;
-  int64_t warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
+  int64_t warps = blockSkipWarps ? blockSkipWarps
+                                 : warpsFor(op, q.getDimSize(3), nvidia,
+                                            rowsPerWarp, isF32);
   // Decode shapes: the query heads of a KV head packed into one tile's
   // rows, and only as many warps as those rows need.
   FailureOr<int64_t> packedOr =
@@ -1315,7 +1365,9 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
     // 3445 against 3587).
     if (!overrides.buffers && hooks.supportsAsyncCopy())
       buffers = 2;
-    warps = warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp, isF32);
+    warps = blockSkipWarps ? blockSkipWarps
+                           : warpsFor(op, q.getDimSize(3), nvidia, rowsPerWarp,
+                                      isF32);
   }
   // A thresholded prefill kernel takes two buffers with TMA tiles where the
   // chip has them (its V still waits for the vote). Measured on the H200
@@ -1413,9 +1465,12 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
       rewriter.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<MemRefType> tileTypes = mma->tileBuffers(workgroup);
   bool flagWords = (skips || op.hasUnifiedMax()) && !mma->reducesAtBarrier();
+  // A block-wide tile's counts take a second vote (whether some row sees
+  // the tile), with its own two words.
   if (flagWords)
     tileTypes.push_back(MemRefType::get(
-        {2}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
+        {blockSkipWarps && op.getSkipCounts() ? 4 : 2}, rewriter.getI32Type(),
+        MemRefLayoutAttrInterface(), workgroup));
   SmallVector<int64_t> tileBytes;
   for (MemRefType t : tileTypes)
     tileBytes.push_back(t.getNumElements() * t.getElementTypeBitWidth() / 8);
@@ -1589,6 +1644,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
     if (flagWords)
       kernel.setFlags(smem.back());
     kernel.setRowWiseSkip(rowWise);
+    kernel.setBlockWideSkip(blockSkipWarps != 0);
     // Measured on the H200 (B8 H32 Hkv8 L32768 one row, peak-16
     // structured keys): the thresholded kernel 0.81x of dense with nothing
     // skipped when it waited for V with K, 0.86x with the waits apart
