@@ -56,19 +56,25 @@ SKIP_SUFFIX = ""
 # The dense kernel of the skip kernels' schedule, timed besides ours
 # (prefix; empty: none).
 DENSE_ALSO = ""
+# The skip kernels timed, (suffix, query tile rows): the warp tiles'
+# (SKIP_SUFFIX, QT) and with --block the block tiles' after them.
+VARIANTS: list = []
 
 
-def skip_call(ours: Ours, q, k, v, lam, o, counts, causal, splits: int = 1):
+def skip_call(ours: Ours, q, k, v, lam, o, counts, causal, splits: int = 1,
+              suffix: str | None = None):
     name = (f"attention_skip_d{q.shape[3]}"
             + (f"_s{splits}" if splits > 1 else "") + ("_causal" if causal else "")
-            + SKIP_SUFFIX)
+            + (SKIP_SUFFIX if suffix is None else suffix))
     return ours.call(name, q, k, v, lam, o, counts)
 
 
-def rule(q, k, v, causal: bool, lam: float, start: int, splits: int = 1):
+def rule(q, k, v, causal: bool, lam: float, start: int, splits: int = 1,
+         qt: int | None = None):
     """emulate() at the kernel's tile, with the rule's bound on the skipped
     mass of a row: the most tiles skipped times KT lambda."""
-    dense, out, live, skipped, most = emulate(q, k, v, causal, lam, QT, KT, start, splits)
+    dense, out, live, skipped, most = emulate(q, k, v, causal, lam, qt or QT, KT, start,
+                                              splits)
     return dense, out, live, skipped, most * KT * (lam if 0 < lam < 1 else 0.0)
 
 
@@ -268,21 +274,30 @@ def bench(ours, args) -> int:
                     case[f"dense_{SKIP_SUFFIX[1:]}_ms"] = median_ms(also_call, args.reps)
                     ours.check_error()
                 case["skip"] = []
-                for lam in [1e-30] + lambdas:
+                for (suffix, qt), lam in ((var, lam) for var in VARIANTS
+                                          for lam in [1e-30] + lambdas):
                     lt = torch.tensor([lam], device="cuda", dtype=torch.float32)
                     counts = torch.zeros(2, device="cuda", dtype=torch.int64)
                     o.fill_(float("nan"))
-                    call, _ = skip_call(ours, q, k, v, lt, o, counts, causal)
+                    call, _ = skip_call(ours, q, k, v, lt, o, counts, causal, suffix=suffix)
                     call()
                     torch.cuda.synchronize()
                     ours.check_error()
                     live, skipped = counts.tolist()
                     err = max(rel(o[0, hh, start:], refs[hh]) for hh in heads)
                     t = median_ms(call, args.reps)
-                    row = {"lambda": lam, "ms": t, "speedup": t_dense / t,
+                    row = {"kernel": suffix, "tile": [qt, KT], "lambda": lam, "ms": t,
+                           "speedup": t_dense / t,
                            "live": live, "skipped": skipped,
                            "sparsity": skipped / live if live else 0.0,
                            "rel_err": err, "nan": bool(torch.isnan(o).any())}
+                    if args.overhead_nc and lam == 1e-30 and q.shape[3] == 128:
+                        # The same kernel without the counts operand.
+                        nc, _ = ours.call(f"attention_skip_d128{'_causal' if causal else ''}"
+                                          f"{suffix}_nc", q, k, v, lt, o)
+                        row["nc_ms"] = median_ms(nc, args.reps)
+                        row["nc_speedup"] = t_dense / row["nc_ms"]
+                        ours.check_error()
                     case["skip"].append(row)
                     print(json.dumps({**{k_: case[k_] for k_ in ("input", "peak", "N",
                                                                    "causal")}, **row}),
@@ -304,16 +319,18 @@ def bench(ours, args) -> int:
            "date": time.strftime("%Y-%m-%d")}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
-    lines = ["| input | N | causal | dense ms | lambda | skip ms | speedup | sparsity | "
-             "rel err | flash ms | cudnn ms |", "|" + "---|" * 11]
+    lines = ["| input | N | causal | dense ms | tile | lambda | skip ms | speedup | "
+             "no counts | sparsity | rel err | flash ms | cudnn ms |", "|" + "---|" * 13]
     for c in results:
         name = c["input"] + (f" peak {c['peak']:g}" if c["peak"] is not None else "")
         for r in c["skip"]:
             fl = f"{c['flash_ms']:.2f}" if c.get("flash_ms") else "-"
             cu = f"{c['cudnn_ms']:.2f}" if c.get("cudnn_ms") else "-"
             lines.append(f"| {name} | {c['N']} | {c['causal']} | {c['dense_ms']:.2f} | "
-                         f"{r['lambda']:g} | {r['ms']:.2f} | {r['speedup']:.3f} | "
-                         f"{r['sparsity']:.3f} | {r['rel_err']:.1e} | {fl} | {cu} |")
+                         f"[{r['tile'][0]}, {r['tile'][1]}] | {r['lambda']:g} | {r['ms']:.2f} | "
+                         f"{r['speedup']:.3f} | "
+                         + (f"{r['nc_speedup']:.3f}" if "nc_speedup" in r else "-")
+                         + f" | {r['sparsity']:.3f} | {r['rel_err']:.1e} | {fl} | {cu} |")
     table = "\n".join(lines)
     print(table)
     if args.md:
@@ -349,18 +366,28 @@ def main() -> int:
     ap.add_argument("--block", type=int, default=0, choices=(0, 64, 128),
                     help="the block tiles' kernels: with --tma 128 ([128, 64], "
                          "4 warps of 32 rows), with --wgmma 64 or 128 ([64, 64] "
-                         "one warpgroup, [128, 64] two)")
+                         "one warpgroup, [128, 64] two). --check checks them; "
+                         "timing times them after the warp tiles' kernels of the "
+                         "same schedule, on the same inputs")
+    ap.add_argument("--overhead-nc", action="store_true",
+                    help="with nothing skipped, also time each kernel built without "
+                         "the counts operand (build_attention.py's *_nc, d 128; "
+                         "--tma or --wgmma)")
     args = ap.parse_args()
-    global SKIP_SUFFIX, DENSE_ALSO, QT
+    global SKIP_SUFFIX, DENSE_ALSO, QT, VARIANTS
     if args.tma:
         SKIP_SUFFIX, DENSE_ALSO = "_tma", "attention_tma"
     if args.wgmma:
         SKIP_SUFFIX, DENSE_ALSO, QT = "_wg", "attention_wg", 16
+    VARIANTS.append((SKIP_SUFFIX, QT))
     if args.block:
         if not (args.wgmma or (args.tma and args.block == 128)):
             ap.error("--block takes --wgmma, or --tma with 128")
-        SKIP_SUFFIX += f"_b{args.block}" if args.tma else str(args.block)
-        QT = args.block
+        VARIANTS.append((SKIP_SUFFIX + (f"_b{args.block}" if args.tma
+                                        else str(args.block)), args.block))
+        SKIP_SUFFIX, QT = VARIANTS[-1]
+    if args.check:
+        VARIANTS = VARIANTS[-1:]
     ours = Ours(Path(args.lib_dir))
     if args.decode:
         return decode(ours, args)

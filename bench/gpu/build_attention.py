@@ -16,7 +16,9 @@ With --skip, also thresholded kernels (skip tile [32, 64], one lambda per
 batch entry, the live and skipped pair counts; _s4, _s16 and _s64: the
 keys split 4, 16 and 64 ways, d 128 only; _tma_b128: the block tile
 [128, 64], 4 warps voting together; with --wgmma, _wg ([16, 64]), _wg64
-([64, 64], one warpgroup) and _wg128 ([128, 64], two)):
+([64, 64], one warpgroup) and _wg128 ([128, 64], two); "_nc" after the
+name of a d 128 _tma, _tma_b128, _wg or _wg64 kernel: without the counts
+operand):
 
     void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
                                                    o, MemRef1D *i64 counts);
@@ -72,20 +74,26 @@ def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
 
 
 def skip_function(d: int, causal: bool, splits: int = 1, tma: bool = False,
-                  rows: int = 32, suffix: str = "", fields: tuple = ()) -> str:
+                  rows: int = 32, suffix: str = "", fields: tuple = (),
+                  counts: bool = True) -> str:
+    """A thresholded kernel; without `counts` (name + "_nc") it takes no
+    counts operand: the machinery's own cost with nothing skipped."""
     t = f"memref<?x?x?x{d}xbf16>"
     name = (f"attention_skip_d{d}" + (f"_s{splits}" if splits > 1 else "")
-            + ("_causal" if causal else "") + ("_tma" if tma else "") + suffix)
+            + ("_causal" if causal else "") + ("_tma" if tma else "") + suffix
+            + ("" if counts else "_nc"))
     fields = (([f"key_splits = {splits}"] if splits > 1 else []) + ([TMA_REQUEST] if tma else [])
               + list(fields))
     request = (f" {{softmax.strategy = #softmax.attention_gpu_strategy<{', '.join(fields)}>}}"
                if fields else "")
-    return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %t: memref<?xf32>, %o: {t}, "
-            f"%n: memref<2xi64>) attributes {{llvm.emit_c_interface}} {{\n"
+    return (f"func.func @{name}(%q: {t}, %k: {t}, %v: {t}, %t: memref<?xf32>, %o: {t}"
+            + (", %n: memref<2xi64>" if counts else "")
+            + f") attributes {{llvm.emit_c_interface}} {{\n"
             f"  softmax.attention ins(%q, %k, %v : {t}, {t}, {t}) outs(%o : {t}) "
             f"masked(zero){' causal' if causal else ''} "
-            f"skip(lambda %t : memref<?xf32>, tile [{rows}, 64]) "
-            f"skip_counts(%n : memref<2xi64>){request}\n  return\n}}\n")
+            f"skip(lambda %t : memref<?xf32>, tile [{rows}, 64])"
+            + (" skip_counts(%n : memref<2xi64>)" if counts else "")
+            + f"{request}\n  return\n}}\n")
 
 
 def f32_module(precision: str) -> str:
@@ -138,6 +146,10 @@ def main() -> int:
                       # Block tiles: the 4 warps of 32 rows vote together.
                       + "".join(skip_function(d, c, tma=True, rows=128, suffix="_b128")
                                 for d in HEAD_DIMS for c in (False, True))
+                      # Without counts (_nc), d 128: the warp and block tiles.
+                      + "".join(skip_function(128, c, tma=True, rows=r, suffix=x,
+                                              counts=False)
+                                for c in (False, True) for r, x in ((32, ""), (128, "_b128")))
                       + "".join(function(d, c, prefix="attention_tma", request=TMA_REQUEST)
                                 for d in HEAD_DIMS for c in (False, True)), ""))
     if args.wgmma:
@@ -153,7 +165,9 @@ def main() -> int:
                                 for d in HEAD_DIMS for c in (False, True))
                       + "".join(skip_function(128, c, rows=128, suffix="_wg128",
                                               fields=("rows_per_warp = 16",))
-                                for c in (False, True)),
+                                for c in (False, True))
+                      + "".join(skip_function(128, c, rows=r, suffix=x, counts=False)
+                                for c in (False, True) for r, x in ((16, "_wg"), (64, "_wg64"))),
                       "", "sm_90a"))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),
