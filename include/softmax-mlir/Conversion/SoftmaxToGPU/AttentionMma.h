@@ -1,6 +1,6 @@
 //===- AttentionMma.h - what the attention kernel asks of tensor cores ----===//
 //
-// The attention kernel (AttentionToGPU.cpp) is one algorithm: bound the key
+// The attention kernel (AttentionKernel.cpp) is one algorithm: bound the key
 // tiles a block may see, stage each tile, S = Q K^T, mask, online softmax,
 // O = O a + P V, normalize. Only the matrix units differ between vendors:
 // how many lanes a warp has, which query rows and keys a lane's accumulator
