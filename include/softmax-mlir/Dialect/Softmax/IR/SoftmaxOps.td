@@ -302,9 +302,11 @@ def Softmax_AttentionOp : Softmax_Op<"attention", [
     diagnostic; none drops the threshold. The key-tiled decomposition
     honours any tile, the CPU vector mapping `tile [1, W]` at vector width
     `W`, the GPU mappings `tile [16, 64]` and (NVIDIA) `[32, 64]` (one
-    warp's query rows by one staged tile of 64 keys) and `[1, 64]` (each
-    row on its own, so any rows share a warp: packed query heads of a
-    decode step); with one query row, any `Qt` is a tile of one row.
+    warp's query rows by one staged tile of 64 keys), `[64, 64]` and
+    `[128, 64]` (a block's rows, 2 to 8 warps voting once per tile) and
+    `[1, 64]` (each row on its own, so any rows share a warp: packed query
+    heads of a decode step); with one query row, any `Qt` is a tile of one
+    row.
 
     ```mlir
     %o, %n = softmax.attention
