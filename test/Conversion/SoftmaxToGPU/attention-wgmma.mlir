@@ -93,3 +93,17 @@ func.func @skip_two_warpgroups(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4
   softmax.attention ins(%q, %k, %v : memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>) outs(%o : memref<1x32x4096x128xbf16>) masked(zero) causal skip(lambda %t : f32, tile [128, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<rows_per_warp = 16>}
   return
 }
+
+// -----
+
+// With 16 rows a warp asked for, a tile of 32 rows is a block of 2 warps
+// voting together (64 threads; no warpgroup, so mma.sync).
+// CHECK-LABEL: func.func @skip_two_warps
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c64
+// CHECK-NOT: nvvm.redux.sync
+// CHECK: nvvm.barrier #nvvm.reduction<or>
+// CHECK: mma = m16n8k16, rows_per_warp = 16, rows_per_block = 32,
+func.func @skip_two_warps(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4096x128xbf16>, %v: memref<1x32x4096x128xbf16>, %o: memref<1x32x4096x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %v : memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>, memref<1x32x4096x128xbf16>) outs(%o : memref<1x32x4096x128xbf16>) masked(zero) skip(lambda %t : f32, tile [32, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<rows_per_warp = 16>}
+  return
+}
