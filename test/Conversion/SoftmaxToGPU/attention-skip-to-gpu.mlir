@@ -123,6 +123,13 @@ func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: me
 // NV:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 // NV:           %[[RES:.*]]:{{[0-9]+}} = scf.for {{.*}} iter_args({{.*}}, %[[EARLY:.*]] = %true)
 // NV-NOT:         nvvm.redux.sync
+// NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// NV-NEXT:        gpu.barrier
+// NV-NOT:         nvvm.redux.sync
+// With one buffer, a V requested with the tile has landed in every thread
+// before the vote's barrier, past which every warp may read it.
+// NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// NV-NOT:         nvvm.barrier
 // NV:             %[[HOLD32:.*]] = arith.extui %{{.*}} : i1 to i32
 // NV-NEXT:        %[[ANY:.*]] = nvvm.barrier #nvvm.reduction<or> %[[HOLD32]] -> i32
 // NV:             %[[NEEDV:.*]] = arith.cmpi ne, %[[ANY]]

@@ -139,7 +139,13 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   Type i32 = b.getI32Type();
   Value warpSkip, needV, blockSees;
   std::function<Value(int64_t)> bit;
+  bool twoBuffers = mma.stages() == 2;
   if (blockWide) {
+    // With one buffer, V requested with the tile is read by every warp
+    // after this vote's barrier: each thread's copies must have landed
+    // before it.
+    if (!twoBuffers)
+      mma.wait(token);
     needV = blockAny(notI(allow), kv0);
     warpSkip = notI(needV);
     if (counts)
@@ -197,11 +203,11 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   // next V is requested with it when this tile is folded, so that V of a
   // run of folded tiles is in flight as early as the dense schedule's.
   Value early = st[speculated];
-  bool twoBuffers = mma.stages() == 2;
-  if (!twoBuffers)
-    mma.wait(token);
-  if (!blockWide)
+  if (!blockWide) {
+    if (!twoBuffers)
+      mma.wait(token);
     needV = blockAny(notI(warpSkip), kv0);
+  }
   if (mma.tracksTilesOnBarriers()) {
     // Each tile completes one phase of its buffer's V barrier: by the copy
     // requested with the tile (the last tile was folded), by a late copy,
