@@ -111,8 +111,8 @@ def check(ours, args) -> int:
         (2, 2, 1, 3001, False, 12.0, [1e-3, 3e-2], 1, 16),
         (1, 2, 2, 5000, True, 16.0, [1e-2], 3, 4),
         (1, 2, 2, 1000, True, 16.0, [1e-2], 5, 16),
-        # Three query rows, no split: a decode-shaped block of one warp
-        # (a block tile's other rows are past Nq).
+        # Three query rows, no split: one block whose other rows are past
+        # Nq and let every tile go (the kernels' shapes are dynamic).
         (1, 4, 4, 3001, True, 16.0, [1e-2], 3, 1),
     ]
     failed = total_skipped = 0
