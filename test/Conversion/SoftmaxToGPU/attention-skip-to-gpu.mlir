@@ -171,3 +171,21 @@ func.func @block_tile(%q: memref<2x4x300x64xbf16>, %k: memref<2x2x300x64xbf16>, 
   softmax.attention ins(%q, %k, %v : memref<2x4x300x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>) outs(%o : memref<2x4x300x64xbf16>) masked(zero) causal skip(lambda %t : memref<2xf32>, tile [128, 64]) skip_counts(%n : memref<2xi64>)
   return
 }
+
+// -----
+
+// A block tile over fewer rows than it holds: 3 query rows take one warp
+// (a wavefront on CDNA), whose block vote is the tile's (its other rows
+// are past Nq and let every key tile go).
+// NV-LABEL: func.func @block_tile_few_rows
+// NV:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// NV-NOT:       nvvm.redux.sync
+// NV:           nvvm.barrier #nvvm.reduction<or>
+// NV:         rows_per_warp = 16, rows_per_block = 16,
+// CDNA-LABEL: func.func @block_tile_few_rows
+// CDNA:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CDNA:       rows_per_warp = 16, rows_per_block = 16,
+func.func @block_tile_few_rows(%q: memref<1x4x3x64xbf16>, %k: memref<1x4x500x64xbf16>, %v: memref<1x4x500x64xbf16>, %t: f32, %o: memref<1x4x3x64xbf16>) {
+  softmax.attention ins(%q, %k, %v : memref<1x4x3x64xbf16>, memref<1x4x500x64xbf16>, memref<1x4x500x64xbf16>) outs(%o : memref<1x4x3x64xbf16>) masked(zero) causal skip(lambda %t : f32, tile [64, 64])
+  return
+}
