@@ -69,12 +69,10 @@ def skip_call(ours: Ours, q, k, v, lam, o, counts, causal, splits: int = 1,
     return ours.call(name, q, k, v, lam, o, counts)
 
 
-def rule(q, k, v, causal: bool, lam: float, start: int, splits: int = 1,
-         qt: int | None = None):
+def rule(q, k, v, causal: bool, lam: float, start: int, splits: int = 1):
     """emulate() at the kernel's tile, with the rule's bound on the skipped
     mass of a row: the most tiles skipped times KT lambda."""
-    dense, out, live, skipped, most = emulate(q, k, v, causal, lam, qt or QT, KT, start,
-                                              splits)
+    dense, out, live, skipped, most = emulate(q, k, v, causal, lam, QT, KT, start, splits)
     return dense, out, live, skipped, most * KT * (lam if 0 < lam < 1 else 0.0)
 
 
@@ -374,8 +372,8 @@ def main() -> int:
                          "same schedule, on the same inputs")
     ap.add_argument("--overhead-nc", action="store_true",
                     help="with nothing skipped, also time each kernel built without "
-                         "the counts operand (build_attention.py's *_nc, d 128; "
-                         "--tma or --wgmma)")
+                         "the counts operand (build_attention.py's *_nc, d 128: "
+                         "--tma or --wgmma, with --block only 128 and 64)")
     args = ap.parse_args()
     global SKIP_SUFFIX, DENSE_ALSO, QT, VARIANTS
     if args.tma:

@@ -137,8 +137,15 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   // a second one), before the fold: its warps fold the tile or skip it
   // together.
   Type i32 = b.getI32Type();
-  Value warpSkip, needV, blockSees;
-  std::function<Value(int64_t)> bit;
+  // warpBits: the warp's reduction; blockSees: with counts, the block's
+  // vote on whether some row sees the tile.
+  Value warpSkip, needV, warpBits, blockSees;
+  auto bit = [&](int64_t mask) -> Value {
+    Value set = arith::AndIOp::create(
+        b, loc, warpBits, arith::ConstantIntOp::create(b, loc, mask, 32));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
+                                 arith::ConstantIntOp::create(b, loc, 0, 32));
+  };
   bool twoBuffers = mma.stages() == 2;
   if (blockWide) {
     // With one buffer, V requested with the tile is read by every warp
@@ -158,13 +165,7 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
           arith::ShLIOp::create(b, loc,
                                 arith::ExtUIOp::create(b, loc, i32, sees),
                                 arith::ConstantIntOp::create(b, loc, 1, 32)));
-    Value warpBits = mma.warpOr(bits);
-    bit = [&, warpBits](int64_t mask) -> Value {
-      Value set = arith::AndIOp::create(
-          b, loc, warpBits, arith::ConstantIntOp::create(b, loc, mask, 32));
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
-                                   arith::ConstantIntOp::create(b, loc, 0, 32));
-    };
+    warpBits = mma.warpOr(bits);
     warpSkip = notI(bit(1));
   }
   // A skipped tile leaves (m, l, O) as they were; where each row is a

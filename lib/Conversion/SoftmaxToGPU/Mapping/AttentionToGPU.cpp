@@ -232,9 +232,9 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
                       : wide && (qt == 32 || qt == 128) ? 32
                                                         : 16;
     int64_t tileWarps = qt % perWarp ? 0 : qt / perWarp;
-    if (kt != kKeysPerTile ||
-        (!rowWise && (!llvm::is_contained({16, 32, 64, 128}, qt) ||
-                      !llvm::is_contained({1, 2, 4, 8}, tileWarps))))
+    bool warpRows = llvm::is_contained({16, 32, 64, 128}, qt) &&
+                    llvm::is_contained({1, 2, 4, 8}, tileWarps);
+    if (kt != kKeysPerTile || (!rowWise && !warpRows))
       return op->emitOpError()
              << "GPU attention mapping skips key tiles of " << kKeysPerTile
              << " keys for the query rows of one to eight warps, or for "
@@ -244,18 +244,18 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
                      ? " whose rows are 1 to 8 times attention-rows-per-warp"
                      : "")
              << ", not [" << qt << ", " << kt << "]";
-    // Eight warps stage each K/V row in 16-byte pieces, a warp's 32 at a
-    // time (NVVMAttentionMma::stage).
-    if (!rowWise && tileWarps == 8)
-      for (MemRefType t : {cast<MemRefType>(op.getQuery().getType()),
-                           cast<MemRefType>(op.getValue().getType())})
-        if (t.getDimSize(3) % 32)
-          return op->emitOpError()
-                 << "GPU attention mapping skips a tile [" << qt
-                 << ", 64] with 8 warps of " << perWarp
-                 << " rows, which needs head dimensions that are multiples "
-                    "of 32";
     if (!rowWise) {
+      // Eight warps stage each K/V row in 16-byte pieces, a warp's 32 at a
+      // time (NVVMAttentionMma::stage).
+      if (tileWarps == 8)
+        for (MemRefType t : {cast<MemRefType>(op.getQuery().getType()),
+                             cast<MemRefType>(op.getValue().getType())})
+          if (t.getDimSize(3) % 32)
+            return op->emitOpError()
+                   << "GPU attention mapping skips a tile [" << qt
+                   << ", 64] with 8 warps of " << perWarp
+                   << " rows, which needs head dimensions that are multiples "
+                      "of 32";
       overrides.rowsPerWarp = perWarp;
       if (tileWarps > 1)
         blockSkipWarps = tileWarps;
