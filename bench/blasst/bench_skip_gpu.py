@@ -320,15 +320,15 @@ def bench(ours, args) -> int:
            "date": time.strftime("%Y-%m-%d")}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
-    lines = ["| input | N | causal | dense ms | kernel | tile | lambda | skip ms | speedup | "
-             "no counts | sparsity | rel err | flash ms | cudnn ms |", "|" + "---|" * 14]
+    lines = ["| input | N | causal | dense ms | tile | lambda | skip ms | speedup | "
+             "no counts | sparsity | rel err | flash ms | cudnn ms |", "|" + "---|" * 13]
     for c in results:
         name = c["input"] + (f" peak {c['peak']:g}" if c["peak"] is not None else "")
         for r in c["skip"]:
             fl = f"{c['flash_ms']:.2f}" if c.get("flash_ms") else "-"
             cu = f"{c['cudnn_ms']:.2f}" if c.get("cudnn_ms") else "-"
             lines.append(f"| {name} | {c['N']} | {c['causal']} | {c['dense_ms']:.2f} | "
-                         f"{r['kernel'] or '-'} | [{r['tile'][0]}, {r['tile'][1]}] | {r['lambda']:g} | {r['ms']:.2f} | "
+                         f"[{r['tile'][0]}, {r['tile'][1]}] | {r['lambda']:g} | {r['ms']:.2f} | "
                          f"{r['speedup']:.3f} | "
                          + (f"{r['nc_speedup']:.3f}" if "nc_speedup" in r else "-")
                          + f" | {r['sparsity']:.3f} | {r['rel_err']:.1e} | {fl} | {cu} |")
@@ -374,12 +374,6 @@ def main() -> int:
                     help="with nothing skipped, also time each kernel built without "
                          "the counts operand (build_attention.py's *_nc, d 128: "
                          "--tma or --wgmma, with --block only 128 and 64)")
-    ap.add_argument("--early", action="store_true",
-                    help="also each kernel built with skip_values = early "
-                         "(build_attention.py's *_early: V of the next tile "
-                         "requested as a tile begins when the last was folded), "
-                         "timed after it on the same inputs; --check checks the "
-                         "early kernel of the last variant")
     args = ap.parse_args()
     global SKIP_SUFFIX, DENSE_ALSO, QT, VARIANTS
     if args.tma:
@@ -392,9 +386,6 @@ def main() -> int:
             ap.error("--block takes --wgmma, or --tma with 128")
         VARIANTS.append((SKIP_SUFFIX + (f"_b{args.block}" if args.tma
                                         else str(args.block)), args.block))
-        SKIP_SUFFIX, QT = VARIANTS[-1]
-    if args.early:
-        VARIANTS = [w for var in VARIANTS for w in (var, (var[0] + "_early", var[1]))]
         SKIP_SUFFIX, QT = VARIANTS[-1]
     if args.check:
         VARIANTS = VARIANTS[-1:]

@@ -18,7 +18,7 @@ keys split 4, 16 and 64 ways, d 128 only; _tma_b128: the block tile
 [128, 64], 4 warps voting together; with --wgmma, _wg ([16, 64]), _wg64
 ([64, 64], one warpgroup) and _wg128 ([128, 64], two); "_nc" after the
 name of a d 128 _tma, _tma_b128, _wg or _wg64 kernel: without the counts
-operand; "_early" after the same names: skip_values = early):
+operand):
 
     void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
                                                    o, MemRef1D *i64 counts);
@@ -50,8 +50,6 @@ HEAD_DIMS = (64, 128)
 # Two buffers with K/V tiles by TMA (the decode copy), for the prefill
 # kernels of --skip: `attention_tma_*` and `attention_skip_*_tma`.
 TMA_REQUEST = "buffers = 2, tile_copy = tma"
-# V of tile j + 1 requested as tile j begins when tile j - 1 was folded.
-EARLY = "skip_values = early"
 
 
 def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
@@ -152,11 +150,6 @@ def main() -> int:
                       + "".join(skip_function(128, c, tma=True, rows=r, suffix=x,
                                               counts=False)
                                 for c in (False, True) for r, x in ((32, ""), (128, "_b128")))
-                      # skip_values = early (_early), d 128, with and without counts.
-                      + "".join(skip_function(128, c, tma=True, rows=r, suffix=x + "_early",
-                                              fields=(EARLY,), counts=n)
-                                for c in (False, True) for r, x in ((32, ""), (128, "_b128"))
-                                for n in (True, False))
                       + "".join(function(d, c, prefix="attention_tma", request=TMA_REQUEST)
                                 for d in HEAD_DIMS for c in (False, True)), ""))
     if args.wgmma:
@@ -174,11 +167,7 @@ def main() -> int:
                                               fields=("rows_per_warp = 16",))
                                 for c in (False, True))
                       + "".join(skip_function(128, c, rows=r, suffix=x, counts=False)
-                                for c in (False, True) for r, x in ((16, "_wg"), (64, "_wg64")))
-                      + "".join(skip_function(128, c, rows=r, suffix=x + "_early",
-                                              fields=(EARLY,), counts=n)
-                                for c in (False, True) for r, x in ((16, "_wg"), (64, "_wg64"))
-                                for n in (True, False)),
+                                for c in (False, True) for r, x in ((16, "_wg"), (64, "_wg64"))),
                       "", "sm_90a"))
     if args.f32:
         units += [("attention_f32", f32_module("exact"), " attention-f32-precision=exact"),

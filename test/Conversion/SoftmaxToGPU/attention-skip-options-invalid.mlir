@@ -19,13 +19,3 @@ func.func @three_buffers(%q: memref<1x8x1x64xbf16>, %k: memref<1x2x256x64xbf16>,
   softmax.attention ins(%q, %k, %k : memref<1x8x1x64xbf16>, memref<1x2x256x64xbf16>, memref<1x2x256x64xbf16>) outs(%o : memref<1x8x1x64xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 3>}
   return
 }
-
-// -----
-
-// Early values order the V copies of a thresholded kernel: a dense one has
-// no vote to order them around.
-func.func @early_dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x256x64xbf16>, %o: memref<1x2x64x64xbf16>) {
-  // expected-error @+1 {{'softmax.attention' op asks for skip_values = early, which orders the V copies of a kernel with a skip threshold; this attention has none}}
-  softmax.attention ins(%q, %k, %k : memref<1x2x64x64xbf16>, memref<1x2x256x64xbf16>, memref<1x2x256x64xbf16>) outs(%o : memref<1x2x64x64xbf16>) masked(zero) {softmax.strategy = #softmax.attention_gpu_strategy<skip_values = early>}
-  return
-}

@@ -66,10 +66,6 @@ func.func @attention_cpu() attributes {softmax.strategy = #softmax.attention_cpu
 // CHECK-SAME: #softmax.attention_gpu_strategy<mma = mfma16x16x16, rows_per_warp = 16, rows_per_block = 64, keys_per_tile = 64, buffers = 1>
 // CHECK-LABEL: func @attention_gpu_wgmma
 // CHECK-SAME: #softmax.attention_gpu_strategy<mma = wgmma.m64nNk16, rows_per_warp = 16, buffers = 2, tile_copy = tma>
-// CHECK-LABEL: func @attention_gpu_early_values
-// CHECK-SAME: #softmax.attention_gpu_strategy<buffers = 2, tile_copy = tma, skip_values = early>
-// CHECK-LABEL: func @attention_gpu_after_vote
-// CHECK-SAME: #softmax.attention_gpu_strategy<skip_values = after_vote>
 // CHECK-LABEL: func @cross_entropy_gpu_wgmma
 // CHECK-SAME: #softmax.cross_entropy_gpu_strategy<mma = wgmma.m64nNk16, rows_per_block = 128, classes_per_tile = 256, k_tile = 64, stages = 4, vocab_splits = 2>
 func.func @attention_gpu() attributes {softmax.strategy = #softmax.attention_gpu_strategy<buffers = 2, keys_per_tile = 64, rows_per_block = 128, rows_per_warp = 32, mma = m16n8k16>} {
@@ -91,12 +87,6 @@ func.func @attention_gpu_mfma() attributes {softmax.strategy = #softmax.attentio
   return
 }
 func.func @attention_gpu_wgmma() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma, buffers = 2, rows_per_warp = 16, mma = wgmma.m64nNk16>} {
-  return
-}
-func.func @attention_gpu_early_values() attributes {softmax.strategy = #softmax.attention_gpu_strategy<skip_values = early, tile_copy = tma, buffers = 2>} {
-  return
-}
-func.func @attention_gpu_after_vote() attributes {softmax.strategy = #softmax.attention_gpu_strategy<skip_values = after_vote>} {
   return
 }
 func.func @cross_entropy_gpu_wgmma() attributes {softmax.strategy = #softmax.cross_entropy_gpu_strategy<mma = wgmma.m64nNk16, rows_per_block = 128, classes_per_tile = 256, k_tile = 64, stages = 4, vocab_splits = 2>} {

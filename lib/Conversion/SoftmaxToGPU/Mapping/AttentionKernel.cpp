@@ -346,12 +346,8 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // V of a tile is requested with it when the last tile was folded: the
     // dense schedule while tiles are folded, no V load while they are
     // skipped, one late V at each end of a skipped run.
-    // With early values, V of tile j + 1 is also requested as tile j
-    // begins when tile j - 1 was folded (the prologue counts as folded).
     speculated = init.size();
     if (skips)
-      init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
-    if (skips && earlyValues)
       init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
     // The flags serve the skip votes, or the unified max's one vote after
     // its pass at phi (blockAnyOnce).
@@ -414,16 +410,9 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             Value other = stages == 2 ? sub(idx(1), buf)
                                       : rem(add(tile, idx(stages - 1)), stages);
             mma.stage(/*value=*/false, bIdx, kvHead, next, other);
-            // A thresholded tile's V waits for its vote (skipTile), or with
-            // early values for the last tile's.
-            if (!skips) {
+            // A thresholded tile's V waits for its vote (skipTile).
+            if (!skips)
               mma.stage(/*value=*/true, bIdx, kvHead, next, other);
-            } else if (earlyValues) {
-              auto early = scf::IfOp::create(b, loc, st[speculated + 1],
-                                             /*withElseRegion=*/false);
-              b.setInsertionPointToStart(&early.getThenRegion().front());
-              mma.stage(/*value=*/true, bIdx, kvHead, next, other);
-            }
           } else if (!skips) {
             vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);
           } else {

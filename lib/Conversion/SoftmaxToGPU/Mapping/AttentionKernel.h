@@ -63,10 +63,6 @@ public:
   /// K before S and for its V only before P V, so that S (and the vote)
   /// overlap V's copy.
   void setOverlapValues(bool on) { overlapValues = on; }
-  /// Thresholded, TMA tiles (SkipValues::Early): V of tile j + 1 is
-  /// requested as tile j begins when tile j - 1 was folded, and after tile
-  /// j's vote when only tile j is.
-  void setEarlyValues(bool on) { earlyValues = on; }
   /// GQA packing: the kernel's rows are query heads times the op's
   /// `queryRows` rows (row r is position r mod queryRows), its lse buffer
   /// `lse` the op's as [B, Hkv', g Nq].
@@ -147,8 +143,7 @@ private:
   /// Split-KV and GQA packing (setKeySplits, setPackedRows); the first key
   /// of the block's split (null: 0).
   int64_t splits = 1;
-  bool rowWise = false, blockWide = false, overlapValues = false,
-       earlyValues = false;
+  bool rowWise = false, blockWide = false, overlapValues = false;
   /// The end of the block's key range (the tile loop's upper bound).
   Value kvEnd;
   std::optional<StreamKSchedule> stream;
@@ -157,8 +152,7 @@ private:
   Value tid;
   /// The first key tile of the block, the O accumulators per lane, and
   /// (thresholded) the loop state's flag that V of the tile was requested
-  /// before its vote; with early values the next entry is the flag that
-  /// the last tile was folded.
+  /// with it.
   Value firstTile;
   size_t accs = 0, speculated = 0;
 

@@ -228,11 +228,7 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
       b.setInsertionPointToStart(&copy.getElseRegion().front());
       mma.skipCopy(/*value=*/true, buf);
     }
-    // With early values, V of the next tile was requested as this one
-    // began if the last tile was folded.
     Value ahead = andI(needV, cmp(arith::CmpIPredicate::slt, nextKv, kvEnd));
-    if (earlyValues)
-      ahead = andI(ahead, notI(st[speculated + 1]));
     {
       auto ifAhead = scf::IfOp::create(b, loc, ahead, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
@@ -316,12 +312,6 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     next.push_back(live);
     next.push_back(skipped);
   }
-  if (earlyValues) {
-    // V of the next tile is in flight if this tile or the last was folded.
-    next.push_back(orI(needV, st[speculated + 1]));
-    next.push_back(needV);
-  } else {
-    next.push_back(needV);
-  }
+  next.push_back(needV);
   return next;
 }

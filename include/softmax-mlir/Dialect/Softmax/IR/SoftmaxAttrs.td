@@ -58,15 +58,6 @@ def Softmax_TileCopy : I32EnumAttr<"TileCopy",
   let genSpecializedAttr = 0;
 }
 
-def Softmax_SkipValues : I32EnumAttr<"SkipValues",
-    "when a thresholded GPU attention kernel requests V of a key tile", [
-      I32EnumAttrCase<"AfterVote", 0, "after_vote">,
-      I32EnumAttrCase<"Early", 1, "early">
-    ]> {
-  let cppNamespace = "::mlir::softmax";
-  let genSpecializedAttr = 0;
-}
-
 def Softmax_SplitMerge : I32EnumAttr<"SplitMerge",
     "how the blocks of a split row merge their states on the GPU", [
       I32EnumAttrCase<"Global", 0, "global">,
@@ -293,14 +284,6 @@ def Softmax_AttentionGPUStrategyAttr
       steps and for thresholded kernels, with two buffers (not with a page
       table, key lengths or stream-K), and records it only then; a request
       for `tma` that the op or chip cannot honour is an error.
-    * `skip_values`: when a thresholded kernel on TMA tiles requests V of
-      key tile j + 1. `after_vote` (the default): once tile j's vote says
-      some warp folds tile j, so a run of skipped tiles loads no V.
-      `early`: as tile j begins, when tile j - 1 was folded (the dense
-      schedule, where the next V is in flight while S is computed), and
-      after tile j's vote otherwise; a run of folded tiles gets the dense
-      schedule, and each change from folded to skipped loads one V that
-      is not read. Needs a skip threshold and TMA tiles (two buffers).
 
     Example:
 
@@ -325,9 +308,7 @@ def Softmax_AttentionGPUStrategyAttr
     Softmax_OptionalIntParameter<"stream-K blocks per query-head group">:
         $stream_k,
     Softmax_OptionalEnumParameter<Softmax_TileCopy,
-        "cp_async or tma">:$tile_copy,
-    Softmax_OptionalEnumParameter<Softmax_SkipValues,
-        "after_vote or early">:$skip_values
+        "cp_async or tma">:$tile_copy
   );
 }
 
