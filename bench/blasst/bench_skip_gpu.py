@@ -272,7 +272,10 @@ def bench(ours, args) -> int:
                                             for hh in heads)
                 if DENSE_ALSO:
                     also_call, _ = ours.fn(q, k, v, o, causal, prefix=DENSE_ALSO)
-                    case[f"dense_{SKIP_SUFFIX[1:]}_ms"] = median_ms(also_call, args.reps)
+                    # dense_tma_ms, dense_wg_ms: named after the dense
+                    # kernel, whatever variants --block adds.
+                    case[f"dense_{DENSE_ALSO.removeprefix('attention_')}_ms"] = \
+                        median_ms(also_call, args.reps)
                     ours.check_error()
                 case["skip"] = []
                 for (suffix, qt), lam in ((var, lam) for var in VARIANTS
