@@ -323,15 +323,15 @@ def bench(ours, args) -> int:
            "date": time.strftime("%Y-%m-%d")}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
-    lines = ["| input | N | causal | dense ms | tile | lambda | skip ms | speedup | "
-             "no counts | sparsity | rel err | flash ms | cudnn ms |", "|" + "---|" * 13]
+    lines = ["| input | N | causal | dense ms | kernel | tile | lambda | skip ms | speedup | "
+             "no counts | sparsity | rel err | flash ms | cudnn ms |", "|" + "---|" * 14]
     for c in results:
         name = c["input"] + (f" peak {c['peak']:g}" if c["peak"] is not None else "")
         for r in c["skip"]:
             fl = f"{c['flash_ms']:.2f}" if c.get("flash_ms") else "-"
             cu = f"{c['cudnn_ms']:.2f}" if c.get("cudnn_ms") else "-"
             lines.append(f"| {name} | {c['N']} | {c['causal']} | {c['dense_ms']:.2f} | "
-                         f"[{r['tile'][0]}, {r['tile'][1]}] | {r['lambda']:g} | {r['ms']:.2f} | "
+                         f"{r['kernel'] or '-'} | [{r['tile'][0]}, {r['tile'][1]}] | {r['lambda']:g} | {r['ms']:.2f} | "
                          f"{r['speedup']:.3f} | "
                          + (f"{r['nc_speedup']:.3f}" if "nc_speedup" in r else "-")
                          + f" | {r['sparsity']:.3f} | {r['rel_err']:.1e} | {fl} | {cu} |")
