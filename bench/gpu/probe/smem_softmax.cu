@@ -18,7 +18,10 @@
 // (its write overlaps the next read). Prints time, GB/s (read + write),
 // resident clusters and the relative error of rows 0 and rows-1 against
 // float64 (elements above 1e-6), beside a grid-stride copy of the same
-// bytes in the same process.
+// bytes in the same process. Its H200 output:
+// bench/results/probe/smem_softmax_h200.txt, read in
+// bench/results/gpu_softmax_vocab.md ("Session 28": 0.65-0.78 of the copy
+// ceiling at best, so no mapping plan was built from it).
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cstdio>
