@@ -1,8 +1,11 @@
 #!/bin/bash
 # Hardware counters of the thresholded prefill kernels against the dense
 # ones (N 16384 non-causal, structured peak 12): is a skipped tile bound by
-# its K copy from L2 (bench/results/blasst/block_tiles.md)? On the H200:
-#   bash bench/blasst/skip_ncu.sh <lib-dir> <out-dir>
+# its K copy from L2 (bench/results/blasst/block_tiles.md)? And, with
+# "causal", the 8-warp causal kernels: why does the skip kernel with
+# nothing skipped take 1.34x the dense one there (1.05x non-causal)?
+# On the H200:
+#   bash bench/blasst/skip_ncu.sh <lib-dir> <out-dir> [noncausal|causal]
 set -u
 LIB=$1; OUT_DIR=$2; PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +20,14 @@ run() {  # <out name> <kernel> [lambda]
     $SECTIONS "$PY" "$HERE/skip_one.py" --lib-dir "$LIB" --n 16384 --lam "${3:-0}" "$2" \
     > "$OUT_DIR/$1.txt" 2>&1
 }
+if [ "${3:-noncausal}" = causal ]; then
+  run causal_dense_wg attention_wg_d128_causal
+  run causal_wg_nothing attention_skip_d128_causal_wg 1e-30
+  run causal_wg_nc_nothing attention_skip_d128_causal_wg_nc 1e-30
+  run causal_wg128_nothing attention_skip_d128_causal_wg128 1e-30
+  run causal_wg64_nothing attention_skip_d128_causal_wg64 1e-30
+  exit 0
+fi
 run dense_mma_sync attention_d128
 run dense_wg attention_wg_d128
 run wg64_nothing attention_skip_d128_wg64 1e-30

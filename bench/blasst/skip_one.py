@@ -3,7 +3,7 @@
 --skip --wgmma) a few times on the structured inputs of bench_skip_gpu.py
 (B 1, H 32, d 128, peak 12), for a profiler (ncu) to look at. A kernel
 name with "skip" in it takes --lam (one lambda for the batch) and the
-counts; the others are dense.
+counts (a *_nc one only the lambda); the others are dense.
 
     ncu --clock-control none -k regex:attention --launch-skip 2 --launch-count 1 \\
         python3 bench/blasst/skip_one.py --lib-dir build-gpu/attention \\
@@ -41,14 +41,16 @@ def main() -> int:
     if "skip" in args.kernel:
         lam = torch.tensor([args.lam], device="cuda", dtype=torch.float32)
         counts = torch.zeros(2, device="cuda", dtype=torch.int64)
-        call, _ = ours.call(args.kernel, q, k, v, lam, o, counts)
+        # A *_nc kernel takes no counts operand.
+        nc = args.kernel.endswith("_nc")
+        call, _ = ours.call(args.kernel, q, k, v, lam, o, *([] if nc else [counts]))
     else:
         call, _ = ours.call(args.kernel, q, k, v, o)
     for _ in range(args.calls):
         call()
     torch.cuda.synchronize()
     ours.check_error()
-    if "skip" in args.kernel:
+    if "skip" in args.kernel and not args.kernel.endswith("_nc"):
         live, skipped = counts.tolist()
         print(f"{args.kernel} lambda {args.lam}: {skipped} of {live} tiles skipped "
               f"({skipped / max(live, 1):.3f}, {args.calls} calls)")
