@@ -13,9 +13,10 @@ mkdir -p "$OUT_DIR"
 SECTIONS="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats"
 run() {  # <out name> <kernel> [lambda]
   # A thresholded call launches the counts' zeroing kernel, then its own:
-  # the fourth launch is the second call's kernel; a dense call, one launch.
+  # the fourth launch is the second call's kernel; a dense call, or a
+  # thresholded one without counts (*_nc), one launch.
   local skip=2
-  case "$2" in *skip*) skip=3 ;; esac
+  case "$2" in *skip*_nc) ;; *skip*) skip=3 ;; esac
   timeout 150 ncu --clock-control none -k regex:attention --launch-skip $skip --launch-count 1 \
     $SECTIONS "$PY" "$HERE/skip_one.py" --lib-dir "$LIB" --n 16384 --lam "${3:-0}" "$2" \
     > "$OUT_DIR/$1.txt" 2>&1

@@ -29,9 +29,7 @@
 // NV:             %[[BITS:.*]] = nvvm.redux.sync  or %{{.*}}, %c-1_i32 : i32 -> i32
 // NV:             %[[HELD:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32
 // NV:             %[[SKIP:.*]] = arith.xori %[[HELD]], %true
-// NV:             %[[FOLD:.*]]:{{[0-9]+}} = scf.if %[[SKIP]] ->
-// NV:             } else {
-// NV:               nvvm.ex2.approx.ftz.f
+// NV-NOT:         nvvm.ex2.approx.ftz.f
 // NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // NV:             %[[FOLDS:.*]] = arith.xori %[[SKIP]], %true
 // NV:             %[[ANY32:.*]] = arith.extui %[[FOLDS]] : i1 to i32
@@ -43,8 +41,10 @@
 // NV:               nvgpu.device_async_copy %{{.*}}, %[[VBUF]][
 // NV:               nvgpu.device_async_wait
 // NV-NEXT:          gpu.barrier
+// The fold and P V in one branch, after V's wait.
 // NV:             scf.if %[[SKIP]] ->
 // NV:             } else {
+// NV:               nvvm.ex2.approx.ftz.f
 // NV:               nvgpu.ldmatrix %[[VBUF]]
 // NV:             scf.yield {{.*}}, %[[NEEDV]] :
 // NV:           memref.atomic_rmw addi %{{.*}}, %[[N]][%{{.*}}] : (i64, memref<2xi64>) -> i64
@@ -136,15 +136,13 @@ func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: me
 // NV-NEXT:        %[[SKIP:.*]] = arith.xori %[[NEEDV]], %true
 // NV-NEXT:        %[[SEES32:.*]] = arith.extui %{{.*}} : i1 to i32
 // NV-NEXT:        %[[SEES:.*]] = nvvm.barrier #nvvm.reduction<or> %[[SEES32]] -> i32
-// NV:             scf.if %[[SKIP]] ->
-// NV:             } else {
-// NV:               llvm.nvvm.ex2.approx.ftz.f
 // NV-NOT:         nvvm.barrier #nvvm.reduction<or>
 // NV:             %[[NOTEARLY:.*]] = arith.xori %[[EARLY]], %true
 // NV:             %[[LATE:.*]] = arith.andi %[[NEEDV]], %[[NOTEARLY]]
 // NV:             scf.if %[[LATE]] {
 // NV:             scf.if %[[SKIP]] ->
 // NV:             } else {
+// NV:               llvm.nvvm.ex2.approx.ftz.f
 // NV:               nvgpu.ldmatrix
 // NV:             scf.yield {{.*}}, %[[NEEDV]] :
 // NV:           %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0{{.*}} : index

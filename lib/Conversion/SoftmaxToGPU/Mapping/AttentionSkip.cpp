@@ -168,34 +168,6 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     warpBits = mma.warpOr(bits);
     warpSkip = notI(bit(1));
   }
-  // A skipped tile leaves (m, l, O) as they were; where each row is a
-  // query tile of its own, so do the rows of a folded tile that skip it.
-  SmallVector<Value> kept(st.take_front(2 * slots + accs));
-  SmallVector<Type> types;
-  for (Value v : kept)
-    types.push_back(v.getType());
-  for (Value v : sc)
-    types.push_back(v.getType());
-  auto folded = scf::IfOp::create(b, loc, types, warpSkip,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&folded.getThenRegion().front());
-    SmallVector<Value> same = kept;
-    same.append(sc.begin(), sc.end());
-    scf::YieldOp::create(b, loc, same);
-    b.setInsertionPointToStart(&folded.getElseRegion().front());
-    SmallVector<Value> p;
-    SmallVector<Value> next = foldTile(
-        fold, st, sc, p, rowWise ? ArrayRef(rowAllows) : ArrayRef<Value>());
-    next.append(p);
-    scf::YieldOp::create(b, loc, next);
-  }
-  ValueRange results = folded.getResults();
-  SmallVector<Value> next(results.take_front(2 * slots));
-  SmallVector<Value> o(results.slice(2 * slots, accs));
-  SmallVector<Value> p(results.drop_front(2 * slots + accs));
-
   // A V requested with the tile (the last tile was folded) has landed for
   // this thread, and past the barrier for every thread; every warp has
   // read K. A V not requested yet is requested now if some warp folds the
@@ -275,19 +247,38 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
       gpu::BarrierOp::create(b, loc);
     }
   }
-  SmallVector<Type> accTypes;
-  for (Value v : o)
-    accTypes.push_back(v.getType());
-  auto pv = scf::IfOp::create(b, loc, accTypes, warpSkip,
-                              /*withElseRegion=*/true);
+  // A skipped tile leaves (m, l, O) as they were; where each row is a
+  // query tile of its own, so do the rows of a folded tile that skip it.
+  // The fold and P V share one branch, after V's wait: ptxas interleaves
+  // the exponentials with the P V products only within a block. With the
+  // fold before the vote's barrier and P V after V's wait, the causal
+  // d 128 warp-tile kernel (8 warps, one block per SM) took 1.32x the
+  // dense kernel's time with nothing skipped, its warps stalled on the
+  // exponentials' results (short scoreboard 1.06 cycles per issue against
+  // the dense kernel's 0.28); in one branch 1.11x (H100, N 16384 and
+  // 65536). Non-causal, the [64, 64] block tile went from 1.08-1.12x to
+  // 1.01-1.06x; the [16, 64] warp tile of 4 warps from 1.05x to 1.15x.
+  // bench/results/blasst/block_tiles.md, "Session 29".
+  SmallVector<Value> kept(st.take_front(2 * slots + accs));
+  SmallVector<Type> types;
+  for (Value v : kept)
+    types.push_back(v.getType());
+  auto folded = scf::IfOp::create(b, loc, types, warpSkip,
+                                  /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&pv.getThenRegion().front());
-    scf::YieldOp::create(b, loc, o);
-    b.setInsertionPointToStart(&pv.getElseRegion().front());
-    scf::YieldOp::create(b, loc, mma.accumulate(p, o, buf));
+    b.setInsertionPointToStart(&folded.getThenRegion().front());
+    scf::YieldOp::create(b, loc, kept);
+    b.setInsertionPointToStart(&folded.getElseRegion().front());
+    SmallVector<Value> p;
+    SmallVector<Value> state = foldTile(
+        fold, st, sc, p, rowWise ? ArrayRef(rowAllows) : ArrayRef<Value>());
+    SmallVector<Value> o(state.begin() + 2 * slots, state.end());
+    state.resize(2 * slots);
+    state.append(mma.accumulate(p, o, buf));
+    scf::YieldOp::create(b, loc, state);
   }
-  next.append(pv.getResults().begin(), pv.getResults().end());
+  SmallVector<Value> next(folded.getResults());
   if (counts) {
     Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
     auto addIf = [&](Value sum, Value pred) -> Value {
