@@ -19,7 +19,8 @@ Spec syntax: ``op:dtype:RxC[:algorithm[:suffix[:overrides]]]``, e.g.
 overrides replace the mapping heuristic's choice (``T=512,K=8,S=16,R=1,V=4``
 for threads per row, cached vectors, splits, rows per block, vector width;
 ``U=4`` for the vectors a streamed row loads per iteration; ``M=cluster`` or
-``M=global`` for how split rows merge).
+``M=global`` for how split rows merge; ``D=reverse`` or ``D=forward`` for the
+direction of a streamed row's second pass).
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ class Spec:
 
     FIELDS = {"T": "threads_per_row", "K": "cached_vectors", "S": "splits",
               "R": "rows_per_block", "V": "vector_width", "U": "unroll",
-              "M": "split_merge"}
-    WORDS = {"M": ("global", "cluster")}
+              "M": "split_merge", "D": "reread"}
+    WORDS = {"M": ("global", "cluster"), "D": ("forward", "reverse")}
 
     def strategy_attr(self) -> str:
         """The per-op override attribute that softmax-map-to-gpu reads."""

@@ -2,12 +2,14 @@
 // Streamed rows through softmax-to-nvvm for sm_90: ptxas assembles them
 // (format=bin), and the PTX of a thread's loop holds one 16-byte load per
 // iteration, or four when unrolled (the loads of one iteration all come
-// before its fold, so each thread has four in flight).
+// before its fold, so each thread has four in flight). A softmax row whose
+// second pass runs backwards (reread = reverse) assembles too.
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 format=bin" | FileCheck %s --check-prefix=BIN
 // RUN: softmax-opt %s --softmax-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=PTX
 
 // BIN: gpu.binary @streamed_default_kernel  [{{.*}} bin = "
 // BIN: gpu.binary @streamed_unrolled_kernel  [{{.*}} bin = "
+// BIN: gpu.binary @streamed_reversed_kernel  [{{.*}} bin = "
 
 // PTX: gpu.binary @streamed_default_kernel
 // PTX-SAME: ld.global.v4.b32
@@ -19,6 +21,8 @@
 // PTX-SAME: ld.global.v4.b32
 // PTX-SAME: ld.global.v4.b32
 // PTX-NOT: ld.global.v4.b32
+// PTX: gpu.binary @streamed_reversed_kernel
+// PTX-SAME: st.global.v4.b32
 func.func @streamed_default(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
@@ -26,5 +30,10 @@ func.func @streamed_default(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
 
 func.func @streamed_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<unroll = 4>}
+  return
+}
+
+func.func @streamed_reversed(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
+  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<reread = reverse>}
   return
 }

@@ -183,6 +183,12 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "global memory, behind a ticket) or cluster (one thread-block "
            "cluster per row, through distributed shared memory; sm_90 and "
            "later, at most 16 splits); empty: the heuristic's">,
+    Option<"reread", "reread", "std::string", /*default=*/"\"\"",
+           "The direction of each pass after the first over a streamed row "
+           "read again (softmax, log_softmax, three_pass; cached vectors "
+           "0): forward, or reverse (the second pass from the row's end, "
+           "whose bytes the first pass left in L2); empty: the "
+           "heuristic's (forward)">,
     Option<"attentionRowsPerWarp", "attention-rows-per-warp", "int64_t", "0",
            "softmax.attention: query rows per warp, 16 or 32 (32 on NVIDIA "
            "only; 0: the measured default)">,

@@ -78,6 +78,13 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
                          << options.splitMerge << "'";
     mapping.softmax.splitMerge = *merge;
   }
+  if (!options.reread.empty()) {
+    std::optional<RereadOrder> order = symbolizeRereadOrder(options.reread);
+    if (!order)
+      return emitError() << "reread must be forward or reverse, not '"
+                         << options.reread << "'";
+    mapping.softmax.reread = *order;
+  }
   mapping.attention.rowsPerWarp = options.attentionRowsPerWarp;
   mapping.attention.buffers = options.attentionBuffers;
   mapping.attention.keySplits = options.attentionKeySplits;
@@ -143,6 +150,7 @@ struct SoftmaxMapToGPUPass
     options.unroll = unroll;
     options.splits = splits;
     options.splitMerge = splitMerge;
+    options.reread = reread;
     options.attentionRowsPerWarp = attentionRowsPerWarp;
     options.attentionBuffers = attentionBuffers;
     options.attentionKeySplits = attentionKeySplits;

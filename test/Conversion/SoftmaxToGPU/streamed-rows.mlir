@@ -6,6 +6,7 @@
 // merges' scales, is an exp2 of (x - m) log2 e, never math.exp.
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 unroll=2" -split-input-file | FileCheck %s --check-prefix=OPTION
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 reread=reverse" -split-input-file | FileCheck %s --check-prefix=REVERSE
 
 // logsumexp of vocabulary rows streams; the heuristic's unroll is 1. 256
 // rows in blocks of 512 would fill half of 132 multiprocessors' thread
@@ -46,9 +47,9 @@ func.func @logsumexp_many_rows(%x: memref<1024x128256xbf16>, %y: memref<1024xbf1
 // twice, four vectors in flight (not split blocks caching chunks).
 // CHECK-LABEL: func @softmax_long_bf16_rows
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = forward>
 // CHECK-LABEL: func @softmax_long_rows_exp_pair
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 2, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 2, splits = 1, reread = forward>
 // CHECK-LABEL: func @softmax_long_f32_rows
 // CHECK: cached_vectors = 15, splits = 7
 // CHECK-LABEL: func @softmax_few_long_rows
@@ -125,7 +126,7 @@ func.func @logsumexp_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>)
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL2]]]
 // CHECK: scf.if %[[V1]] {
 // CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[D1]]]
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 2, splits = 1>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 2, splits = 1, reread = forward>
 func.func @softmax_streamed_twice(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
   softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 2>}
   return
@@ -157,5 +158,66 @@ func.func @odd_rows_unrolled(%x: memref<1024x50257xbf16>, %y: memref<1024xbf16>)
 // OPTION: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 8, splits = 1>
 func.func @cached_rows(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
   softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// reread = reverse: the first pass reads forward, the second from the
+// thread's last group of vectors back to its first, so that it starts on
+// the bytes the first pass read last. Iteration k of the thread's n groups
+// (n rounded up from its span) takes group n - 1 - k; the unrolled vector
+// after it is stored only where it starts before the end, as forward.
+// CHECK-LABEL: func @softmax_reread_reverse
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2048
+// CHECK: scf.yield
+// CHECK: %[[FIRST:.*]] = arith.addi %c0{{.*}}, %{{.*}} : index
+// CHECK: %[[END:.*]] = arith.select %{{.*}}, %{{.*}}, %[[FIRST]] : index
+// CHECK: %[[ANY:.*]] = arith.cmpi ult, %[[FIRST]], %[[END]]
+// CHECK: %[[SPAN:.*]] = arith.subi %[[END]], %[[FIRST]]
+// CHECK: %[[SEL:.*]] = arith.select %[[ANY]], %[[SPAN]], %c0{{.*}} : index
+// CHECK: %[[UP:.*]] = arith.addi %[[SEL]], %c2047
+// CHECK: %[[N:.*]] = arith.divui %[[UP]], %c2048
+// CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %[[N]] step %c1
+// CHECK: %[[LAST:.*]] = arith.subi %[[N]], %c1
+// CHECK: %[[G:.*]] = arith.subi %[[LAST]], %[[K]]
+// CHECK: %[[OFF:.*]] = arith.muli %[[G]], %c2048
+// CHECK: %[[COL:.*]] = arith.addi %[[FIRST]], %[[OFF]]
+// CHECK: %[[D1:.*]] = arith.addi %[[COL]], %c1024
+// CHECK: %[[V1:.*]] = arith.cmpi ult, %[[D1]], %[[END]]
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL]]]
+// CHECK: scf.if %[[V1]] {
+// CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[D1]]]
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 2, splits = 1, reread = reverse>
+// The pass option asks the same of every row read again.
+// REVERSE-LABEL: func @softmax_reread_reverse
+// REVERSE: reread = reverse>
+func.func @softmax_reread_reverse(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 2, reread = reverse>}
+  return
+}
+
+// -----
+
+// three_pass reads the row three times: the max forward, the sum backward,
+// the stores forward again.
+// CHECK-LABEL: func @three_pass_reread_reverse
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1024
+// CHECK: arith.divui %{{.*}}, %c1024
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1024
+// CHECK: vector.store
+// CHECK: reread = reverse>
+// The option leaves logsumexp, which reads its row once, without one.
+// REVERSE-LABEL: func @three_pass_reread_reverse
+// REVERSE: reread = reverse>
+// REVERSE-LABEL: func @logsumexp_once
+// REVERSE: unroll = 1, splits = 1>
+func.func @three_pass_reread_reverse(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(three_pass) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, reread = reverse>}
+  return
+}
+func.func @logsumexp_once(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
+  softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
 }

@@ -170,3 +170,9 @@ func.func @attention_softmax_strategy(%q: memref<1x1x4x16xbf16>, %k: memref<1x1x
 // expected-error @+2 {{expected ::mlir::softmax::SplitMerge to be one of: global, cluster}}
 // expected-error @+1 {{failed to parse Softmax_GPUStrategyAttr parameter 'split_merge'}}
 func.func @gpu_split_merge() attributes {softmax.strategy = #softmax.gpu_strategy<split_merge = dsmem>}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::softmax::RereadOrder to be one of: forward, reverse}}
+// expected-error @+1 {{failed to parse Softmax_GPUStrategyAttr parameter 'reread'}}
+func.func @gpu_reread() attributes {softmax.strategy = #softmax.gpu_strategy<reread = backward>}

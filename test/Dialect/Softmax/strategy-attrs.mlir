@@ -24,6 +24,12 @@ func.func @gpu() attributes {softmax.strategy = #softmax.gpu_strategy<split_merg
   return
 }
 
+// CHECK-LABEL: func @gpu_reread
+// CHECK-SAME: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = reverse>
+func.func @gpu_reread() attributes {softmax.strategy = #softmax.gpu_strategy<reread = reverse, splits = 1, unroll = 4, cached_vectors = 0, vector_width = 8, rows_per_block = 1, threads_per_row = 1024>} {
+  return
+}
+
 // CHECK-LABEL: func @gpu_unroll_request
 // CHECK: softmax.logsumexp {{.*}} {softmax.strategy = #softmax.gpu_strategy<cached_vectors = 0, unroll = 4>}
 func.func @gpu_unroll_request(%x: memref<4x64xf32>, %y: memref<4xf32>) {

@@ -81,6 +81,12 @@ struct GPUStrategy {
   /// its distributed shared memory. As an override, unset leaves it to the
   /// heuristic.
   std::optional<SplitMerge> splitMerge;
+  /// Rows read again from memory (streamed softmax and log_softmax, or
+  /// three_pass): the direction of the passes after the first. Reverse
+  /// runs the second pass from the row's end, where the bytes the first
+  /// pass read last may still be in L2. Unset where the row is not read
+  /// again; as an override, unset leaves it to the heuristic.
+  std::optional<RereadOrder> reread;
 
   /// Whether the row is split and its blocks merge within a cluster.
   bool mergesInCluster() const {
@@ -269,7 +275,8 @@ struct GPUMapping {
                       /*cachedVectors=*/0,
                       /*unroll=*/0,
                       /*splits=*/0,
-                      /*splitMerge=*/std::nullopt};
+                      /*splitMerge=*/std::nullopt,
+                      /*reread=*/std::nullopt};
   AttentionGPUStrategy attention;
   /// softmax.linear_cross_entropy: the class ranges (0: the wave model's).
   int64_t crossEntropyVocabSplits = 0;

@@ -209,15 +209,34 @@ SmallVector<Value> KernelBuilder::streamRow(
   // the first, a vector may lie beyond the row's end (the last iteration),
   // and loads nothing.
   int64_t stride = s.threadsPerRow * s.vectorWidth;
-  Value step = idx(s.unroll * stride);
+  int64_t groupElements = s.unroll * stride;
+  Value step = idx(groupElements);
   Value first = add(chunkBegin, mul(lane, idx(s.vectorWidth)));
   Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
+  // reread = reverse: the passes after the first alternate, the second
+  // from the thread's last group back to its first. Iteration k of the
+  // thread's n groups then takes group n - 1 - k.
+  bool reverse =
+      s.reread == RereadOrder::Reverse && streamedPasses++ % 2 == 1;
+  Value lo = first, hi = end, groups;
+  if (reverse) {
+    Value span = arith::SelectOp::create(b, loc, ult(first, end),
+                                         sub(end, first), idx(0));
+    groups = div(add(span, idx(groupElements - 1)), groupElements);
+    lo = idx(0);
+    hi = groups;
+    step = idx(1);
+  }
   auto loop = scf::ForOp::create(
-      b, loc, first, end, step, inits,
-      [&](OpBuilder &t, Location l, Value col, ValueRange iter) {
+      b, loc, lo, hi, step, inits,
+      [&](OpBuilder &t, Location l, Value iv, ValueRange iter) {
         // The helpers build with `b`: point it into the loop body.
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
+        Value col =
+            reverse ? add(first, mul(sub(sub(groups, idx(1)), iv),
+                                     idx(groupElements)))
+                    : iv;
         SmallVector<StreamedVector> vectors(s.unroll);
         for (int64_t u = 0; u < s.unroll; ++u) {
           StreamedVector &v = vectors[u];

@@ -91,7 +91,8 @@ private:
   /// Streams the thread's vectors of the row from memory in an scf.for that
   /// carries `inits`, s.unroll vectors an iteration, all loaded before
   /// `body(vectors, iterArgs)` uses any; it returns the next iter_args.
-  /// Threads of rows past the end run no iterations.
+  /// Threads of rows past the end run no iterations. With reread = reverse
+  /// every second call (the row's second pass) runs backwards.
   SmallVector<Value>
   streamRow(ValueRange inits,
             llvm::function_ref<SmallVector<Value>(ArrayRef<StreamedVector>,
@@ -138,6 +139,8 @@ private:
   Value smemM, smemL, smemTicket, smemStates;
   /// Split rows merged within a thread-block cluster (SplitMerge::Cluster).
   bool clusterMerge = false;
+  /// The row's passes streamed so far (streamRow).
+  int64_t streamedPasses = 0;
   /// Split rows that do not wait (logsumexp): whether this block published
   /// the row's last state and so writes the row's result.
   Value splitWriter;

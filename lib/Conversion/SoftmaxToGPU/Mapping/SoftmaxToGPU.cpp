@@ -117,7 +117,7 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     s.splitMerge = overrides.splitMerge;
   // A request on the op, `softmax.strategy = #softmax.gpu_strategy<...>`,
   // wins over the pass options.
-  bool requestedUnroll = false;
+  bool requestedUnroll = false, requestedReread = false;
   if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
     auto gpu = dyn_cast<GPUStrategyAttr>(request);
     if (!gpu)
@@ -126,11 +126,16 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
                                   "#softmax.gpu_strategy";
     s = applyGPUStrategyAttr(s, gpu);
     requestedUnroll = gpu.getUnroll().has_value();
+    requestedReread = gpu.getReread().has_value();
   }
-  // The options' unroll is for the rows that stream; a request's applies
-  // to its op whatever it is (checked below).
+  // The options' unroll is for the rows that stream, their reread order
+  // for the rows read again; a request's applies to its op whatever it is
+  // (checked below).
   if (overrides.unroll && !requestedUnroll && s.cachedVectors == 0)
     s.unroll = overrides.unroll;
+  bool rereads = s.cachedVectors == 0 && !readsOnce;
+  if (overrides.reread && !requestedReread && rereads)
+    s.reread = overrides.reread;
 
   // Every field within the range of its option (SoftmaxToGPU.h), however
   // it was asked for: the pass options are checked against the same table
@@ -170,6 +175,17 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
            << "unroll (" << s.unroll
            << ") applies to streamed rows; ask for cached_vectors = 0 or "
               "unroll = 1";
+  // Registers hold a cached row, and logsumexp reads its row once: only a
+  // streamed row read again has a second pass to turn around.
+  if (s.reread == RereadOrder::Reverse && !rereads)
+    return op->emitOpError()
+           << "reread = reverse applies to streamed rows read again "
+              "(softmax, log_softmax or three_pass with cached_vectors = 0); "
+              "this one "
+           << (s.cachedVectors > 0 ? "keeps its row in registers"
+                                   : "reads its row once");
+  s.reread = rereads ? std::optional(s.reread.value_or(RereadOrder::Forward))
+                     : std::nullopt;
   // Any width takes any row length: rows that are not a multiple of it are
   // peeled (rowSpan). Registers cover a row only of a known length.
   if (s.cachedVectors > 0 && !rowLength)

@@ -20,9 +20,10 @@ GPUStrategyAttr mlir::softmax::getGPUStrategyAttr(MLIRContext *ctx,
   std::optional<SplitMerge> merge;
   if (s.splits > 1)
     merge = s.splitMerge.value_or(SplitMerge::Global);
+  // The mapping leaves `reread` set only where the row is read again.
   return GPUStrategyAttr::get(ctx, s.threadsPerRow, s.rowsPerBlock,
                               s.vectorWidth, s.cachedVectors, unroll, s.splits,
-                              merge);
+                              merge, s.reread);
 }
 
 GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
@@ -41,6 +42,8 @@ GPUStrategy mlir::softmax::applyGPUStrategyAttr(GPUStrategy base,
     base.splits = *v;
   if (std::optional<SplitMerge> v = attr.getSplitMerge())
     base.splitMerge = *v;
+  if (std::optional<RereadOrder> v = attr.getReread())
+    base.reread = *v;
   return base;
 }
 

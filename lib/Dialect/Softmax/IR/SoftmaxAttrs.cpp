@@ -102,7 +102,7 @@ LogicalResult GPUStrategyAttr::verify(
     std::optional<int64_t> threadsPerRow, std::optional<int64_t> rowsPerBlock,
     std::optional<int64_t> vectorWidth, std::optional<int64_t> cachedVectors,
     std::optional<int64_t> unroll, std::optional<int64_t> splits,
-    std::optional<SplitMerge> splitMerge) {
+    std::optional<SplitMerge> splitMerge, std::optional<RereadOrder> reread) {
   return success(
       succeeded(SizeCheck{emitError, "threads_per_row", threadsPerRow}
                     .powerOfTwo()) &&

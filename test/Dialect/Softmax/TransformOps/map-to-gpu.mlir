@@ -225,6 +225,30 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// The strategy's reread: a streamed softmax row's second pass runs from
+// the thread's last group of vectors back to its first.
+// CHECK-LABEL: func @reversed_rows
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c1
+// CHECK: } {reversed, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = reverse>}
+func.func @reversed_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
+  softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %launch = transform.softmax.map_to_gpu %op {chip = "sm_90",
+        strategy = #softmax.gpu_strategy<reread = reverse>}
+        : (!transform.any_op) -> !transform.op<"gpu.launch">
+    transform.annotate %launch "reversed" : !transform.op<"gpu.launch">
+    transform.yield
+  }
+}
+
+// -----
+
 // The unroll attribute, as the pass option: the logsumexp row streams four
 // vectors an iteration (a step of 4 x 1024 threads x 8 elements).
 // CHECK-LABEL: func @streamed_unrolled

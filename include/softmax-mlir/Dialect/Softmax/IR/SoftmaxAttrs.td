@@ -67,6 +67,15 @@ def Softmax_SplitMerge : I32EnumAttr<"SplitMerge",
   let genSpecializedAttr = 0;
 }
 
+def Softmax_RereadOrder : I32EnumAttr<"RereadOrder",
+    "the order a streamed row is read again in on the GPU", [
+      I32EnumAttrCase<"Forward", 0, "forward">,
+      I32EnumAttrCase<"Reverse", 1, "reverse">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Parameters
 //===----------------------------------------------------------------------===//
@@ -181,6 +190,13 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
       shared memory after a cluster barrier; no ticket, no workspace, no
       fence, at most 16 blocks (more than 8 is a non-portable cluster size,
       which the runtime allows at launch).
+    * `reread`: streamed rows read again (`cached_vectors = 0` with
+      `softmax` or `log_softmax`, or `three_pass`): the direction of each
+      pass after the first. `forward` (the default) starts every pass at
+      the row's start; `reverse` runs the second pass from the row's end
+      (a third forward again), so that it first reads the bytes the pass
+      before read last, which a row longer than its share of L2 still
+      finds there. Recorded only where the row is read again.
 
     Example (a request, then the record):
 
@@ -202,7 +218,9 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
     Softmax_OptionalIntParameter<"vectors loaded together">:$unroll,
     Softmax_OptionalIntParameter<"blocks per row">:$splits,
     Softmax_OptionalEnumParameter<Softmax_SplitMerge,
-        "global or cluster">:$split_merge
+        "global or cluster">:$split_merge,
+    Softmax_OptionalEnumParameter<Softmax_RereadOrder,
+        "forward or reverse">:$reread
   );
 }
 
