@@ -6,7 +6,7 @@
 # Here:        bash bench/gpu/reread_reverse.sh build
 # On the GPU:  bash bench/gpu/reread_reverse.sh run <out-dir>
 set -eu
-LIB=build-gpu/reread
+LIB=${LIB:-build-gpu/reread}
 SHAPES_SM="256x128256 4096x128256 256x262144 512x262144 1024x50257 200x128256"
 SHAPES_LSM="256x128256 512x262144"
 if [ "$1" = build ]; then

@@ -4,7 +4,7 @@
 # Triton's online kernel. Here:   bash bench/gpu/vocab_defaults.sh build
 # On the H200:                    bash bench/gpu/vocab_defaults.sh run <out-dir>
 set -eu
-LIB=build-gpu/verify
+LIB=${LIB:-build-gpu/verify}
 if [ "$1" = build ]; then
   exec python3 scripts/build-kernel-library.py --out-dir $LIB \
     softmax:bf16:256x128256 log_softmax:bf16:256x128256 logsumexp:bf16:256x128256 logsumexp:f32:256x128256 \

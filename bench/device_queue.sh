@@ -1,0 +1,47 @@
+#!/bin/bash
+# The device queue of bench/results/NEXT_DEVICE_RUN.md as two calls of at
+# most ten minutes, for a session that gets a machine for a few minutes:
+#   bash bench/device_queue.sh build     # here: builds and slims what the calls carry
+#   bash bench/device_queue.sh a $OUT    # device, carry build-gpu/q: issue 13's bar run
+#   bash bench/device_queue.sh b $OUT    # device, carry build-gpu/q: decode checks of the
+#                                        # thresholded kernels, reread = reverse (GPU test
+#                                        # and timing), the vocabulary plans
+# Each call leaves one tarball in $OUT (the device returns at most eight files).
+set -eu
+Q=build-gpu/q
+slim() {  # <from> <to>: the libraries and the index a run loads
+  mkdir -p "$2"; cp "$1"/*.so "$2"/; cp "$1"/*.json "$2"/ 2>/dev/null || true
+}
+case "$1" in
+build)
+  python3 bench/gpu/build_attention.py --skip --wgmma --out-dir build-gpu/att_full
+  python3 bench/blasst/bench_skip_decode.py build --out-dir build-gpu/skip_decode
+  rm -rf $Q && slim build-gpu/att_full $Q/att && slim build-gpu/skip_decode $Q/skip_decode
+  bash bench/gpu/reread_reverse.sh build && slim build-gpu/reread $Q/reread
+  bash bench/gpu/vocab_defaults.sh build && slim build-gpu/verify $Q/verify
+  python3 test/Runtime/device/build-gpu-tests.py --out $Q/tests test/Runtime/softmax-streamed-gpu.test
+  du -sh $Q ;;
+a)
+  OUT=$2; mkdir -p "$OUT/a"; B=bench/blasst/bench_skip_gpu.py
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/a/device.txt"
+  python3 $B --lib-dir $Q/att --wgmma --block 64 --lens 16384,32768,65536 --peaks 12 \
+      --lambdas 1e-3,1e-2 --overhead-nc --json "$OUT/a/bar_b64.json" --md "$OUT/a/bar_b64.md" \
+      > "$OUT/a/bar_b64.log" 2>&1 || echo "b64 failed"
+  python3 $B --lib-dir $Q/att --wgmma --block 128 --lens 16384,32768,65536 --peaks 12 \
+      --lambdas 1e-3,1e-2 --json "$OUT/a/bar_b128.json" --md "$OUT/a/bar_b128.md" \
+      > "$OUT/a/bar_b128.log" 2>&1 || echo "b128 failed"
+  cat "$OUT/a/bar_b64.md" "$OUT/a/bar_b128.md" 2>/dev/null
+  tar czf "$OUT/a.tgz" -C "$OUT" a && rm -r "$OUT/a" ;;
+b)
+  OUT=$2; mkdir -p "$OUT/b"
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/b/device.txt"
+  python3 $Q/tests/run-gpu-tests.py > "$OUT/b/gpu_tests.log" 2>&1 || echo "GPU tests failed"
+  tail -3 "$OUT/b/gpu_tests.log"
+  timeout 200 python3 bench/blasst/bench_skip_decode.py run --lib-dir $Q/skip_decode \
+      --out "$OUT/b/skip_decode" > "$OUT/b/skip_decode.log" 2>&1 || echo "decode skip failed"
+  tail -3 "$OUT/b/skip_decode.log"
+  LIB=$Q/reread bash bench/gpu/reread_reverse.sh run "$OUT/b"
+  LIB=$Q/verify bash bench/gpu/vocab_defaults.sh run "$OUT/b"
+  grep -h -E "^\| (softmax|log_softmax|logsumexp) +\| [0-9]" "$OUT"/b/reread_*/gpu_softmax.md | cut -c1-150
+  tar czf "$OUT/b.tgz" -C "$OUT" b && rm -r "$OUT/b" ;;
+esac
