@@ -32,6 +32,21 @@ const GPUTargetHooks &mlir::softmax::getGPUTargetHooks(GPUVendor vendor) {
   llvm_unreachable("unknown GPUVendor");
 }
 
+/// An option naming a case of `Enum`: empty leaves `field` unset, anything
+/// else must be one of the cases `words` lists.
+template <typename Enum>
+static LogicalResult parseEnumOption(
+    StringRef option, StringRef value, StringRef words,
+    std::optional<Enum> &field, function_ref<InFlightDiagnostic()> emitError) {
+  if (value.empty())
+    return success();
+  field = symbolizeEnum<Enum>(value);
+  if (!field)
+    return emitError() << option << " must be " << words << ", not '" << value
+                       << "'";
+  return success();
+}
+
 FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
     const SoftmaxMapToGPUOptions &options,
     function_ref<InFlightDiagnostic()> emitError) {
@@ -71,20 +86,12 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
   mapping.softmax.cachedVectors = options.cachedVectors;
   mapping.softmax.unroll = options.unroll;
   mapping.softmax.splits = options.splits;
-  if (!options.splitMerge.empty()) {
-    std::optional<SplitMerge> merge = symbolizeSplitMerge(options.splitMerge);
-    if (!merge)
-      return emitError() << "split-merge must be global or cluster, not '"
-                         << options.splitMerge << "'";
-    mapping.softmax.splitMerge = *merge;
-  }
-  if (!options.reread.empty()) {
-    std::optional<RereadOrder> order = symbolizeRereadOrder(options.reread);
-    if (!order)
-      return emitError() << "reread must be forward or reverse, not '"
-                         << options.reread << "'";
-    mapping.softmax.reread = *order;
-  }
+  if (failed(parseEnumOption("split-merge", options.splitMerge,
+                             "global or cluster", mapping.softmax.splitMerge,
+                             emitError)) ||
+      failed(parseEnumOption("reread", options.reread, "forward or reverse",
+                             mapping.softmax.reread, emitError)))
+    return failure();
   mapping.attention.rowsPerWarp = options.attentionRowsPerWarp;
   mapping.attention.buffers = options.attentionBuffers;
   mapping.attention.keySplits = options.attentionKeySplits;

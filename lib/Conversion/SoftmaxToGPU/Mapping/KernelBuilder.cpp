@@ -210,15 +210,16 @@ SmallVector<Value> KernelBuilder::streamRow(
   // and loads nothing.
   int64_t stride = s.threadsPerRow * s.vectorWidth;
   int64_t groupElements = s.unroll * stride;
-  Value step = idx(groupElements);
+  Value group = idx(groupElements);
   Value first = add(chunkBegin, mul(lane, idx(s.vectorWidth)));
   Value end = arith::SelectOp::create(b, loc, rowValid, chunkEnd, first);
   // reread = reverse: the passes after the first alternate, the second
   // from the thread's last group back to its first. Iteration k of the
   // thread's n groups then takes group n - 1 - k.
   bool reverse =
-      s.reread == RereadOrder::Reverse && streamedPasses++ % 2 == 1;
-  Value lo = first, hi = end, groups;
+      s.reread == RereadOrder::Reverse && streamedPasses % 2 == 1;
+  ++streamedPasses;
+  Value lo = first, hi = end, step = group, groups;
   if (reverse) {
     Value span = arith::SelectOp::create(b, loc, ult(first, end),
                                          sub(end, first), idx(0));
@@ -234,8 +235,7 @@ SmallVector<Value> KernelBuilder::streamRow(
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(t.getInsertionBlock(), t.getInsertionPoint());
         Value col =
-            reverse ? add(first, mul(sub(sub(groups, idx(1)), iv),
-                                     idx(groupElements)))
+            reverse ? add(first, mul(sub(sub(groups, idx(1)), iv), group))
                     : iv;
         SmallVector<StreamedVector> vectors(s.unroll);
         for (int64_t u = 0; u < s.unroll; ++u) {
