@@ -377,6 +377,10 @@ def main() -> int:
                     help="with nothing skipped, also time each kernel built without "
                          "the counts operand (build_attention.py's *_nc, d 128: "
                          "--tma or --wgmma, with --block only 128 and 64)")
+    ap.add_argument("--with-keys", action="store_true",
+                    help="also the same kernels built with skip_values = with_keys "
+                         "(build_attention.py's *_wk; --wgmma), timed after the others "
+                         "on the same inputs; --check checks the last of them")
     args = ap.parse_args()
     global SKIP_SUFFIX, DENSE_ALSO, QT, VARIANTS
     if args.tma:
@@ -389,6 +393,11 @@ def main() -> int:
             ap.error("--block takes --wgmma, or --tma with 128")
         VARIANTS.append((SKIP_SUFFIX + (f"_b{args.block}" if args.tma
                                         else str(args.block)), args.block))
+        SKIP_SUFFIX, QT = VARIANTS[-1]
+    if args.with_keys:
+        if not args.wgmma:
+            ap.error("--with-keys takes --wgmma")
+        VARIANTS += [(suffix + "_wk", qt) for suffix, qt in VARIANTS]
         SKIP_SUFFIX, QT = VARIANTS[-1]
     if args.check:
         VARIANTS = VARIANTS[-1:]

@@ -18,7 +18,7 @@ keys split 4, 16 and 64 ways, d 128 only; _tma_b128: the block tile
 [128, 64], 4 warps voting together; with --wgmma, _wg ([16, 64]), _wg64
 ([64, 64], one warpgroup) and _wg128 ([128, 64], two); "_nc" after the
 name of a d 128 _tma, _tma_b128, _wg or _wg64 kernel: without the counts
-operand):
+operand; "_wk" after _wg, _wg64 or _wg128: skip_values = with_keys):
 
     void _mlir_ciface_attention_skip_d<D>[_causal](q, k, v, MemRef1D *f32 lambda,
                                                    o, MemRef1D *i64 counts);
@@ -50,6 +50,8 @@ HEAD_DIMS = (64, 128)
 # Two buffers with K/V tiles by TMA (the decode copy), for the prefill
 # kernels of --skip: `attention_tma_*` and `attention_skip_*_tma`.
 TMA_REQUEST = "buffers = 2, tile_copy = tma"
+# Thresholded kernels whose V comes with K (the dense schedule).
+WITH_KEYS = ("skip_values = with_keys",)
 
 
 def function(d: int, causal: bool, mask: str | None = None, dtype: str = "bf16",
@@ -167,6 +169,17 @@ def main() -> int:
                                               fields=("rows_per_warp = 16",))
                                 for c in (False, True))
                       + "".join(skip_function(128, c, rows=r, suffix=x, counts=False)
+                                for c in (False, True) for r, x in ((16, "_wg"), (64, "_wg64")))
+                      # skip_values = with_keys (_wk): V with K, as the dense
+                      # kernel requests it.
+                      + "".join(skip_function(d, c, rows=r, suffix=x + "_wk",
+                                              fields=WITH_KEYS + f)
+                                for d in HEAD_DIMS for c in (False, True)
+                                for r, x, f in ((16, "_wg", ()), (64, "_wg64", ()),
+                                                (128, "_wg128", ("rows_per_warp = 16",)))
+                                if d == 128 or r < 128)
+                      + "".join(skip_function(128, c, rows=r, suffix=x + "_wk",
+                                              fields=WITH_KEYS, counts=False)
                                 for c in (False, True) for r, x in ((16, "_wg"), (64, "_wg64"))),
                       "", "sm_90a"))
     if args.f32:

@@ -128,7 +128,7 @@ func.func @ragged(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf16>, %v
 // CHECK:         scf.if
 // CHECK:         } else {
 // CHECK:           nvgpu.ldmatrix
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} tile_copy = tma>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} tile_copy = tma, skip_values = after_vote>}
 func.func @packed_skip(%q: memref<2x8x1x128xbf16>, %k: memref<2x2x1000x128xbf16>, %v: memref<2x2x1000x128xbf16>, %o: memref<2x8x1x128xbf16>, %t: f32) {
   softmax.attention ins(%q, %k, %v : memref<2x8x1x128xbf16>, memref<2x2x1000x128xbf16>, memref<2x2x1000x128xbf16>) outs(%o : memref<2x8x1x128xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64])
   return
@@ -148,7 +148,7 @@ func.func @packed_skip(%q: memref<2x8x1x128xbf16>, %k: memref<2x2x1000x128xbf16>
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK:           nvvm.barrier #nvvm.reduction<or>
 // CHECK:           nvvm.mbarrier.try_wait.parity
-// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1, tile_copy = tma>}
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 2, key_splits = 1, packed_heads = 1, tile_copy = tma, skip_values = after_vote>}
 // CHECK-LABEL: func.func @prefill_dense
 // CHECK-NOT:   nvgpu.tma.create.descriptor
 // CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 32, rows_per_block = 128, keys_per_tile = 64, buffers = 1, key_splits = 1, packed_heads = 1>}
@@ -160,3 +160,4 @@ func.func @prefill_dense(%q: memref<1x4x1000x128xbf16>, %k: memref<1x4x1000x128x
   softmax.attention ins(%q, %k, %k : memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>) outs(%o : memref<1x4x1000x128xbf16>) masked(zero) causal
   return
 }
+

@@ -232,7 +232,7 @@ func.func @paged_decode(%q: memref<8x32x1x128xbf16>, %k: memref<600x64x8x128xbf1
 // CHECK:   arith.divf %[[A]], %cst{{.*}} : f32
 // CHECK:   affine.max
 // CHECK-COUNT-2: memref.atomic_rmw addi
-// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 1, tile_copy = tma>}
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = 4, packed_heads = 1, tile_copy = tma, skip_values = after_vote>}
 // CHECK: gpu.launch async
 // AMD-LABEL: func.func @split_skip
 // AMD: gpu.launch async {{.*}} blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c4, %{{.*}} = %c1)
@@ -306,7 +306,7 @@ func.func @packed_skip(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x3001x64xbf16>, 
 // CHECK:   } else {
 // CHECK:     nvvm.ex2.approx.ftz.f
 // CHECK:     arith.select
-// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4, tile_copy = tma>}
+// CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, rows_per_warp = 16, rows_per_block = 16, keys_per_tile = 64, buffers = 2, key_splits = {{[0-9]+}}, packed_heads = 4, tile_copy = tma, skip_values = after_vote>}
 func.func @rows_skip(%q: memref<1x8x4x64xbf16>, %k: memref<1x2x3001x64xbf16>, %v: memref<1x2x3001x64xbf16>, %t: f32, %o: memref<1x8x4x64xbf16>) {
   softmax.attention ins(%q, %k, %v : memref<1x8x4x64xbf16>, memref<1x2x3001x64xbf16>, memref<1x2x3001x64xbf16>) outs(%o : memref<1x8x4x64xbf16>) masked(zero) causal skip(lambda %t : f32, tile [1, 64])
   return

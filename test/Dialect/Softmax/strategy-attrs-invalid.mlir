@@ -122,6 +122,17 @@ func.func @attention_gpu_tma_buffers() attributes {softmax.strategy = #softmax.a
 
 // -----
 
+// expected-error @+1 {{skip_values = with_keys runs on TMA tiles (NVIDIA sm_90, two buffers per tile)}}
+func.func @attention_gpu_skip_values_cp_async() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = cp_async, skip_values = with_keys>}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::softmax::SkipValues to be one of: after_vote, with_keys}}
+// expected-error @+1 {{failed to parse Softmax_AttentionGPUStrategyAttr parameter 'skip_values'}}
+func.func @attention_gpu_skip_values_name() attributes {softmax.strategy = #softmax.attention_gpu_strategy<skip_values = early>}
+
+// -----
+
 // expected-error @+2 {{expected ::mlir::softmax::TileCopy to be one of: cp_async, tma}}
 // expected-error @+1 {{failed to parse Softmax_AttentionGPUStrategyAttr parameter 'tile_copy'}}
 func.func @attention_gpu_tile_copy() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = bulk>}

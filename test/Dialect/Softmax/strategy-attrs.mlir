@@ -66,6 +66,8 @@ func.func @attention_cpu() attributes {softmax.strategy = #softmax.attention_cpu
 // CHECK-SAME: #softmax.attention_gpu_strategy<mma = m16n8k8.tf32, rows_per_warp = 16>
 // CHECK-LABEL: func @attention_gpu_tma
 // CHECK-SAME: #softmax.attention_gpu_strategy<buffers = 2, tile_copy = tma>
+// CHECK-LABEL: func @attention_gpu_skip_values
+// CHECK-SAME: #softmax.attention_gpu_strategy<buffers = 2, tile_copy = tma, skip_values = with_keys>
 // CHECK-LABEL: func @attention_gpu_cp_async
 // CHECK-SAME: #softmax.attention_gpu_strategy<tile_copy = cp_async>
 // CHECK-LABEL: func @attention_gpu_mfma
@@ -84,6 +86,9 @@ func.func @attention_gpu_tf32() attributes {softmax.strategy = #softmax.attentio
   return
 }
 func.func @attention_gpu_tma() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = tma, buffers = 2>} {
+  return
+}
+func.func @attention_gpu_skip_values() attributes {softmax.strategy = #softmax.attention_gpu_strategy<skip_values = with_keys, tile_copy = tma, buffers = 2>} {
   return
 }
 func.func @attention_gpu_cp_async() attributes {softmax.strategy = #softmax.attention_gpu_strategy<tile_copy = cp_async>} {

@@ -202,6 +202,9 @@ struct AttentionGPUStrategy {
   /// How K/V tiles reach shared memory; unset: the mapping's choice (TMA
   /// for dense decode on sm_90+, cp.async elsewhere).
   std::optional<TileCopy> tileCopy;
+  /// When a thresholded kernel on TMA tiles requests V of a key tile
+  /// (SkipValues); unset: after the vote.
+  std::optional<SkipValues> skipValues;
   /// Whether S = Q K^T runs on warpgroup products (sm_90a); unset: where
   /// the kernel's shape allows them (AttentionMmaConfig::warpgroupScores).
   std::optional<bool> warpgroupScores;

@@ -372,7 +372,7 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           if (byBarrier) {
             Value tile = div(sub(kv0, kvLo), kKeysPerTile);
             Value tileBuf = rem(tile, stages);
-            if (skips)
+            if (skips && !valuesWithKeys)
               mma.waitTileHalf(tile, tileBuf, /*value=*/false);
             else
               mma.waitTile(tile, tileBuf);
@@ -410,8 +410,9 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
             Value other = stages == 2 ? sub(idx(1), buf)
                                       : rem(add(tile, idx(stages - 1)), stages);
             mma.stage(/*value=*/false, bIdx, kvHead, next, other);
-            // A thresholded tile's V waits for its vote (skipTile).
-            if (!skips)
+            // A thresholded tile's V waits for its vote (skipTile), unless
+            // it comes with K.
+            if (!skips || valuesWithKeys)
               mma.stage(/*value=*/true, bIdx, kvHead, next, other);
           } else if (!skips) {
             vGroup = mma.stage(/*value=*/true, bIdx, kvHead, kv0, buf);

@@ -63,6 +63,10 @@ public:
   /// K before S and for its V only before P V, so that S (and the vote)
   /// overlap V's copy.
   void setOverlapValues(bool on) { overlapValues = on; }
+  /// Thresholded, two TMA buffers (SkipValues::WithKeys): V of a tile is
+  /// requested with its K, as in the dense kernel; a skipped tile saves
+  /// its fold and P V, and a warp-wide skip tile takes no block vote.
+  void setValuesWithKeys(bool on) { valuesWithKeys = on; }
   /// GQA packing: the kernel's rows are query heads times the op's
   /// `queryRows` rows (row r is position r mod queryRows), its lse buffer
   /// `lse` the op's as [B, Hkv', g Nq].
@@ -122,12 +126,18 @@ private:
   void waitLeaving(Value token, Value pending, int64_t most);
   /// One tile of a thresholded op (the loop body after the scores): the
   /// warp's vote on StateMath::rowAllowsSkip over its rows, V requested
-  /// only when some warp folds the tile, the fold and P V only in the
-  /// warps that do; returns the loop state to yield (with the counts).
+  /// only when some warp folds the tile (or with K: setValuesWithKeys),
+  /// the fold and P V only in the warps that do; returns the loop state to
+  /// yield (with the counts).
   SmallVector<Value> skipTile(StateFold &fold, ValueRange st,
                               ArrayRef<Value> sc, Value kv0, Value buf,
                               Value bIdx, Value kvHead, Value log2Lambda,
                               ArrayRef<Value> rows, Value counts, Value token);
+  /// skipTile's V after the vote: requested when `needV` (some warp folds
+  /// the tile) unless it came with the tile (`early`), the next tile's V
+  /// ahead of it, and the wait for this tile's.
+  void requestVotedValues(Value needV, Value early, Value kv0, Value buf,
+                          Value bIdx, Value kvHead, Value token);
 
   /// Scalar f32 arithmetic of the row statistics, the matrix unit end's.
   std::unique_ptr<StateMath> math;
@@ -143,7 +153,8 @@ private:
   /// Split-KV and GQA packing (setKeySplits, setPackedRows); the first key
   /// of the block's split (null: 0).
   int64_t splits = 1;
-  bool rowWise = false, blockWide = false, overlapValues = false;
+  bool rowWise = false, blockWide = false, overlapValues = false,
+       valuesWithKeys = false;
   /// The end of the block's key range (the tile loop's upper bound).
   Value kvEnd;
   std::optional<StreamKSchedule> stream;

@@ -168,6 +168,90 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     warpBits = mma.warpOr(bits);
     warpSkip = notI(bit(1));
   }
+  // With V requested with K, V has landed with the tile (the loop's wait)
+  // and no vote decides its copy.
+  Value early = st[speculated];
+  if (valuesWithKeys) {
+    needV = yes;
+  } else {
+    if (!blockWide) {
+      if (!twoBuffers)
+        mma.wait(token);
+      needV = blockAny(notI(warpSkip), kv0);
+    }
+    requestVotedValues(needV, early, kv0, buf, bIdx, kvHead, token);
+  }
+  // A skipped tile leaves (m, l, O) as they were; where each row is a
+  // query tile of its own, so do the rows of a folded tile that skip it.
+  // The fold and P V share one branch, after V's wait: ptxas interleaves
+  // the exponentials with the P V products only within a block. With the
+  // fold before the vote's barrier and P V after V's wait, the causal
+  // d 128 warp-tile kernel (8 warps, one block per SM) took 1.32x the
+  // dense kernel's time with nothing skipped, its warps stalled on the
+  // exponentials' results (short scoreboard 1.06 cycles per issue against
+  // the dense kernel's 0.28); in one branch 1.11x (H100, N 16384 and
+  // 65536). Non-causal, the [64, 64] block tile went from 1.08-1.12x to
+  // 1.01-1.06x; the [16, 64] warp tile of 4 warps from 1.05x to 1.15x.
+  // bench/results/blasst/block_tiles.md, "Session 29".
+  SmallVector<Value> kept(st.take_front(2 * slots + accs));
+  SmallVector<Type> types;
+  for (Value v : kept)
+    types.push_back(v.getType());
+  auto folded = scf::IfOp::create(b, loc, types, warpSkip,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&folded.getThenRegion().front());
+    scf::YieldOp::create(b, loc, kept);
+    b.setInsertionPointToStart(&folded.getElseRegion().front());
+    SmallVector<Value> p;
+    SmallVector<Value> state = foldTile(
+        fold, st, sc, p, rowWise ? ArrayRef(rowAllows) : ArrayRef<Value>());
+    SmallVector<Value> o(state.begin() + 2 * slots, state.end());
+    state.resize(2 * slots);
+    state.append(mma.accumulate(p, o, buf));
+    scf::YieldOp::create(b, loc, state);
+  }
+  SmallVector<Value> next(folded.getResults());
+  if (counts) {
+    Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
+    auto addIf = [&](Value sum, Value pred) -> Value {
+      return arith::AddIOp::create(b, loc, sum,
+                                   arith::ExtUIOp::create(b, loc, i32, pred));
+    };
+    if (rowWise) {
+      // Per row, i32, counted by the row's leader lane: at most one pair
+      // per row and key tile.
+      Value leader = mma.isRowLeader();
+      for (int64_t r = 0; r < slots; ++r) {
+        Value seen = andI(leader, rowSees[r]);
+        live = addIf(live, seen);
+        skipped = addIf(skipped, andI(seen, rowAllows[r]));
+      }
+    } else {
+      // Per warp or block, i32: at most one pair per key tile.
+      Value tileSees = blockWide ? blockSees : bit(2);
+      live = addIf(live, tileSees);
+      skipped = addIf(skipped, andI(tileSees, warpSkip));
+    }
+    next.push_back(live);
+    next.push_back(skipped);
+  }
+  next.push_back(needV);
+  return next;
+}
+
+void AttentionKernel::requestVotedValues(Value needV, Value early, Value kv0,
+                                         Value buf, Value bIdx, Value kvHead,
+                                         Value token) {
+  Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto andI = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
+  auto notI = [&](Value x) -> Value {
+    return arith::XOrIOp::create(b, loc, x, yes);
+  };
+  bool twoBuffers = mma.stages() == 2;
   // A V requested with the tile (the last tile was folded) has landed for
   // this thread, and past the barrier for every thread; every warp has
   // read K. A V not requested yet is requested now if some warp folds the
@@ -175,12 +259,6 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   // is done with); with two, it was requested as the tile began, and the
   // next V is requested with it when this tile is folded, so that V of a
   // run of folded tiles is in flight as early as the dense schedule's.
-  Value early = st[speculated];
-  if (!blockWide) {
-    if (!twoBuffers)
-      mma.wait(token);
-    needV = blockAny(notI(warpSkip), kv0);
-  }
   if (mma.tracksTilesOnBarriers()) {
     // Each tile completes one phase of its buffer's V barrier: by the copy
     // requested with the tile (the last tile was folded), by a late copy,
@@ -247,62 +325,4 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
       gpu::BarrierOp::create(b, loc);
     }
   }
-  // A skipped tile leaves (m, l, O) as they were; where each row is a
-  // query tile of its own, so do the rows of a folded tile that skip it.
-  // The fold and P V share one branch, after V's wait: ptxas interleaves
-  // the exponentials with the P V products only within a block. With the
-  // fold before the vote's barrier and P V after V's wait, the causal
-  // d 128 warp-tile kernel (8 warps, one block per SM) took 1.32x the
-  // dense kernel's time with nothing skipped, its warps stalled on the
-  // exponentials' results (short scoreboard 1.06 cycles per issue against
-  // the dense kernel's 0.28); in one branch 1.11x (H100, N 16384 and
-  // 65536). Non-causal, the [64, 64] block tile went from 1.08-1.12x to
-  // 1.01-1.06x; the [16, 64] warp tile of 4 warps from 1.05x to 1.15x.
-  // bench/results/blasst/block_tiles.md, "Session 29".
-  SmallVector<Value> kept(st.take_front(2 * slots + accs));
-  SmallVector<Type> types;
-  for (Value v : kept)
-    types.push_back(v.getType());
-  auto folded = scf::IfOp::create(b, loc, types, warpSkip,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&folded.getThenRegion().front());
-    scf::YieldOp::create(b, loc, kept);
-    b.setInsertionPointToStart(&folded.getElseRegion().front());
-    SmallVector<Value> p;
-    SmallVector<Value> state = foldTile(
-        fold, st, sc, p, rowWise ? ArrayRef(rowAllows) : ArrayRef<Value>());
-    SmallVector<Value> o(state.begin() + 2 * slots, state.end());
-    state.resize(2 * slots);
-    state.append(mma.accumulate(p, o, buf));
-    scf::YieldOp::create(b, loc, state);
-  }
-  SmallVector<Value> next(folded.getResults());
-  if (counts) {
-    Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
-    auto addIf = [&](Value sum, Value pred) -> Value {
-      return arith::AddIOp::create(b, loc, sum,
-                                   arith::ExtUIOp::create(b, loc, i32, pred));
-    };
-    if (rowWise) {
-      // Per row, i32, counted by the row's leader lane: at most one pair
-      // per row and key tile.
-      Value leader = mma.isRowLeader();
-      for (int64_t r = 0; r < slots; ++r) {
-        Value seen = andI(leader, rowSees[r]);
-        live = addIf(live, seen);
-        skipped = addIf(skipped, andI(seen, rowAllows[r]));
-      }
-    } else {
-      // Per warp or block, i32: at most one pair per key tile.
-      Value tileSees = blockWide ? blockSees : bit(2);
-      live = addIf(live, tileSees);
-      skipped = addIf(skipped, andI(tileSees, warpSkip));
-    }
-    next.push_back(live);
-    next.push_back(skipped);
-  }
-  next.push_back(needV);
-  return next;
 }

@@ -397,6 +397,18 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
         (decodeShaped || skipPrefillTma || warpgroupPrefill)));
   config.tilesThroughL1 =
       decodeShaped && warps > 1 && !isF32 && !config.tensorMapTiles;
+  // V with K keeps the dense kernel's two-buffer TMA schedule
+  // (AttentionKernel::setValuesWithKeys).
+  bool valuesWithKeys = overrides.skipValues == SkipValues::WithKeys;
+  if (valuesWithKeys && !skips)
+    return op->emitOpError()
+           << "asks for skip_values = with_keys, which orders the V copies of "
+              "a kernel with a skip threshold; this attention has none";
+  if (valuesWithKeys && !config.tensorMapTiles)
+    return op->emitOpError()
+           << "asks for skip_values = with_keys, which the GPU attention "
+              "mapping runs on TMA tiles only "
+           << noTensorMap.value_or("(tile_copy = tma)");
   // The scores on warpgroup products (sm_90a), where the tiles come by TMA
   // in swizzled boxes, each warp owns 16 rows and the warps make whole
   // warpgroups; decode-shaped blocks keep mma.sync.
@@ -592,7 +604,11 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
             packed,
             streamK ? std::optional<int64_t>(schedule.chunks) : std::nullopt,
             config.tensorMapTiles ? std::optional(TileCopy::Tma)
-                                  : std::nullopt));
+                                  : std::nullopt,
+            skips && config.tensorMapTiles
+                ? std::optional(valuesWithKeys ? SkipValues::WithKeys
+                                               : SkipValues::AfterVote)
+                : std::nullopt));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&launch.getBody().front());
     SmallVector<Value> smem(launch.getWorkgroupAttributions());
@@ -609,6 +625,7 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
       kernel.setFlags(smem.back());
     kernel.setRowWiseSkip(rowWise);
     kernel.setBlockWideSkip(blockSkipWarps != 0);
+    kernel.setValuesWithKeys(valuesWithKeys);
     // Measured on the H200 (B8 H32 Hkv8 L32768 one row, peak-16
     // structured keys): the thresholded kernel 0.81x of dense with nothing
     // skipped when it waited for V with K, 0.86x with the waits apart

@@ -95,6 +95,8 @@ mlir::softmax::applyAttentionGPURequest(AttentionOp op, const GPUTarget &target,
   }
   if (std::optional<TileCopy> copy = attr.getTileCopy())
     overrides.tileCopy = *copy;
+  if (std::optional<SkipValues> values = attr.getSkipValues())
+    overrides.skipValues = *values;
   if (std::optional<MatrixInstruction> mma = attr.getMma()) {
     Type elt = cast<ShapedType>(op.getQuery().getType()).getElementType();
     if (*mma == MatrixInstruction::WgmmaM64nNk16 &&

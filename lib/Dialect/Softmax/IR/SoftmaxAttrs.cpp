@@ -139,7 +139,7 @@ LogicalResult AttentionGPUStrategyAttr::verify(
     std::optional<int64_t> rowsPerBlock, std::optional<int64_t> keysPerTile,
     std::optional<int64_t> buffers, std::optional<int64_t> keySplits,
     std::optional<int64_t> packedHeads, std::optional<int64_t> streamK,
-    std::optional<TileCopy> tileCopy) {
+    std::optional<TileCopy> tileCopy, std::optional<SkipValues> skipValues) {
   if (failed(
           SizeCheck{emitError, "rows_per_warp", rowsPerWarp}.oneOf({16, 32})) ||
       failed(SizeCheck{emitError, "key_splits", keySplits}.inRange(1, 1024)) ||
@@ -161,6 +161,12 @@ LogicalResult AttentionGPUStrategyAttr::verify(
       ((buffers && *buffers != 2) || mma == MatrixInstruction::Mfma16x16x16))
     return emitError() << "tile_copy = tma (NVIDIA sm_90) runs two buffers "
                           "per tile";
+  // V with K is the two-buffer TMA schedule of the dense kernel.
+  if (skipValues == SkipValues::WithKeys &&
+      ((buffers && *buffers != 2) || tileCopy == TileCopy::CpAsync ||
+       mma == MatrixInstruction::Mfma16x16x16))
+    return emitError() << "skip_values = with_keys runs on TMA tiles (NVIDIA "
+                          "sm_90, two buffers per tile)";
   return success();
 }
 

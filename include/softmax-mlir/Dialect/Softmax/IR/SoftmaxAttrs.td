@@ -58,6 +58,15 @@ def Softmax_TileCopy : I32EnumAttr<"TileCopy",
   let genSpecializedAttr = 0;
 }
 
+def Softmax_SkipValues : I32EnumAttr<"SkipValues",
+    "when a thresholded GPU attention kernel requests V of a key tile", [
+      I32EnumAttrCase<"AfterVote", 0, "after_vote">,
+      I32EnumAttrCase<"WithKeys", 1, "with_keys">
+    ]> {
+  let cppNamespace = "::mlir::softmax";
+  let genSpecializedAttr = 0;
+}
+
 def Softmax_SplitMerge : I32EnumAttr<"SplitMerge",
     "how the blocks of a split row merge their states on the GPU", [
       I32EnumAttrCase<"Global", 0, "global">,
@@ -302,6 +311,15 @@ def Softmax_AttentionGPUStrategyAttr
       steps and for thresholded kernels, with two buffers (not with a page
       table, key lengths or stream-K), and records it only then; a request
       for `tma` that the op or chip cannot honour is an error.
+    * `skip_values`: when a thresholded kernel on TMA tiles requests V of a
+      key tile. `after_vote` (the default, recorded on thresholded TMA
+      launches): once the tile's vote says some warp folds it, so a
+      skipped tile loads no V (what decode, bound by its reads, needs).
+      `with_keys`: with the tile's K, as the dense kernel does; a skipped
+      tile then saves its exponentials and P V but not its V bytes, and a
+      warp-wide skip tile needs no block vote (one barrier per tile, the
+      dense kernel's count, instead of two). Needs a skip threshold and
+      TMA tiles (two buffers).
 
     Example:
 
@@ -326,7 +344,9 @@ def Softmax_AttentionGPUStrategyAttr
     Softmax_OptionalIntParameter<"stream-K blocks per query-head group">:
         $stream_k,
     Softmax_OptionalEnumParameter<Softmax_TileCopy,
-        "cp_async or tma">:$tile_copy
+        "cp_async or tma">:$tile_copy,
+    Softmax_OptionalEnumParameter<Softmax_SkipValues,
+        "after_vote or with_keys">:$skip_values
   );
 }
 
