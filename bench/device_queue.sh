@@ -3,6 +3,7 @@
 # most ten minutes, for a session that gets a machine for a few minutes:
 #   bash bench/device_queue.sh build     # here: builds and slims what the calls carry
 #   bash bench/device_queue.sh a $OUT    # device, carry build-gpu/q: issue 13's bar run
+#   bash bench/device_queue.sh a2 $OUT   # device: the same for the [128, 64] tile
 #   bash bench/device_queue.sh b $OUT    # device, carry build-gpu/q: decode checks of the
 #                                        # thresholded kernels, reread = reverse (GPU test
 #                                        # and timing), the vocabulary plans
@@ -22,16 +23,32 @@ build)
   python3 test/Runtime/device/build-gpu-tests.py --out $Q/tests test/Runtime/softmax-streamed-gpu.test
   du -sh $Q ;;
 a)
+  # skip_values = with_keys (_wk) checked against float64, then timed
+  # beside after_vote on the same inputs: the warp tile and [64, 64].
   OUT=$2; mkdir -p "$OUT/a"; B=bench/blasst/bench_skip_gpu.py
   nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/a/device.txt"
-  python3 $B --lib-dir $Q/att --wgmma --block 64 --lens 16384,32768,65536 --peaks 12 \
-      --lambdas 1e-3,1e-2 --overhead-nc --json "$OUT/a/bar_b64.json" --md "$OUT/a/bar_b64.md" \
-      > "$OUT/a/bar_b64.log" 2>&1 || echo "b64 failed"
-  python3 $B --lib-dir $Q/att --wgmma --block 128 --lens 16384,32768,65536 --peaks 12 \
-      --lambdas 1e-3,1e-2 --json "$OUT/a/bar_b128.json" --md "$OUT/a/bar_b128.md" \
-      > "$OUT/a/bar_b128.log" 2>&1 || echo "b128 failed"
-  cat "$OUT/a/bar_b64.md" "$OUT/a/bar_b128.md" 2>/dev/null
+  for blk in 0 64; do
+    timeout 150 python3 $B --lib-dir $Q/att --wgmma --block $blk --with-keys --check \
+        --json "$OUT/a/check_wk_b$blk.json" > "$OUT/a/check_wk_b$blk.log" 2>&1 \
+        || echo "check b$blk failed"; tail -2 "$OUT/a/check_wk_b$blk.log"
+  done
+  python3 $B --lib-dir $Q/att --wgmma --block 64 --with-keys --lens 16384,32768,65536 \
+      --peaks 12 --lambdas 1e-3,1e-2 --overhead-nc --json "$OUT/a/bar_b64.json" \
+      --md "$OUT/a/bar_b64.md" > "$OUT/a/bar_b64.log" 2>&1 || echo "b64 failed"
+  cat "$OUT/a/bar_b64.md" 2>/dev/null
   tar czf "$OUT/a.tgz" -C "$OUT" a && rm -r "$OUT/a" ;;
+a2)
+  # The same for [128, 64] (two warpgroups).
+  OUT=$2; mkdir -p "$OUT/a2"; B=bench/blasst/bench_skip_gpu.py
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/a2/device.txt"
+  timeout 150 python3 $B --lib-dir $Q/att --wgmma --block 128 --with-keys --check \
+      --json "$OUT/a2/check_wk_b128.json" > "$OUT/a2/check_wk_b128.log" 2>&1 \
+      || echo "check b128 failed"; tail -2 "$OUT/a2/check_wk_b128.log"
+  python3 $B --lib-dir $Q/att --wgmma --block 128 --with-keys --lens 16384,32768,65536 \
+      --peaks 12 --lambdas 1e-3,1e-2 --json "$OUT/a2/bar_b128.json" \
+      --md "$OUT/a2/bar_b128.md" > "$OUT/a2/bar_b128.log" 2>&1 || echo "b128 failed"
+  cat "$OUT/a2/bar_b128.md" 2>/dev/null
+  tar czf "$OUT/a2.tgz" -C "$OUT" a2 && rm -r "$OUT/a2" ;;
 b)
   OUT=$2; mkdir -p "$OUT/b"
   nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/b/device.txt"

@@ -188,7 +188,7 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "read again (softmax, log_softmax, three_pass; cached vectors "
            "0): forward, or reverse (the second pass from the row's end, "
            "whose bytes the first pass left in L2); empty: the "
-           "heuristic's (forward)">,
+           "heuristic's (reverse on NVIDIA, forward on CDNA)">,
     Option<"attentionRowsPerWarp", "attention-rows-per-warp", "int64_t", "0",
            "softmax.attention: query rows per warp, 16 or 32 (32 on NVIDIA "
            "only; 0: the measured default)">,

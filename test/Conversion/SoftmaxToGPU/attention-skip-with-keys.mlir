@@ -53,3 +53,24 @@ func.func @block_tile(%q: memref<1x4x1000x128xbf16>, %k: memref<1x4x1000x128xbf1
   softmax.attention ins(%q, %k, %k : memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>) outs(%o : memref<1x4x1000x128xbf16>) masked(zero) skip(lambda %t : f32, tile [64, 64]) {softmax.strategy = #softmax.attention_gpu_strategy<skip_values = with_keys>}
   return
 }
+
+// -----
+
+// The default: V with K for a warp tile in blocks of 8 warps on warpgroup
+// scores (causal d 128 on sm_90a), after the vote elsewhere: 4-warp blocks
+// (non-causal) and mma.sync (sm_90).
+// WG-LABEL: func.func @default_causal
+// WG:       gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256
+// WG:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = wgmma.m64nNk16, rows_per_warp = 16, rows_per_block = 128, {{.*}} skip_values = with_keys>}
+// WG-LABEL: func.func @default_noncausal
+// WG:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = wgmma.m64nNk16, rows_per_warp = 16, rows_per_block = 64, {{.*}} skip_values = after_vote>}
+// CHECK-LABEL: func.func @default_causal
+// CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<mma = m16n8k16, {{.*}} skip_values = after_vote>}
+func.func @default_causal(%q: memref<1x4x1000x128xbf16>, %k: memref<1x4x1000x128xbf16>, %o: memref<1x4x1000x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %k : memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>) outs(%o : memref<1x4x1000x128xbf16>) masked(zero) causal skip(lambda %t : f32, tile [16, 64])
+  return
+}
+func.func @default_noncausal(%q: memref<1x4x1000x128xbf16>, %k: memref<1x4x1000x128xbf16>, %o: memref<1x4x1000x128xbf16>, %t: f32) {
+  softmax.attention ins(%q, %k, %k : memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>, memref<1x4x1000x128xbf16>) outs(%o : memref<1x4x1000x128xbf16>) masked(zero) skip(lambda %t : f32, tile [16, 64])
+  return
+}

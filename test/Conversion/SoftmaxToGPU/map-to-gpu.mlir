@@ -81,7 +81,7 @@ func.func @split_rows(%x: memref<512x262144xf32>, %y: memref<512x262144xf32>) {
 // CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: vector.maskedload {{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<32xf32>
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 1, splits = 1, reread = forward>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 1, splits = 1, reread = reverse>
 func.func @dynamic(%x: memref<4x8x?xf32>, %y: memref<4x8xf32>) {
   softmax.logsumexp ins(%x : memref<4x8x?xf32>) outs(%y : memref<4x8xf32>) dimension(2) masked(zero) algorithm(three_pass)
   return
@@ -122,7 +122,7 @@ func.func @vocabulary_rows(%x: memref<100x128256xbf16>, %y: memref<100x128256xbf
 // CHECK: memref.atomic_rmw addi
 // CHECK: arith.ceildivui
 // CHECK: scf.for
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 32, split_merge = global, reread = forward>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 32, split_merge = global, reread = reverse>
 func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003xbf16>) {
   softmax.softmax ins(%x : memref<8x1000003xbf16>) outs(%y : memref<8x1000003xbf16>) dimension(1) masked(zero) algorithm(online)
   return
@@ -134,10 +134,10 @@ func.func @streamed_split_rows(%x: memref<8x1000003xbf16>, %y: memref<8x1000003x
 // registers to hold them (512 threads; 1024 from 16384 vectors, or when
 // blocks of 512 would leave thread slots empty, as 256 rows do); three_pass
 // reads twice and streams as softmax does (bf16 rows, 256 of them: 1024
-// threads, 4 vectors in flight).
+// threads, 4 vectors in flight, chunks of at most 128 KiB).
 // CHECK-LABEL: func @logsumexp_streams
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = forward>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 2, split_merge = global, reread = reverse>
 func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(three_pass)
@@ -168,7 +168,7 @@ func.func @logsumexp_streams(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) 
 // CHECK: vector.maskedload %[[X]][%[[AT]]], %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<51463168xbf16>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
 // CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}] {alignment = 16 : i64}
 // CHECK: vector.maskedstore %[[Y]][%{{.*}}], %{{.*}}, %{{.*}} {alignment = 16 : i64}
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1, reread = forward>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1, reread = reverse>
 func.func @odd_rows(%x: memref<1024x50257xbf16>, %y: memref<1024x50257xbf16>) {
   softmax.softmax ins(%x : memref<1024x50257xbf16>) outs(%y : memref<1024x50257xbf16>) dimension(1) masked(zero) algorithm(online)
   return

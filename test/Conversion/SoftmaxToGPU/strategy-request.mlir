@@ -11,7 +11,7 @@
 // CHECK:         scf.for
 // CHECK:           vector.load %arg0
 // CHECK:           vector.store {{.*}}, %arg1
-// CHECK:       } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 1, splits = 1, reread = forward>}
+// CHECK:       } {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 1, splits = 1, reread = reverse>}
 func.func @stream(%x: memref<4x4096xf32>, %y: memref<4x4096xf32>) {
   softmax.softmax ins(%x : memref<4x4096xf32>) outs(%y : memref<4x4096xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0>}
   return

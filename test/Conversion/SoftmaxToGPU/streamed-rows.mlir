@@ -7,6 +7,7 @@
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 unroll=2" -split-input-file | FileCheck %s --check-prefix=OPTION
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90 reread=reverse" -split-input-file | FileCheck %s --check-prefix=REVERSE
+// RUN: softmax-opt %s --softmax-map-to-gpu="chip=gfx942" -split-input-file | FileCheck %s --check-prefix=CDNA
 
 // logsumexp of vocabulary rows streams; the heuristic's unroll is 1. 256
 // rows in blocks of 512 would fill half of 132 multiprocessors' thread
@@ -43,13 +44,15 @@ func.func @logsumexp_many_rows(%x: memref<1024x128256xbf16>, %y: memref<1024xbf1
 // -----
 
 // softmax of bf16 rows too long for one block's registers, at least as
-// many rows as multiprocessors: a block of 1024 threads a row, streamed
-// twice, four vectors in flight (not split blocks caching chunks).
+// many rows as multiprocessors: blocks of 1024 threads, each streaming a
+// chunk of at most 128 KiB twice (2 chunks of a row of 128256; the second
+// pass backwards: reread = reverse, the NVIDIA default), four vectors in
+// flight (not split blocks caching chunks); exp_pair keeps a block a row.
 // CHECK-LABEL: func @softmax_long_bf16_rows
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = forward>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 2, split_merge = global, reread = reverse>
 // CHECK-LABEL: func @softmax_long_rows_exp_pair
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 2, splits = 1, reread = forward>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 2, splits = 1, reread = reverse>
 // CHECK-LABEL: func @softmax_long_f32_rows
 // CHECK: cached_vectors = 15, splits = 7
 // CHECK-LABEL: func @softmax_few_long_rows
@@ -128,7 +131,7 @@ func.func @logsumexp_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>)
 // CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[D1]]]
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 2, splits = 1, reread = forward>
 func.func @softmax_streamed_twice(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
-  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 2>}
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 2, reread = forward>}
   return
 }
 
@@ -219,5 +222,18 @@ func.func @three_pass_reread_reverse(%x: memref<64x8192xf32>, %y: memref<64x8192
 }
 func.func @logsumexp_once(%x: memref<256x128256xbf16>, %y: memref<256xbf16>) {
   softmax.logsumexp ins(%x : memref<256x128256xbf16>) outs(%y : memref<256xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// The reread order by default: reverse on NVIDIA (measured), forward on
+// CDNA (not measured there).
+// CHECK-LABEL: func @streamed_default_order
+// CHECK: reread = reverse>
+// CDNA-LABEL: func @streamed_default_order
+// CDNA: reread = forward>
+func.func @streamed_default_order(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
+  softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0>}
   return
 }

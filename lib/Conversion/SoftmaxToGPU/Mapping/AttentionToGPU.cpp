@@ -428,6 +428,21 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
            << *noWarpgroups;
   config.warpgroupScores =
       !noWarpgroups && overrides.warpgroupScores.value_or(true);
+  // V with K by default for warp tiles in blocks of 8 warps on warpgroup
+  // scores (causal d 128): there the block vote that orders V makes 8 warps
+  // wait at a second barrier per tile, and one V tile serves 128 rows.
+  // Measured on an H100 in one process (B1 H32 d128 causal, structured
+  // peak 12, against the dense wgmma kernel; bench/results/blasst/
+  // block_tiles.md, "Session 30"): lambda 1e-3 1.37-1.45x at 80-83%
+  // against 1.22-1.31x after the vote, lambda 1e-2 1.56-1.63x against
+  // 1.38-1.48x, nothing skipped 0.87-0.91x either way. Block tiles and
+  // 4-warp blocks keep after_vote: non-causal [16, 64] lost 1.54-1.66x ->
+  // 1.38-1.56x with V loaded for skipped tiles, [64, 64] 1.60-1.67x ->
+  // 1.32-1.42x.
+  if (!overrides.skipValues && skips && config.tensorMapTiles &&
+      config.warpgroupScores && !decodeShaped && !blockSkipWarps && !rowWise &&
+      warps == 8)
+    valuesWithKeys = true;
   std::unique_ptr<AttentionMma> mma =
       hooks.makeAttentionMma(rewriter, loc, op, config);
   // Nk and Hkv through AttentionShape: paged keys hold them elsewhere.

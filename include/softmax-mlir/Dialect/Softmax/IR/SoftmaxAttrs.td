@@ -201,11 +201,12 @@ def Softmax_GPUStrategyAttr : Softmax_Attr<"GPUStrategy", "gpu_strategy"> {
       which the runtime allows at launch).
     * `reread`: streamed rows read again (`cached_vectors = 0` with
       `softmax` or `log_softmax`, or `three_pass`): the direction of each
-      pass after the first. `forward` (the default) starts every pass at
-      the row's start; `reverse` runs the second pass from the row's end
-      (a third forward again), so that it first reads the bytes the pass
-      before read last, which a row longer than its share of L2 still
-      finds there. Recorded only where the row is read again.
+      pass after the first. `forward` starts every pass at the row's
+      start; `reverse` runs the second pass from the row's end (a third
+      forward again), so that it first reads the bytes the pass before
+      read last, which a row longer than its share of L2 still finds
+      there. The mapping's default: reverse on NVIDIA, forward on CDNA.
+      Recorded only where the row is read again.
 
     Example (a request, then the record):
 
