@@ -44,13 +44,12 @@ func.func @logsumexp_many_rows(%x: memref<1024x128256xbf16>, %y: memref<1024xbf1
 // -----
 
 // softmax of bf16 rows too long for one block's registers, at least as
-// many rows as multiprocessors: blocks of 1024 threads, each streaming a
-// chunk of at most 128 KiB twice (2 chunks of a row of 128256; the second
-// pass backwards: reread = reverse, the NVIDIA default), four vectors in
-// flight (not split blocks caching chunks); exp_pair keeps a block a row.
+// many rows as multiprocessors: a block of 1024 threads a row, streamed
+// twice (the second pass backwards: reread = reverse, the NVIDIA default),
+// four vectors in flight (not split blocks caching chunks).
 // CHECK-LABEL: func @softmax_long_bf16_rows
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 2, split_merge = global, reread = reverse>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = reverse>
 // CHECK-LABEL: func @softmax_long_rows_exp_pair
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 2, splits = 1, reread = reverse>
 // CHECK-LABEL: func @softmax_long_f32_rows

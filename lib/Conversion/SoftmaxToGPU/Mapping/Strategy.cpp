@@ -198,27 +198,19 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // head and tail spill 64-68 bytes at 4 on sm_80, so it keeps the one
   // vector it was timed with.
   //
-  // Rows past 128 KiB are split into chunks of at most that, a block each
-  // (the chunks' states merged through memory), so that the chunks in
-  // flight, 132 x 128 KiB, stay well within the L2 the second pass
-  // re-reads. Measured on an H100 in one process, softmax bf16 GB/s, one
-  // block a row against chunks of 128 KiB (bench/results/vocab_defaults/
-  // README.md, "Rows split to fit L2"): 4096x128256 2252 / 2404 (2
-  // chunks), 512x262144 2015 / 2277 (4), 256x262144 1938 / 2127 (4),
-  // 256x128256 1801 / 1806 (2); chunks of 256 KiB gained 1-3% on rows of
-  // 262144, merging in a cluster 2-8% less than through memory. Only even
-  // rows of the online fold were measured so: odd rows and exp_pair keep a
-  // block a row.
+  // Splitting these rows into chunks of 128 KiB, a block each (fewer bytes
+  // in flight for the second pass to find in L2), is not done: it won on
+  // an H100 (50 MiB of L2; softmax 4096x128256 2404 GB/s against 2252,
+  // 512x262144 2277 against 2015) and lost on the H200 (60 MiB: 2648
+  // against 3096, 2456 against 2712), which the same sm_90 target cannot
+  // tell apart (bench/results/vocab_defaults/README.md, "Rows split to
+  // fit L2"). `splits` asks for it.
   if (elementBytes == 2 && rows && *rows >= target.multiprocessors &&
       maxThreads >= 1024) {
     s.cachedVectors = 0;
     s.splits = 1;
     s.threadsPerRow = 1024;
     s.unroll = n % s.vectorWidth ? 1 : pairStates ? 2 : 4;
-    if (n % s.vectorWidth == 0 && !pairStates && !readsOnce)
-      s.splits = std::min<int64_t>(
-          llvm::PowerOf2Ceil(llvm::divideCeil(n * elementBytes, 128 * 1024)),
-          maxSplits);
     return s;
   }
   // Long rows: split each row over blocks, each caching a chunk, when the

@@ -230,7 +230,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func @reversed_rows
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32768
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c1
-// CHECK: } {reversed, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 2, split_merge = global, reread = reverse>}
+// CHECK: } {reversed, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = reverse>}
 func.func @reversed_rows(%x: memref<256x128256xbf16>, %y: memref<256x128256xbf16>) {
   softmax.softmax ins(%x : memref<256x128256xbf16>) outs(%y : memref<256x128256xbf16>) dimension(1) masked(zero) algorithm(online)
   return
