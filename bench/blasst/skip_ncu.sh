@@ -5,7 +5,7 @@
 # "causal", the 8-warp causal kernels: why does the skip kernel with
 # nothing skipped take 1.34x the dense one there (1.05x non-causal)?
 # On the H200:
-#   bash bench/blasst/skip_ncu.sh <lib-dir> <out-dir> [noncausal|causal]
+#   bash bench/blasst/skip_ncu.sh <lib-dir> <out-dir> [noncausal|causal|causal_wk]
 set -u
 LIB=$1; OUT_DIR=$2; PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +21,14 @@ run() {  # <out name> <kernel> [lambda]
     $SECTIONS "$PY" "$HERE/skip_one.py" --lib-dir "$LIB" --n 16384 --lam "${3:-0}" "$2" \
     > "$OUT_DIR/$1.txt" 2>&1
 }
+if [ "${3:-noncausal}" = causal_wk ]; then
+  # V with K (the causal warp tile's default since session 30): what is
+  # left of its cost with nothing skipped, with and without counts.
+  run causal_dense_wg attention_wg_d128_causal
+  run causal_wg_wk_nothing attention_skip_d128_causal_wg_wk 1e-30
+  run causal_wg_wk_nc_nothing attention_skip_d128_causal_wg_wk_nc 1e-30
+  exit 0
+fi
 if [ "${3:-noncausal}" = causal ]; then
   run causal_dense_wg attention_wg_d128_causal
   run causal_wg_nothing attention_skip_d128_causal_wg 1e-30
