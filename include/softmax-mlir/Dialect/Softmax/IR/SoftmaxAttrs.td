@@ -313,14 +313,16 @@ def Softmax_AttentionGPUStrategyAttr
       table, key lengths or stream-K), and records it only then; a request
       for `tma` that the op or chip cannot honour is an error.
     * `skip_values`: when a thresholded kernel on TMA tiles requests V of a
-      key tile. `after_vote` (the default, recorded on thresholded TMA
-      launches): once the tile's vote says some warp folds it, so a
-      skipped tile loads no V (what decode, bound by its reads, needs).
-      `with_keys`: with the tile's K, as the dense kernel does; a skipped
-      tile then saves its exponentials and P V but not its V bytes, and a
-      warp-wide skip tile needs no block vote (one barrier per tile, the
-      dense kernel's count, instead of two). Needs a skip threshold and
-      TMA tiles (two buffers).
+      key tile (recorded on thresholded TMA launches). `after_vote`: once
+      the tile's vote says some warp folds it, so a skipped tile loads no
+      V (what decode, bound by its reads, needs). `with_keys`: with the
+      tile's K, as the dense kernel does; a skipped tile then saves its
+      exponentials and P V but not its V bytes, and a warp-wide skip tile
+      needs no block vote (one barrier per tile, the dense kernel's count,
+      instead of two). Needs a skip threshold and TMA tiles (two buffers).
+      The mapping's default: `with_keys` for warp tiles in blocks of 8
+      warps on warpgroup scores (causal d 128 on sm_90a), `after_vote`
+      elsewhere.
 
     Example:
 
