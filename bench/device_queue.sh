@@ -13,6 +13,23 @@ Q=build-gpu/q
 slim() {  # <from> <to>: the libraries and the index a run loads
   mkdir -p "$2"; cp "$1"/*.so "$2"/; cp "$1"/*.json "$2"/ 2>/dev/null || true
 }
+bar() {  # <out> <name> <timed block> <checked blocks> [timing flags]: issue 13's
+  # bar run, the _wk kernels of each checked block tile first; one tarball
+  local out=$1/$2 blk=$3 checks=$4 B=bench/blasst/bench_skip_gpu.py
+  shift 4
+  mkdir -p "$out"
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee "$out/device.txt"
+  for c in $checks; do
+    timeout 150 python3 $B --lib-dir $Q/att --wgmma --block $c --with-keys --check \
+        --json "$out/check_wk_b$c.json" > "$out/check_wk_b$c.log" 2>&1 \
+        || echo "check b$c failed"; tail -2 "$out/check_wk_b$c.log"
+  done
+  python3 $B --lib-dir $Q/att --wgmma --block $blk --with-keys --lens 16384,32768,65536 \
+      --peaks 12 --lambdas 1e-3,1e-2 "$@" --json "$out/bar_b$blk.json" \
+      --md "$out/bar_b$blk.md" > "$out/bar_b$blk.log" 2>&1 || echo "b$blk failed"
+  cat "$out/bar_b$blk.md" 2>/dev/null
+  tar czf "$1/$2.tgz" -C "$1" "$2" && rm -r "$out"
+}
 case "$1" in
 build)
   python3 bench/gpu/build_attention.py --skip --wgmma --out-dir build-gpu/att_full
@@ -25,30 +42,10 @@ build)
 a)
   # skip_values = with_keys (_wk) checked against float64, then timed
   # beside after_vote on the same inputs: the warp tile and [64, 64].
-  OUT=$2; mkdir -p "$OUT/a"; B=bench/blasst/bench_skip_gpu.py
-  nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/a/device.txt"
-  for blk in 0 64; do
-    timeout 150 python3 $B --lib-dir $Q/att --wgmma --block $blk --with-keys --check \
-        --json "$OUT/a/check_wk_b$blk.json" > "$OUT/a/check_wk_b$blk.log" 2>&1 \
-        || echo "check b$blk failed"; tail -2 "$OUT/a/check_wk_b$blk.log"
-  done
-  python3 $B --lib-dir $Q/att --wgmma --block 64 --with-keys --lens 16384,32768,65536 \
-      --peaks 12 --lambdas 1e-3,1e-2 --overhead-nc --json "$OUT/a/bar_b64.json" \
-      --md "$OUT/a/bar_b64.md" > "$OUT/a/bar_b64.log" 2>&1 || echo "b64 failed"
-  cat "$OUT/a/bar_b64.md" 2>/dev/null
-  tar czf "$OUT/a.tgz" -C "$OUT" a && rm -r "$OUT/a" ;;
+  bar "$2" a 64 "0 64" --overhead-nc ;;
 a2)
   # The same for [128, 64] (two warpgroups).
-  OUT=$2; mkdir -p "$OUT/a2"; B=bench/blasst/bench_skip_gpu.py
-  nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/a2/device.txt"
-  timeout 150 python3 $B --lib-dir $Q/att --wgmma --block 128 --with-keys --check \
-      --json "$OUT/a2/check_wk_b128.json" > "$OUT/a2/check_wk_b128.log" 2>&1 \
-      || echo "check b128 failed"; tail -2 "$OUT/a2/check_wk_b128.log"
-  python3 $B --lib-dir $Q/att --wgmma --block 128 --with-keys --lens 16384,32768,65536 \
-      --peaks 12 --lambdas 1e-3,1e-2 --json "$OUT/a2/bar_b128.json" \
-      --md "$OUT/a2/bar_b128.md" > "$OUT/a2/bar_b128.log" 2>&1 || echo "b128 failed"
-  cat "$OUT/a2/bar_b128.md" 2>/dev/null
-  tar czf "$OUT/a2.tgz" -C "$OUT" a2 && rm -r "$OUT/a2" ;;
+  bar "$2" a2 128 128 ;;
 b)
   OUT=$2; mkdir -p "$OUT/b"
   nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/b/device.txt"
