@@ -346,8 +346,9 @@ void AttentionKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     // V of a tile is requested with it when the last tile was folded: the
     // dense schedule while tiles are folded, no V load while they are
     // skipped, one late V at each end of a skipped run.
+    // With V requested with K (setValuesWithKeys) there is no such flag.
     speculated = init.size();
-    if (skips)
+    if (skips && !valuesWithKeys)
       init.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
     // The flags serve the skip votes, or the unified max's one vote after
     // its pass at phi (blockAnyOnce).

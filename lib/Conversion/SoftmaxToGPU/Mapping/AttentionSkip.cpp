@@ -170,16 +170,13 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   }
   // With V requested with K, V has landed with the tile (the loop's wait)
   // and no vote decides its copy.
-  Value early = st[speculated];
-  if (valuesWithKeys) {
-    needV = yes;
-  } else {
+  if (!valuesWithKeys) {
     if (!blockWide) {
       if (!twoBuffers)
         mma.wait(token);
       needV = blockAny(notI(warpSkip), kv0);
     }
-    requestVotedValues(needV, early, kv0, buf, bIdx, kvHead, token);
+    requestVotedValues(needV, st[speculated], kv0, buf, bIdx, kvHead, token);
   }
   // A skipped tile leaves (m, l, O) as they were; where each row is a
   // query tile of its own, so do the rows of a folded tile that skip it.
@@ -237,7 +234,8 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     next.push_back(live);
     next.push_back(skipped);
   }
-  next.push_back(needV);
+  if (!valuesWithKeys)
+    next.push_back(needV);
   return next;
 }
 
