@@ -431,14 +431,15 @@ LogicalResult mlir::softmax::mapAttentionOpToGPU(
   // V with K by default for warp tiles in blocks of 8 warps on warpgroup
   // scores (causal d 128): there the block vote that orders V makes 8 warps
   // wait at a second barrier per tile, and one V tile serves 128 rows.
-  // Measured on an H100 in one process (B1 H32 d128 causal, structured
-  // peak 12, against the dense wgmma kernel; bench/results/blasst/
-  // block_tiles.md, "Session 30"): lambda 1e-3 1.37-1.45x at 80-83%
-  // against 1.22-1.31x after the vote, lambda 1e-2 1.56-1.63x against
-  // 1.38-1.48x, nothing skipped 0.87-0.91x either way. Block tiles and
-  // 4-warp blocks keep after_vote: non-causal [16, 64] lost 1.54-1.66x ->
-  // 1.38-1.56x with V loaded for skipped tiles, [64, 64] 1.60-1.67x ->
-  // 1.32-1.42x.
+  // Measured on the H200 in one process (B1 H32 d128 causal, structured
+  // peak 12, 16k-64k, against the dense wgmma kernel; bench/results/
+  // blasst/block_tiles.md, "The H200 run (session 30)"): lambda 1e-3
+  // 1.40-1.49x at 80-83% against 1.23-1.33x after the vote, lambda 1e-2
+  // 1.58-1.67x against 1.41-1.50x, nothing skipped 0.90-0.95x against
+  // 0.90x. Block tiles and 4-warp blocks keep after_vote: with V loaded
+  // for skipped tiles non-causal [64, 64] went from 1.61-1.69x to
+  // 1.42-1.44x our dense kernel (lambda 1e-3), [16, 64] from 1.77-1.87x
+  // to 1.67-1.70x (lambda 1e-2).
   if (!overrides.skipValues && skips && config.tensorMapTiles &&
       config.warpgroupScores && !decodeShaped && !blockSkipWarps && !rowWise &&
       warps == 8)
