@@ -294,6 +294,23 @@ std::pair<Value, Value> RowKernel::rowRunning(StateKind kind) {
                                runningFold(kind)));
 }
 
+std::pair<Value, Value> RowKernel::rowRunningVisiting(
+    function_ref<void(Value v, Value i, Value mask)> visit) {
+  Fold f = runningFold(StateKind::Max);
+  auto fold = f.fold;
+  f.fold = [&, fold](ValueRange acc, ArrayRef<Value> vs, Value i,
+                     Value mask) {
+    SmallVector<Value> out = fold(acc, vs, i, mask);
+    for (auto [u, v] : llvm::enumerate(vs))
+      visit(v, add(i, idx(u * posStep())), mask);
+    return out;
+  };
+  return finishRunning(StateKind::Max,
+                       foldRow(ValueRange{vm.identityOffset(), vm.identitySum(),
+                                          vm.identitySum()},
+                               f));
+}
+
 std::pair<Value, Value> RowKernel::rowTiledThreePass() {
   // The online state, but each block's max is found first, by a max pass
   // over the block that brings it into L1: the sums then need no

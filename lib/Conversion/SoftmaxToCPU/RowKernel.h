@@ -39,6 +39,13 @@ public:
 
   /// The whole row: reduction passes, then the output.
   void build();
+  /// The row's online (m, l), merged over the lanes, from one read that
+  /// also hands each vector it loads to `visit`, in index order: the
+  /// vector (f32), the index of its first element and the tail mask (null
+  /// when the vector is full; masked-off lanes hold -inf). softmax.topk's
+  /// kernel filters its candidates there (TopKToCPU.cpp).
+  std::pair<Value, Value>
+  rowRunningVisiting(function_ref<void(Value v, Value i, Value mask)> visit);
 
 private:
   /// One vector at reduction position `i` (masked past the end when `mask`

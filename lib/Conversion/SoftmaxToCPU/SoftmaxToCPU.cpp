@@ -65,8 +65,44 @@ CPUStrategy mlir::softmax::chooseCPUStrategy(const CPUTarget &target,
   return s;
 }
 
+CPUStrategy mlir::softmax::applyCPUOverrides(CPUStrategy s,
+                                             const CPUStrategy &overrides) {
+  if (overrides.vectorWidth)
+    s.vectorWidth = overrides.vectorWidth;
+  if (overrides.unroll)
+    s.unroll = overrides.unroll;
+  if (overrides.block)
+    s.block = overrides.block;
+  if (overrides.threePass != ThreePassVariant::Auto)
+    s.threePass = overrides.threePass;
+  s.exp = overrides.exp;
+  return s;
+}
+
+LogicalResult mlir::softmax::checkCPUStrategy(Operation *op,
+                                              const CPUStrategy &s) {
+  if (s.vectorWidth < 1 || s.vectorWidth > 64 ||
+      !llvm::isPowerOf2_64(s.vectorWidth))
+    return op->emitOpError() << "vector width " << s.vectorWidth
+                             << " is not a power of two in [1, 64]";
+  if (s.unroll < 1 || s.unroll > 16)
+    return op->emitOpError() << "unroll " << s.unroll
+                             << " is not in [1, 16]";
+  if (s.block < 1 || s.block > kCPUBlockRange.max)
+    return op->emitOpError() << "block " << s.block << " is not in [1, "
+                             << kCPUBlockRange.max << "]";
+  return success();
+}
+
 std::optional<std::string>
 mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
+  if (auto topk = dyn_cast<TopKOp>(op)) {
+    SmallVector<Value> buffers = {topk.getInput(), topk.getProbsInit(),
+                                  topk.getIndicesInit()};
+    if (Value lp = topk.getLogProbsInit())
+      buffers.push_back(lp);
+    return whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers);
+  }
   auto semantic = dyn_cast<SemanticOpInterface>(op);
   if (!semantic || isa<AttentionOp>(op))
     return std::string("is not a softmax, log_softmax or logsumexp op");
@@ -140,16 +176,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
                (inType.getElementTypeBitWidth() +
                 (req.normalize ? outType.getElementTypeBitWidth() : 0)) /
                8 * (across ? target.vectorBits / 32 : 1);
-  CPUStrategy s = chooseCPUStrategy(target, rowBytes);
-  if (overrides.vectorWidth)
-    s.vectorWidth = overrides.vectorWidth;
-  if (overrides.unroll)
-    s.unroll = overrides.unroll;
-  if (overrides.block)
-    s.block = overrides.block;
-  if (overrides.threePass != ThreePassVariant::Auto)
-    s.threePass = overrides.threePass;
-  s.exp = overrides.exp;
+  CPUStrategy s =
+      applyCPUOverrides(chooseCPUStrategy(target, rowBytes), overrides);
   // A request on the op wins over the pass options.
   if (Attribute request = op->getAttr(SoftmaxDialect::getStrategyAttrName())) {
     auto cpu = dyn_cast<CPUStrategyAttr>(request);
@@ -169,16 +197,8 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
              << ", but the op's algorithm is " << stringifyAlgorithm(alg);
     s = applyCPUStrategyAttr(s, cpu);
   }
-  if (s.vectorWidth < 1 || s.vectorWidth > 64 ||
-      !llvm::isPowerOf2_64(s.vectorWidth))
-    return op->emitOpError() << "vector width " << s.vectorWidth
-                             << " is not a power of two in [1, 64]";
-  if (s.unroll < 1 || s.unroll > 16)
-    return op->emitOpError() << "unroll " << s.unroll
-                             << " is not in [1, 16]";
-  if (s.block < 1 || s.block > kCPUBlockRange.max)
-    return op->emitOpError() << "block " << s.block << " is not in [1, "
-                             << kCPUBlockRange.max << "]";
+  if (failed(checkCPUStrategy(op, s)))
+    return failure();
   if (alg != Algorithm::ThreePass)
     s.threePass = ThreePassVariant::Auto;
   // reload only changes softmax: the other outputs need no exp to reload.

@@ -63,7 +63,9 @@ LogicalResult mlir::softmax::mapOpToCPU(RewriterBase &rewriter, Operation *op,
   if (auto attention = dyn_cast<AttentionOp>(op))
     return mapAttentionOpToCPU(rewriter, attention, mapping.target,
                                mapping.overrides);
-  if (isa<TopKOp, LinearCrossEntropyOp, LinearCrossEntropyGradOp>(op))
+  if (auto topk = dyn_cast<TopKOp>(op))
+    return mapTopKOpToCPU(rewriter, topk, mapping.target, mapping.overrides);
+  if (isa<LinearCrossEntropyOp, LinearCrossEntropyGradOp>(op))
     return op->emitOpError(
         "has no CPU kernel: decompose it on tensors (softmax-decompose, as "
         "softmax-to-cpu does)");

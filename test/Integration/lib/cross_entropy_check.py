@@ -199,6 +199,8 @@ def drive(all_cases, build_case, check_case) -> int:
     ap.add_argument("--mlir-runner", required=True)
     ap.add_argument("--runner-libs", required=True)
     ap.add_argument("--seed", default=None)
+    ap.add_argument("--pipeline-options", default="",
+                    help="softmax-to-cpu's options, e.g. vector-width=0")
     args = ap.parse_args()
     seed = resolve_seed(args.seed)
     print(f"seed {seed}")
@@ -209,7 +211,7 @@ def drive(all_cases, build_case, check_case) -> int:
             path = os.path.join(tmp, c.name + ".mlir")
             inputs = build_case(c, rng, path)
             out, err = lower_and_run(args.softmax_opt, args.mlir_runner, args.runner_libs,
-                                     path, "")
+                                     path, args.pipeline_options)
             if err:
                 print(f"FAIL {c.name}: {err}")
                 failed += 1

@@ -2,14 +2,16 @@
 """Execution check of softmax.topk on the CPU.
 
 Each case holds fixed-seed rows as dense constants in @main, runs the op
-through ``softmax-opt --softmax-to-cpu`` and mlir-runner, and checks the
+through ``softmax-opt --softmax-to-cpu`` (options from ``--pipeline-options``:
+the one-read kernel by default, the reference decomposition with
+``vector-width=0``) and mlir-runner, and checks the
 indices exactly and the probabilities (and log-probabilities) within 2e-6
 relative of float64 against NumPy: the k largest of each row in the order
 (value descending, index ascending), their softmax probabilities over the
 whole row. Hostile rows: ties (rounded values, a constant row), -inf
 entries, a row of all -inf (probability 0), NaNs (never chosen; the row's
 probabilities NaN, as softmax gives), k > V (index -1, probability 0),
-odd lengths, bf16.
+odd lengths, bf16, rows in ascending and descending order.
 
 Prints one PASS/FAIL line per case and ``PASS: all checks`` at the end.
 """
@@ -52,6 +54,14 @@ def cases() -> list[Case]:
         # More wanted than the row has.
         Case("f32-k-above-v", 2, 5, 7, log_probs=True),
         Case("f32-one-element", 2, 1, 1),
+        # Rows in ascending order: every element beats the k-th kept, so
+        # each is inserted and the worst dropped (the CPU kernel's worst
+        # case); descending: nothing after the first k enters.
+        Case("f32-ascending", 2, 3001, 40, kind="ascending", log_probs=True),
+        Case("bf16-descending", 2, 2050, 33, dtype=BF16, kind="descending"),
+        # Long rows of few distinct values: ties across vectors and across
+        # the main loop's blocks and tail.
+        Case("f32-ties-long", 3, 5003, 100, kind="ties", log_probs=True),
     ]
 
 
@@ -59,6 +69,10 @@ def build(c: Case, rng: np.random.Generator, path: str):
     x = rng.standard_normal((c.b, c.v)) * 3.0
     if c.kind == "ties":
         x = np.round(x * 2) / 2
+    if c.kind == "ascending":
+        x = np.sort(x, axis=1)
+    if c.kind == "descending":
+        x = -np.sort(-x, axis=1)
     if c.kind == "hostile":
         x[0, rng.integers(0, c.v, size=10)] = -np.inf
         x[1, :] = -np.inf

@@ -83,11 +83,19 @@ inline constexpr OptionRange kCPUCacheBytesRange{"cache size", 1,
 CPUStrategy chooseCPUStrategy(const CPUTarget &target,
                               std::optional<int64_t> rowBytes);
 
+/// `s` with every field `overrides` fixes (vector width, unroll, block:
+/// non-zero; three_pass: not auto; exp) replacing its own.
+CPUStrategy applyCPUOverrides(CPUStrategy s, const CPUStrategy &overrides);
+
+/// A diagnostic on `op` for a vector width, unroll or block the CPU
+/// kernels cannot take.
+LogicalResult checkCPUStrategy(Operation *op, const CPUStrategy &s);
+
 /// Why `op` cannot be mapped to CPU vector loops, or nullopt when it can.
 /// The mapping takes bufferized softmax, log_softmax and logsumexp ops on
 /// identity-layout memrefs of f16, bf16 or f32 with f32 accumulation, along
-/// any dimension. `requireBuffers` false asks the question
-/// before bufferization.
+/// any dimension, and softmax.topk on identity-layout memrefs.
+/// `requireBuffers` false asks the question before bufferization.
 std::optional<std::string> whyNotMappableToCPU(Operation *op,
                                                bool requireBuffers = true);
 
@@ -125,6 +133,15 @@ LogicalResult mapAttentionOpToCPU(RewriterBase &rewriter, AttentionOp op,
                                   const CPUTarget &target,
                                   const CPUStrategy &overrides);
 
+/// Rewrites one softmax.topk on memrefs into an scf.parallel over rows,
+/// each read once: the online (m, l) in vector loops and, per vector, the
+/// candidates above the k-th kept value inserted into a sorted buffer of
+/// k (docs/TopK.md, "The CPU kernel"). `overrides` as for
+/// mapSoftmaxOpToCPU; the op takes no strategy request.
+LogicalResult mapTopKOpToCPU(RewriterBase &rewriter, TopKOp op,
+                             const CPUTarget &target,
+                             const CPUStrategy &overrides);
+
 struct SoftmaxMapToCPUOptions; // Conversion/Passes.h
 
 /// The target and strategy overrides the CPU mapping runs with.
@@ -142,8 +159,8 @@ FailureOr<CPUMapping>
 getCPUMappingFromOptions(const SoftmaxMapToCPUOptions &options,
                          function_ref<InFlightDiagnostic()> emitError);
 
-/// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToCPU) or
-/// attention op (mapAttentionOpToCPU) on memrefs.
+/// Maps one softmax, log_softmax, logsumexp (mapSoftmaxOpToCPU),
+/// attention (mapAttentionOpToCPU) or topk op (mapTopKOpToCPU) on memrefs.
 LogicalResult mapOpToCPU(RewriterBase &rewriter, Operation *op,
                          const CPUMapping &mapping);
 

@@ -168,10 +168,9 @@ struct SoftmaxDecomposePass
     populateSoftmaxExpandPatterns(expand, *autoTarget, filter);
     populateSoftmaxAttentionDecomposePatterns(expand, attentionKeyTileSize,
                                               filter);
-    // No mapping takes the fused cross-entropy or top-k yet: decomposed
-    // always.
+    // No CPU mapping takes the fused cross-entropy yet: decomposed always.
     populateSoftmaxCrossEntropyDecomposePatterns(expand);
-    populateSoftmaxTopKDecomposePatterns(expand);
+    populateSoftmaxTopKDecomposePatterns(expand, filter);
     if (failed(applyPatternsGreedily(root, std::move(expand))))
       return signalPassFailure();
     // Only ops on memrefs survive: their state would need buffers of its own.

@@ -31,8 +31,11 @@ using utils::IteratorType;
 
 namespace {
 struct DecomposeTopK : public OpRewritePattern<TopKOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeTopK(MLIRContext *ctx, std::function<bool(Operation *)> filter)
+      : OpRewritePattern(ctx), filter(std::move(filter)) {}
   LogicalResult matchAndRewrite(TopKOp op, PatternRewriter &b) const override {
+    if (filter && !filter(op))
+      return b.notifyMatchFailure(op, "rejected by the filter");
     // The reference is on tensors; the memref form is the GPU mapping's.
     if (!isa<RankedTensorType>(op.getInput().getType()))
       return b.notifyMatchFailure(op, "on memrefs");
@@ -168,10 +171,11 @@ struct DecomposeTopK : public OpRewritePattern<TopKOp> {
     b.replaceOp(op, results);
     return success();
   }
+  std::function<bool(Operation *)> filter;
 };
 } // namespace
 
 void mlir::softmax::populateSoftmaxTopKDecomposePatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<DecomposeTopK>(patterns.getContext());
+    RewritePatternSet &patterns, std::function<bool(Operation *)> filter) {
+  patterns.add<DecomposeTopK>(patterns.getContext(), std::move(filter));
 }

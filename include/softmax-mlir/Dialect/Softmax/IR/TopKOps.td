@@ -41,8 +41,12 @@ def Softmax_TopKOp : Softmax_Op<"topk", [
     bufferization) it writes its inits and has no results. That form is
     what the GPU mapping takes (softmax-map-to-gpu): one block per row
     reads the row once, keeping the online (m, l) and a buffer of
-    candidates above a running threshold (docs/TopK.md). The CPU lowering
-    decomposes the tensor form (softmax-decompose, as softmax-to-cpu does).
+    candidates above a running threshold (docs/TopK.md). The CPU mapping
+    (softmax-map-to-cpu, in softmax-to-cpu) reads each row once too: the
+    online (m, l) in vector loops and a sorted buffer of k that a vector
+    enters only when one of its lanes beats the k-th kept value.
+    softmax-decompose gives the reference form on tensors: the rows' lse,
+    then k selection passes (softmax-to-cpu with vector-width=0).
 
     Example:
 

@@ -69,8 +69,11 @@ void populateSoftmaxAttentionDecomposePatterns(
 void populateSoftmaxCrossEntropyDecomposePatterns(RewritePatternSet &patterns);
 
 /// softmax.topk -> softmax.logsumexp and k selection passes (linalg
-/// reductions over the row), the reference form.
-void populateSoftmaxTopKDecomposePatterns(RewritePatternSet &patterns);
+/// reductions over the row), the reference form; with `filter`, only the
+/// ops it accepts (softmax-to-cpu keeps those its one-read kernel maps).
+void populateSoftmaxTopKDecomposePatterns(
+    RewritePatternSet &patterns,
+    std::function<bool(Operation *)> filter = nullptr);
 
 /// Replaces a paged softmax.attention (page_table, on tensors) by the same
 /// op over dense [B, Hkv, Nk, D] keys and values gathered through its page

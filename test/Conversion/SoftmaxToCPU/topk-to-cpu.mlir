@@ -1,0 +1,47 @@
+// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=8 unroll=2" --canonicalize | FileCheck %s
+
+// softmax.topk on the CPU: one scf.parallel iteration per row, which reads
+// the row once, with its buffer of k (values, indices) and its held count
+// in rows of scratch buffers allocated around the loop. Each vector is folded into the online (m, l) (vector max,
+// exp) and filtered: one vector compare against the k-th kept value (or
+// the not-NaN test while fewer than k are held), an or-reduction, and only
+// where some lane passes, a loop over the lanes that inserts each one still
+// admitted into the sorted buffer of k (an scf.while shifting the worse
+// ones down). The row's lse from (m, l), then the k outputs. The strategy
+// is recorded on the loop.
+// CHECK-LABEL: func.func @topk
+// CHECK:       %[[VALUES:.*]] = memref.alloc() : memref<4x50xf32>
+// CHECK:       %[[IDX:.*]] = memref.alloc() : memref<4x50xi64>
+// CHECK:       %[[HELD:.*]] = memref.alloc() : memref<4x16xi64>
+// CHECK:       scf.parallel (%[[ROW:.*]]) =
+// CHECK:         memref.store %c0_i64, %[[HELD]][%[[ROW]], %c0]
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<4x1001xbf16>, vector<8xbf16>
+// CHECK:             vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<4x1001xbf16>, vector<8xbf16>
+// CHECK:             arith.cmpf ogt, %{{.*}} : vector<8xf32>
+// CHECK:             %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<8xi1> into i1
+// CHECK:             scf.if %[[ANY]] {
+// CHECK:               scf.for %[[LANE:.*]] = %c0 to %c8 step %c1 {
+// CHECK:                 vector.extract %{{.*}}[%[[LANE]]] : i1 from vector<8xi1>
+// CHECK:                 scf.if
+// CHECK:                   scf.while
+// CHECK:                   memref.store %{{.*}}, %[[VALUES]][%[[ROW]],
+// CHECK:                   memref.store %{{.*}}, %[[IDX]][%[[ROW]],
+// The tail: masked loads, the mask joined to the filter's.
+// CHECK:         scf.for
+// CHECK:           vector.maskedload
+// CHECK:           vector.reduction <or>
+// CHECK:         math.log
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c50 step %c1 {
+// CHECK:           math.exp
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[J]]] : memref<4x50xf32>
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[J]]] : memref<4x50xi32>
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[J]]] : memref<4x50xf32>
+// CHECK:       } {softmax.strategy = #softmax.cpu_strategy<algorithm = online, vector_width = 8, unroll = 2, block = {{[0-9]+}}, exp = fast>}
+// CHECK:       memref.dealloc %[[VALUES]]
+// CHECK-NOT:   softmax.topk
+func.func @topk(%x: memref<4x1001xbf16>, %p: memref<4x50xf32>, %i: memref<4x50xi32>, %l: memref<4x50xf32>) {
+  softmax.topk ins(%x : memref<4x1001xbf16>) outs(%p, %i : memref<4x50xf32>, memref<4x50xi32>) log_probs(%l : memref<4x50xf32>) k(50)
+  return
+}
