@@ -60,3 +60,30 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// softmax.topk: the one-read kernel's loop over rows (its scratch buffers
+// allocated around it), at the handle's width.
+// CHECK-LABEL: func @topk
+// CHECK: memref.alloc
+// CHECK: scf.parallel
+// CHECK: vector.load {{.*}} vector<4xf32>
+// CHECK: vector.reduction <or>
+// CHECK: } {mapped, softmax.strategy = #softmax.cpu_strategy<algorithm = online, vector_width = 4, {{.*}}>}
+// CHECK: memref.dealloc
+// CHECK-NOT: softmax.topk ins
+func.func @topk(%x: memref<4x100xf32>, %p: memref<4x5xf32>, %i: memref<4x5xi64>) {
+  softmax.topk ins(%x : memref<4x100xf32>) outs(%p, %i : memref<4x5xf32>, memref<4x5xi64>) k(5)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["softmax.topk"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loops = transform.softmax.map_to_cpu %op {vector_width = 4}
+        : (!transform.any_op) -> !transform.op<"scf.parallel">
+    transform.annotate %loops "mapped" : !transform.op<"scf.parallel">
+    transform.yield
+  }
+}

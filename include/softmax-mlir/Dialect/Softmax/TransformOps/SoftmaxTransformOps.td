@@ -186,8 +186,9 @@ def SoftmaxMapToCPUOp : TransformDialectOp<"softmax.map_to_cpu",
   let summary = "Map softmax ops on buffers onto CPU vector loops";
   let description = [{
     Maps every op `target` points to, a `softmax.softmax`,
-    `softmax.log_softmax`, `softmax.logsumexp` or `softmax.attention` on
-    memrefs (after bufferization), onto the `scf.parallel` of vector loops
+    `softmax.log_softmax`, `softmax.logsumexp`, `softmax.attention` or
+    `softmax.topk` on memrefs (after bufferization), onto the `scf.parallel`
+    of vector loops
     that `softmax-map-to-cpu` builds, and returns a handle to those loops
     (one per op, in order). The strategy is recorded on each loop as
     `softmax.strategy = #softmax.cpu_strategy<...>`.
