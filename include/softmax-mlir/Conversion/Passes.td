@@ -50,8 +50,8 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     `softmax.topk` becomes an `scf.parallel` over rows that reads each row
     once: the online (m, l) in the same vector loops, and per vector one
     compare against the k-th value kept so far; only a vector with a lane
-    above it goes lane by lane into the row's sorted buffer of k
-    (docs/TopK.md, "The CPU kernel"). It takes no strategy request.
+    above it goes lane by lane into the row's heap of k (the worst kept
+    at its root), sorted after the row (docs/TopK.md, "The CPU kernel"). It takes no strategy request.
 
     Requirements, each with its own diagnostic: memrefs with identity
     layout, f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends

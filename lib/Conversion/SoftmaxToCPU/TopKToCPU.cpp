@@ -3,14 +3,15 @@
 // The CPU kernel of the fused softmax + top-k (docs/TopK.md, "The CPU
 // kernel"): an scf.parallel over rows; each row is read once by the vector
 // loops of RowKernel, which fold the online (m, l) and hand every vector to
-// the filter here. The filter keeps the best k elements seen so far in a
-// buffer sorted in the op's order (value descending, index ascending) and
-// lets a vector through only when one of its lanes beats the k-th (or, while
-// fewer than k are kept, is not NaN); each such lane is inserted by shifting
-// the worse ones down. The steps walk the row in index order, so an element
-// equal to the k-th comes after it in the order and may be dropped: the
-// filter is strict. Upstream has no selection (linalg has reductions), so
-// the insertion is written here.
+// the filter here. The filter keeps the best k elements seen so far in the
+// op's order (value descending, index ascending) and lets a vector through
+// only when one of its lanes beats the k-th (or, while fewer than k are
+// kept, is not NaN); each such lane enters a heap whose root is the worst
+// kept, in log k steps, and the heap is sorted once at the end of the row.
+// The steps walk the row in index order, so an element equal to the k-th
+// comes after it in the order and may be dropped: the filter is strict.
+// Upstream has no selection (linalg has reductions), so the heap is
+// written here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,11 +39,12 @@ namespace {
 using FP = arith::CmpFPredicate;
 using IP = arith::CmpIPredicate;
 
-/// The buffers of the rows, allocated once for all (heap: an alloca in
+/// The buffers of the rows, allocated once for all (on the heap: an alloca in
 /// the parallel body would keep the memref.alloca_scope that
 /// convert-scf-to-openmp wraps it in, which convert-scf-to-cf then cannot
-/// take): per row the k best values and their indices, sorted in the op's
-/// order, how many are held, and the k-th value once k are. The two words
+/// take): per row the k best values and their indices (a heap with the
+/// worst at its root, sorted in the op's order after the row), how many
+/// are held, and the k-th value once k are. The two words
 /// a row updates on each insertion sit in a 64-byte line of their own, so
 /// that threads on neighbouring rows do not share it.
 struct TopKScratch {
@@ -107,55 +109,43 @@ public:
     return arith::SelectOp::create(b, loc, full, above, number);
   }
 
-  /// Inserts (x, i) (admitted) at its place, dropping the k-th when full.
+  /// Inserts (x, i) (admitted): pushed while fewer than k are held, else
+  /// in place of the root, the worst kept, which drops out.
   void insert(Value x, Value i) {
     Value h = held();
-    Value last = idx(k - 1);
-    Value start = minI(h, last);
-    // Shift down every kept value below x: kept ones that equal it come
-    // first in the row, so they rank before it.
-    auto shift = scf::WhileOp::create(
-        b, loc, TypeRange{b.getIndexType()}, ValueRange{start},
-        [&](OpBuilder &, Location, ValueRange args) {
-          Value p = args[0];
-          Value more = cmp(IP::ugt, p, idx(0));
-          auto ifMore = scf::IfOp::create(
-              b, loc, more,
-              [&](OpBuilder &, Location) {
-                Value prev = memref::LoadOp::create(
-                    b, loc, values, ValueRange{row, sub(p, idx(1))});
-                scf::YieldOp::create(
-                    b, loc,
-                    ValueRange{arith::CmpFOp::create(b, loc, FP::OLT, prev, x)});
-              },
-              [&](OpBuilder &, Location) {
-                scf::YieldOp::create(
-                    b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 1)});
-              });
-          scf::ConditionOp::create(b, loc, ifMore.getResult(0), ValueRange{p});
+    Value at = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+    scf::IfOp::create(
+        b, loc, cmp(IP::eq, h, idx(k)),
+        [&](OpBuilder &, Location) {
+          siftDown(idx(0), idx(k), x, at);
+          scf::YieldOp::create(b, loc);
         },
-        [&](OpBuilder &, Location, ValueRange args) {
-          Value p = args[0], q = sub(p, idx(1));
-          memref::StoreOp::create(
-              b, loc, memref::LoadOp::create(b, loc, values, ValueRange{row, q}),
-              values, ValueRange{row, p});
-          memref::StoreOp::create(
-              b, loc, memref::LoadOp::create(b, loc, indices, ValueRange{row, q}),
-              indices, ValueRange{row, p});
-          scf::YieldOp::create(b, loc, ValueRange{q});
+        [&](OpBuilder &, Location) {
+          siftUp(h, x, at);
+          scf::YieldOp::create(b, loc);
         });
-    Value at = shift.getResult(0);
-    memref::StoreOp::create(b, loc, x, values, ValueRange{row, at});
-    memref::StoreOp::create(
-        b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), i), indices,
-        ValueRange{row, at});
     Value now = minI(add(h, idx(1)), idx(k));
     memref::StoreOp::create(
         b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), now),
         heldRef, ValueRange{row, idx(0)});
-    memref::StoreOp::create(
-        b, loc, memref::LoadOp::create(b, loc, values, ValueRange{row, last}),
-        kthRef, ValueRange{row, idx(0)});
+    memref::StoreOp::create(b, loc, valueAt(idx(0)), kthRef,
+                            ValueRange{row, idx(0)});
+  }
+
+  /// After the row: the heap sorted in the op's order, best first (each
+  /// step moves the root, the worst left, to the end of the shrinking
+  /// heap).
+  void finish() {
+    Value h = held();
+    scf::ForOp::create(
+        b, loc, idx(1), h, idx(1), ValueRange{},
+        [&](OpBuilder &, Location, Value t, ValueRange) {
+          Value end = sub(h, t);
+          Value x = valueAt(end), at = indexAt(end);
+          put(end, valueAt(idx(0)), indexAt(idx(0)));
+          siftDown(idx(0), end, x, at);
+          scf::YieldOp::create(b, loc);
+        });
   }
 
   /// The filter of one vector `v` whose first element is `i` (lanes off
@@ -227,6 +217,99 @@ public:
   }
 
 private:
+  Value valueAt(Value p) {
+    return memref::LoadOp::create(b, loc, values, ValueRange{row, p});
+  }
+  Value indexAt(Value p) {
+    return memref::LoadOp::create(b, loc, indices, ValueRange{row, p});
+  }
+  void put(Value p, Value x, Value at) {
+    memref::StoreOp::create(b, loc, x, values, ValueRange{row, p});
+    memref::StoreOp::create(b, loc, at, indices, ValueRange{row, p});
+  }
+  /// Whether (x, at) ranks after (y, bt) in the op's order: a smaller
+  /// value, or the same at a larger index. The heap keeps the worst kept
+  /// element at its root, so that a new one replaces it in log k steps.
+  Value worse(Value x, Value at, Value y, Value bt) {
+    Value less = arith::CmpFOp::create(b, loc, FP::OLT, x, y);
+    Value tie = arith::AndIOp::create(
+        b, loc, arith::CmpFOp::create(b, loc, FP::OEQ, x, y),
+        arith::CmpIOp::create(b, loc, IP::sgt, at, bt));
+    return arith::OrIOp::create(b, loc, less, tie);
+  }
+  Value no() { return arith::ConstantIntOp::create(b, loc, 0, 1); }
+
+  /// Places (x, at) at slot `from` of the heap or above it, moving the
+  /// better parents down.
+  void siftUp(Value from, Value x, Value at) {
+    Type index = b.getIndexType();
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{index}, ValueRange{from},
+        [&](OpBuilder &, Location, ValueRange args) {
+          Value p = args[0];
+          auto up = scf::IfOp::create(
+              b, loc, cmp(IP::ugt, p, idx(0)),
+              [&](OpBuilder &, Location) {
+                Value parent = div(sub(p, idx(1)), 2);
+                scf::YieldOp::create(
+                    b, loc,
+                    ValueRange{worse(x, at, valueAt(parent), indexAt(parent))});
+              },
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(b, loc, ValueRange{no()});
+              });
+          scf::ConditionOp::create(b, loc, up.getResult(0), ValueRange{p});
+        },
+        [&](OpBuilder &, Location, ValueRange args) {
+          Value p = args[0], parent = div(sub(p, idx(1)), 2);
+          put(p, valueAt(parent), indexAt(parent));
+          scf::YieldOp::create(b, loc, ValueRange{parent});
+        });
+    put(loop.getResult(0), x, at);
+  }
+
+  /// Places (x, at) at slot `from` of a heap of `n` slots or below it,
+  /// moving the worse child up while it ranks after (x, at).
+  void siftDown(Value from, Value n, Value x, Value at) {
+    Type index = b.getIndexType();
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{index, index}, ValueRange{from},
+        [&](OpBuilder &, Location, ValueRange args) {
+          Value p = args[0];
+          Value c = add(mul(p, idx(2)), idx(1));
+          auto down = scf::IfOp::create(
+              b, loc, cmp(IP::ult, c, n),
+              [&](OpBuilder &, Location) {
+                // The second child, where there is one, if it is worse.
+                Value c2 = add(c, idx(1));
+                Value c2In = cmp(IP::ult, c2, n);
+                Value c2Safe = minI(c2, sub(n, idx(1)));
+                Value pick = arith::SelectOp::create(
+                    b, loc,
+                    arith::AndIOp::create(
+                        b, loc, c2In,
+                        worse(valueAt(c2Safe), indexAt(c2Safe), valueAt(c),
+                              indexAt(c))),
+                    c2, c);
+                scf::YieldOp::create(
+                    b, loc,
+                    ValueRange{worse(valueAt(pick), indexAt(pick), x, at),
+                               pick});
+              },
+              [&](OpBuilder &, Location) {
+                scf::YieldOp::create(b, loc, ValueRange{no(), c});
+              });
+          scf::ConditionOp::create(b, loc, down.getResult(0),
+                                   ValueRange{p, down.getResult(1)});
+        },
+        [&](OpBuilder &, Location, ValueRange args) {
+          Value p = args[0], child = args[1];
+          put(p, valueAt(child), indexAt(child));
+          scf::YieldOp::create(b, loc, ValueRange{child});
+        });
+    put(loop.getResult(0), x, at);
+  }
+
   int64_t k;
   Value values, indices, heldRef, kthRef, row;
 };
@@ -277,6 +360,7 @@ LogicalResult mlir::softmax::mapTopKOpToCPU(RewriterBase &rewriter, TopKOp op,
             kernel.rowRunningVisiting([&](Value v, Value i, Value mask) {
               buffer.filter(v, i, mask, s.vectorWidth);
             });
+        buffer.finish();
         StateMath sm(rewriter, loc, rewriter.getF32Type());
         Value lse = sm.lseOf(StateKind::Max, m, l);
         scf::ForOp::create(

@@ -6,8 +6,9 @@
 // exp) and filtered: one vector compare against the k-th kept value (or
 // the not-NaN test while fewer than k are held), an or-reduction, and only
 // where some lane passes, a loop over the lanes that inserts each one still
-// admitted into the sorted buffer of k (an scf.while shifting the worse
-// ones down). The row's lse from (m, l), then the k outputs. The strategy
+// admitted into the row's heap of k (an scf.while moving it up, or down
+// from the root once k are held). After the row the heap is sorted (a loop
+// of sift-downs), the row's lse from (m, l), then the k outputs. The strategy
 // is recorded on the loop.
 // CHECK-LABEL: func.func @topk
 // CHECK:       %[[VALUES:.*]] = memref.alloc() : memref<4x50xf32>

@@ -135,9 +135,9 @@ LogicalResult mapAttentionOpToCPU(RewriterBase &rewriter, AttentionOp op,
 
 /// Rewrites one softmax.topk on memrefs into an scf.parallel over rows,
 /// each read once: the online (m, l) in vector loops and, per vector, the
-/// candidates above the k-th kept value inserted into a sorted buffer of
-/// k (docs/TopK.md, "The CPU kernel"). `overrides` as for
-/// mapSoftmaxOpToCPU; the op takes no strategy request.
+/// candidates above the k-th kept value inserted into a heap of k
+/// (docs/TopK.md, "The CPU kernel"). `overrides` as for mapSoftmaxOpToCPU;
+/// the op takes no strategy request.
 LogicalResult mapTopKOpToCPU(RewriterBase &rewriter, TopKOp op,
                              const CPUTarget &target,
                              const CPUStrategy &overrides);

@@ -43,8 +43,8 @@ def Softmax_TopKOp : Softmax_Op<"topk", [
     reads the row once, keeping the online (m, l) and a buffer of
     candidates above a running threshold (docs/TopK.md). The CPU mapping
     (softmax-map-to-cpu, in softmax-to-cpu) reads each row once too: the
-    online (m, l) in vector loops and a sorted buffer of k that a vector
-    enters only when one of its lanes beats the k-th kept value.
+    online (m, l) in vector loops and a heap of k that a vector enters
+    only when one of its lanes beats the k-th kept value.
     softmax-decompose gives the reference form on tensors: the rows' lse,
     then k selection passes (softmax-to-cpu with vector-width=0).
 
