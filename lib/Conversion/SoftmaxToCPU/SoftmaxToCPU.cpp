@@ -101,7 +101,10 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
                                   topk.getIndicesInit()};
     if (Value lp = topk.getLogProbsInit())
       buffers.push_back(lp);
-    return whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers);
+    // The kernel indexes [row, column] and loads vectors along a row: rows
+    // of a larger buffer (a slice) are read in place.
+    return whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers,
+                                   /*allowOuterStrides=*/true);
   }
   auto semantic = dyn_cast<SemanticOpInterface>(op);
   if (!semantic || isa<AttentionOp>(op))

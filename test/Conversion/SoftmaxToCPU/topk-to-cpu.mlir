@@ -1,4 +1,4 @@
-// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=8 unroll=2" --canonicalize | FileCheck %s
+// RUN: softmax-opt %s --softmax-map-to-cpu="vector-width=8 unroll=2" --canonicalize -split-input-file | FileCheck %s
 
 // softmax.topk on the CPU: one scf.parallel iteration per row, which reads
 // the row once, with its buffer of k (values, indices) and its held count
@@ -44,5 +44,16 @@
 // CHECK-NOT:   softmax.topk
 func.func @topk(%x: memref<4x1001xbf16>, %p: memref<4x50xf32>, %i: memref<4x50xi32>, %l: memref<4x50xf32>) {
   softmax.topk ins(%x : memref<4x1001xbf16>) outs(%p, %i : memref<4x50xf32>, memref<4x50xi32>) log_probs(%l : memref<4x50xf32>) k(50)
+  return
+}
+
+// -----
+
+// Rows of a larger buffer (a slice with a row stride) are read in place.
+// CHECK-LABEL: func.func @rows_of_a_slice
+// CHECK:       scf.parallel (%[[ROW:.*]]) =
+// CHECK:         vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<4x1001xf32, strided<[2002, 1], offset: 1>>, vector<8xf32>
+func.func @rows_of_a_slice(%x: memref<4x1001xf32, strided<[2002, 1], offset: 1>>, %p: memref<4x5xf32>, %i: memref<4x5xi32>) {
+  softmax.topk ins(%x : memref<4x1001xf32, strided<[2002, 1], offset: 1>>) outs(%p, %i : memref<4x5xf32>, memref<4x5xi32>) k(5)
   return
 }

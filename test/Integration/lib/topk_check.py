@@ -11,7 +11,8 @@ relative of float64 against NumPy: the k largest of each row in the order
 whole row. Hostile rows: ties (rounded values, a constant row), -inf
 entries, a row of all -inf (probability 0), NaNs (never chosen; the row's
 probabilities NaN, as softmax gives), k > V (index -1, probability 0),
-odd lengths, bf16, rows in ascending and descending order.
+odd lengths, bf16, rows in ascending and descending order, rows of a
+slice with a row stride.
 
 Prints one PASS/FAIL line per case and ``PASS: all checks`` at the end.
 """
@@ -40,7 +41,10 @@ class Case:
     dtype: str = "f32"
     index_type: str = "i32"
     log_probs: bool = False
-    kind: str = "random"   # random, ties, hostile
+    kind: str = "random"   # random, ties, hostile, ascending, descending
+    # The rows are every other row of a larger constant, from its second
+    # column (tensor.extract_slice with a row stride).
+    slice: bool = False
 
 
 def cases() -> list[Case]:
@@ -62,6 +66,7 @@ def cases() -> list[Case]:
         # Long rows of few distinct values: ties across vectors and across
         # the main loop's blocks and tail.
         Case("f32-ties-long", 3, 5003, 100, kind="ties", log_probs=True),
+        Case("f32-slice", 3, 517, 9, log_probs=True, slice=True),
     ]
 
 
@@ -82,8 +87,15 @@ def build(c: Case, rng: np.random.Generator, path: str):
     e = "bf16" if c.dtype == BF16 else "f32"
     xt, pt = ttype((c.b, c.v), e), ttype((c.b, c.k), "f32")
     it = ttype((c.b, c.k), c.index_type)
-    lines = [f"%x = arith.constant dense<{hex_dense(x, c.dtype)}> : {xt}",
-             f"%p0 = tensor.empty() : {pt}", f"%i0 = tensor.empty() : {it}"]
+    if c.slice:
+        full = rounded(rng.standard_normal((2 * c.b, c.v + 3)) * 3.0, c.dtype)
+        full[::2, 1:c.v + 1] = x
+        ft = ttype(full.shape, e)
+        lines = [f"%xf = arith.constant dense<{hex_dense(full, c.dtype)}> : {ft}",
+                 f"%x = tensor.extract_slice %xf[0, 1] [{c.b}, {c.v}] [2, 1] : {ft} to {xt}"]
+    else:
+        lines = [f"%x = arith.constant dense<{hex_dense(x, c.dtype)}> : {xt}"]
+    lines += [f"%p0 = tensor.empty() : {pt}", f"%i0 = tensor.empty() : {it}"]
     if c.log_probs:
         lines.append(f"%l0 = tensor.empty() : {pt}")
     res = "%p, %i" + (", %l" if c.log_probs else "")
