@@ -111,8 +111,16 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
     return std::string("is not a softmax, log_softmax or logsumexp op");
   SmallVector<Value> buffers(semantic.getInputs());
   llvm::append_range(buffers, semantic.getDestinations());
-  if (auto why =
-          whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers))
+  // A [rows, n] input reduced along its rows is indexed [row, column] and
+  // read in vectors along the row, as are its outputs: rows of a larger
+  // buffer (a slice with a row stride) are read and written in place.
+  // Other shapes are collapsed into that view, which needs contiguous
+  // buffers.
+  auto in = cast<ShapedType>(semantic.getInputs().front().getType());
+  bool rowsInPlace =
+      in.getRank() == 2 && semantic.getReductionDimension() == 1;
+  if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping",
+                                         requireBuffers, rowsInPlace))
     return why;
   return whyNotF32Accumulated(semantic, "CPU mapping");
 }

@@ -8,9 +8,20 @@ func.func @tensors(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> 
 
 // -----
 
-func.func @strided(%x: memref<4x8xf32, strided<[16, 1]>>, %y: memref<4x8xf32>) {
+// Rows of a [rows, n] slice are read in place (map-to-cpu.mlir); buffers
+// of other shapes are collapsed into rows, which needs them contiguous.
+func.func @strided(%x: memref<2x4x8xf32, strided<[64, 16, 1]>>, %y: memref<2x4x8xf32>) {
   // expected-error @+1 {{'softmax.log_softmax' op CPU mapping expects contiguous (identity layout) memrefs}}
-  softmax.log_softmax ins(%x : memref<4x8xf32, strided<[16, 1]>>) outs(%y : memref<4x8xf32>) dimension(1) masked(zero)
+  softmax.log_softmax ins(%x : memref<2x4x8xf32, strided<[64, 16, 1]>>) outs(%y : memref<2x4x8xf32>) dimension(2) masked(zero)
+  return
+}
+
+// -----
+
+// A row slice must still have unit stride along its rows.
+func.func @strided_columns(%x: memref<4x8xf32, strided<[16, 2]>>, %y: memref<4x8xf32>) {
+  // expected-error @+1 {{'softmax.log_softmax' op CPU mapping expects memrefs whose last dimension has unit stride}}
+  softmax.log_softmax ins(%x : memref<4x8xf32, strided<[16, 2]>>) outs(%y : memref<4x8xf32>) dimension(1) masked(zero)
   return
 }
 

@@ -112,3 +112,19 @@ func.func @across(%x: memref<100x5x8xf32>, %y: memref<100x5x8xf32>) {
   softmax.softmax ins(%x : memref<100x5x8xf32>) outs(%y : memref<100x5x8xf32>) dimension(0) masked(zero) algorithm(online)
   return
 }
+
+// -----
+
+// Rows of a larger buffer (a [rows, n] slice with a row stride, as
+// bufferizing tensor.extract_slice gives) are read and written in place:
+// no collapse, no copy.
+// CHECK-LABEL: func.func @rows_of_a_slice
+// CHECK:       scf.parallel (%[[ROW:.*]]) =
+// CHECK:         vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<4x1000xf32, strided<[2048, 1], offset: 3>>, vector<16xf32>
+// CHECK:         vector.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}] : memref<4x1000xf32, strided<[1024, 1]>>, vector<16xf32>
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<4xf32, strided<[1], offset: 2>>
+func.func @rows_of_a_slice(%x: memref<4x1000xf32, strided<[2048, 1], offset: 3>>, %y: memref<4x1000xf32, strided<[1024, 1]>>, %s: memref<4xf32, strided<[1], offset: 2>>) {
+  softmax.softmax ins(%x : memref<4x1000xf32, strided<[2048, 1], offset: 3>>) outs(%y : memref<4x1000xf32, strided<[1024, 1]>>) dimension(1) masked(zero) algorithm(online)
+  softmax.logsumexp ins(%x : memref<4x1000xf32, strided<[2048, 1], offset: 3>>) outs(%s : memref<4xf32, strided<[1], offset: 2>>) dimension(1) masked(zero) algorithm(online)
+  return
+}

@@ -329,8 +329,12 @@ class ModuleBuilder:
     """Writes the test module: kernels and a main printing result bits."""
 
     def __init__(self, op: str, form: str, dtype: str, reduce_dim: int,
-                 dynamic: bool, init: str, acc_type: str | None):
+                 dynamic: bool, init: str, acc_type: str | None, slice_rows: bool = False):
         self.op, self.form, self.dtype = op, form, dtype
+        # The kernels take a larger tensor whose every other row, from its
+        # second column, holds the input (tensor.extract_slice with a row
+        # stride: a strided view after bufferization).
+        self.slice_rows = slice_rows
         self.reduce_dim, self.dynamic, self.init = reduce_dim, dynamic, init
         self.acc_type = acc_type
         self.elem = dtype
@@ -368,7 +372,13 @@ class ModuleBuilder:
         ishape: tuple[int | None, ...] = (None,) * len(in_shape) if self.dynamic else in_shape
         oshape = self.out_shape(ishape)
         ity, oty = tensor_type(ishape, self.elem), tensor_type(oshape, self.elem)
-        lines = [f"func.func @{k.name}(%x: {ity}) -> {oty} {{"]
+        if self.slice_rows:
+            bty = tensor_type(self.big_shape(in_shape), self.elem)
+            lines = [f"func.func @{k.name}(%xb: {bty}) -> {oty} {{",
+                     f"  %x = tensor.extract_slice %xb[0, 1] [{in_shape[0]}, {in_shape[1]}] "
+                     f"[2, 1] : {bty} to {ity}"]
+        else:
+            lines = [f"func.func @{k.name}(%x: {ity}) -> {oty} {{"]
         dyn_dims: list[str] = []
         if self.dynamic:
             for i in range(len(ishape)):
@@ -392,6 +402,10 @@ class ModuleBuilder:
         lines.append(f"  return %y : {oty}")
         lines.append("}")
         return "\n".join(lines)
+
+    @staticmethod
+    def big_shape(in_shape: tuple[int, ...]) -> tuple[int, int]:
+        return (2 * in_shape[0], in_shape[1] + 3)
 
     def print_bits(self, lines: list[str], v: str, shape: tuple[int, ...], idx: int) -> None:
         """Convert ``v`` to its bit pattern and print it (printMemrefI32/I64)."""
@@ -436,6 +450,14 @@ class ModuleBuilder:
         for gi, g in enumerate(groups):
             ty = tensor_type(g.in_shape, self.elem)
             main.append(f'  %x{gi} = arith.constant dense<"0x{g.raw.hex().upper()}"> : {ty}')
+            if self.slice_rows:
+                bty = tensor_type(self.big_shape(g.in_shape), self.elem)
+                main.append(f"  %f{gi} = arith.constant 7.0 : {self.elem}")
+                main.append(f"  %be{gi} = tensor.empty() : {bty}")
+                main.append(f"  %bf{gi} = linalg.fill ins(%f{gi} : {self.elem}) "
+                            f"outs(%be{gi} : {bty}) -> {bty}")
+                main.append(f"  %xb{gi} = tensor.insert_slice %x{gi} into %bf{gi}[0, 1] "
+                            f"[{g.in_shape[0]}, {g.in_shape[1]}] [2, 1] : {ty} into {bty}")
         for ki, k in enumerate(kernels):
             g = groups[k.group]
             sty = tensor_type(g.in_shape, self.elem)
@@ -448,6 +470,9 @@ class ModuleBuilder:
                 main.append(f"  %xd{ki} = tensor.cast %x{k.group} : {sty} to {dty}")
                 main.append(f"  %yd{ki} = call @{k.name}(%xd{ki}) : ({dty}) -> {doty}")
                 main.append(f"  %y{ki} = tensor.cast %yd{ki} : {doty} to {soty}")
+            elif self.slice_rows:
+                bty = tensor_type(self.big_shape(g.in_shape), self.elem)
+                main.append(f"  %y{ki} = call @{k.name}(%xb{k.group}) : ({bty}) -> {soty}")
             else:
                 main.append(f"  %y{ki} = call @{k.name}(%x{k.group}) : ({sty}) -> {soty}")
             self.print_bits(main, f"%y{ki}", oshape, ki)  # type: ignore[arg-type]
@@ -695,6 +720,10 @@ def main(argv: list[str] | None = None) -> int:
                          "middle: R x n x 2, dimension(1)")
     ap.add_argument("--dynamic", action="store_true",
                     help="kernels take tensor<?x?x..> (main casts); one kernel serves all lengths")
+    ap.add_argument("--slice", action="store_true",
+                    help="the input is every other row of a larger tensor, from its second "
+                         "column (tensor.extract_slice with a row stride); static, last "
+                         "dimension, init empty or nan")
     ap.add_argument("--init", choices=("empty", "nan", "alias"), default="empty",
                     help="destination: tensor.empty, filled with NaN (must be overwritten), "
                          "or the input itself (alias; logsumexp: empty)")
@@ -762,6 +791,8 @@ def main(argv: list[str] | None = None) -> int:
             if k not in known:
                 ap.error(f"unknown row kind {k!r} (known: {', '.join(sorted(known))})")
 
+    if args.slice and (args.dynamic or args.reduce_dim != "last" or args.init == "alias"):
+        ap.error("--slice takes static shapes reduced along the last dimension, init empty or nan")
     seed = resolve_seed(args.seed)
     rng = np.random.default_rng(seed)
     reduce_dim = 0 if args.reduce_dim == "first" else 1
@@ -770,7 +801,8 @@ def main(argv: list[str] | None = None) -> int:
            f"{f' acc_type={args.acc_type}' if args.acc_type else ''}"
            f"{' dynamic' if args.dynamic else ''}"
            f"{'' if args.reduce_dim == 'last' else f' reduce-dim={args.reduce_dim}'}"
-           f"{f' init={args.init}' if args.init != 'empty' else ''}")
+           f"{f' init={args.init}' if args.init != 'empty' else ''}"
+           f"{' slice' if args.slice else ''}")
     reproduce: list[str] = []
     skip_next = False
     for a in list(argv if argv is not None else sys.argv[1:]):
@@ -810,7 +842,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("no rows selected")
 
     builder = ModuleBuilder(args.op, args.form, args.dtype, reduce_dim, args.dynamic, args.init,
-                            args.acc_type)
+                            args.acc_type, args.slice)
     tools = Tools(args.softmax_opt, args.mlir_opt, args.mlir_runner, args.runner_libs,
                   args.backend, args.timeout, args.runner_arg,
                   args.pipeline_options, args.transform_script)
