@@ -43,12 +43,12 @@ using IP = arith::CmpIPredicate;
 /// the parallel body would keep the memref.alloca_scope that
 /// convert-scf-to-openmp wraps it in, which convert-scf-to-cf then cannot
 /// take): per row the k best values and their indices (a heap with the
-/// worst at its root, sorted in the op's order after the row), how many
-/// are held, and the k-th value once k are. The two words
-/// a row updates on each insertion sit in a 64-byte line of their own, so
-/// that threads on neighbouring rows do not share it.
+/// worst at its root, sorted in the op's order after the row: once k are
+/// held, the root is the k-th value) and how many are held, the word a
+/// row updates on each insertion, in a 64-byte line of its own so that
+/// threads on neighbouring rows do not share it.
 struct TopKScratch {
-  Value values, indices, held, kth;
+  Value values, indices, held;
   static constexpr int64_t kLineWords = 16;
 
   TopKScratch(OpBuilder &b, Location loc, Value rows, int64_t k) {
@@ -61,10 +61,9 @@ struct TopKScratch {
     values = alloc(k, f32);
     indices = alloc(k, i64);
     held = alloc(kLineWords, i64);
-    kth = alloc(kLineWords, f32);
   }
   void free(OpBuilder &b, Location loc) {
-    for (Value v : {values, indices, held, kth})
+    for (Value v : {values, indices, held})
       memref::DeallocOp::create(b, loc, v);
   }
 };
@@ -75,16 +74,16 @@ public:
   TopKBuffer(OpBuilder &b, Location loc, const TopKScratch &scratch, Value row,
              int64_t k)
       : IndexArith(b, loc), k(k), values(scratch.values),
-        indices(scratch.indices), heldRef(scratch.held), kthRef(scratch.kth),
-        row(row) {
+        indices(scratch.indices), heldRef(scratch.held), row(row) {
     memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 64),
                             heldRef, ValueRange{row, idx(0)});
-    // Read before k are held, but not used (admits selects on `full`).
+    // The root is read before k are held, but not used (admits selects on
+    // `full`); the first insertion overwrites it.
     memref::StoreOp::create(
         b, loc,
         arith::ConstantOp::create(
             b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity())),
-        kthRef, ValueRange{row, idx(0)});
+        values, ValueRange{row, idx(0)});
   }
 
   Value held() {
@@ -94,11 +93,11 @@ public:
   }
 
   /// Whether `x` enters the buffer now: above the k-th value once k are
-  /// held, not NaN before (ordered compares). Scalars or vectors alike:
-  /// `kth` is splat to `x`'s shape.
+  /// held (the heap's root), not NaN before (ordered compares). Scalars or
+  /// vectors alike: `kth` is splat to `x`'s shape.
   Value admits(Value x) {
     Value full = cmp(IP::eq, held(), idx(k));
-    Value kth = memref::LoadOp::create(b, loc, kthRef, ValueRange{row, idx(0)});
+    Value kth = valueAt(idx(0));
     if (auto vt = dyn_cast<VectorType>(x.getType())) {
       kth = vector::BroadcastOp::create(b, loc, vt, kth);
       full = vector::BroadcastOp::create(
@@ -128,8 +127,6 @@ public:
     memref::StoreOp::create(
         b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), now),
         heldRef, ValueRange{row, idx(0)});
-    memref::StoreOp::create(b, loc, valueAt(idx(0)), kthRef,
-                            ValueRange{row, idx(0)});
   }
 
   /// After the row: the heap sorted in the op's order, best first (each
@@ -190,13 +187,9 @@ public:
     };
     double inf = std::numeric_limits<double>::infinity();
     Value kept = cmp(IP::ult, j, held());
-    Value safe = minI(j, idx(k - 1));
-    Value x = arith::SelectOp::create(
-        b, loc, kept, memref::LoadOp::create(b, loc, values, ValueRange{row, safe}),
-        f32c(0));
+    Value x = arith::SelectOp::create(b, loc, kept, valueAt(j), f32c(0));
     Value id = arith::SelectOp::create(
-        b, loc, kept, memref::LoadOp::create(b, loc, indices, ValueRange{row, safe}),
-        arith::ConstantIntOp::create(b, loc, -1, 64));
+        b, loc, kept, indexAt(j), arith::ConstantIntOp::create(b, loc, -1, 64));
     Value gone = arith::OrIOp::create(
         b, loc, arith::XOrIOp::create(b, loc, kept,
                                       arith::ConstantIntOp::create(b, loc, 1, 1)),
@@ -311,7 +304,7 @@ private:
   }
 
   int64_t k;
-  Value values, indices, heldRef, kthRef, row;
+  Value values, indices, heldRef, row;
 };
 } // namespace
 
