@@ -54,9 +54,9 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     at its root), sorted after the row (docs/TopK.md, "The CPU kernel"). It takes no strategy request.
 
     Requirements, each with its own diagnostic: memrefs with identity
-    layout (a `[rows, n]` buffer reduced along its rows, and `softmax.topk`,
+    layout (a buffer reduced along its last dimension, and `softmax.topk`,
     may also be rows of a larger buffer, read in place: unit stride along
-    the row), f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends
+    the row, any outer strides), f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends
     every other op through `softmax-decompose` instead.
 
     Example:

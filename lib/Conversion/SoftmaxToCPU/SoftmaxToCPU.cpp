@@ -111,14 +111,14 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
     return std::string("is not a softmax, log_softmax or logsumexp op");
   SmallVector<Value> buffers(semantic.getInputs());
   llvm::append_range(buffers, semantic.getDestinations());
-  // A [rows, n] input reduced along its rows is indexed [row, column] and
-  // read in vectors along the row, as are its outputs: rows of a larger
-  // buffer (a slice with a row stride) are read and written in place.
-  // Other shapes are collapsed into that view, which needs contiguous
-  // buffers.
+  // An input reduced along its last dimension is read in vectors along each
+  // row, as are its outputs: rows of a larger buffer (a slice with outer
+  // strides, such as logits[:, -1:, :] or a range of heads) are read and
+  // written in place. A reduction along another dimension collapses the
+  // buffers into [outer, n, inner], which needs them contiguous.
   auto in = cast<ShapedType>(semantic.getInputs().front().getType());
   bool rowsInPlace =
-      in.getRank() == 2 && semantic.getReductionDimension() == 1;
+      semantic.getReductionDimension() == std::max<int64_t>(in.getRank(), 1) - 1;
   if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping",
                                          requireBuffers, rowsInPlace))
     return why;
@@ -159,6 +159,47 @@ static Value collapseAround(OpBuilder &b, Location loc, Value memref,
   return memref::ExpandShapeOp::create(
       b, loc, MemRefType::get(shape, cType.getElementType()), collapsed,
       expand, outShape);
+}
+
+/// Row `outer` (its indices before the last dimension) of `memref` as a
+/// [1, n] view, or as [1] when `reduced` (a logsumexp output, which lacks
+/// the rows' dimension): a subview of the row with its unit outer
+/// dimensions collapsed (not a rank-reducing subview, which may drop n
+/// itself when n is 1), or a unit dimension added when there are none.
+static Value rowView(OpBuilder &b, Location loc, Value memref,
+                     ValueRange outer, bool reduced) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank(), viewRank = reduced ? 1 : 2;
+  Value view = memref;
+  if (!outer.empty()) {
+    SmallVector<OpFoldResult> offsets = getAsOpFoldResult(outer);
+    SmallVector<OpFoldResult> sizes(outer.size(), b.getIndexAttr(1));
+    if (!reduced) {
+      offsets.push_back(b.getIndexAttr(0));
+      sizes.push_back(memref::getMixedSize(b, loc, memref, rank - 1));
+    }
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    view = memref::SubViewOp::create(b, loc, memref, offsets, sizes, strides);
+  }
+  if (rank > viewRank) {
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d <= rank - viewRank; ++d)
+      groups[0].push_back(d);
+    if (!reduced)
+      groups.push_back({rank - 1});
+    return memref::CollapseShapeOp::create(b, loc, view, groups);
+  }
+  if (rank == viewRank)
+    return view;
+  SmallVector<int64_t> shape = {1};
+  SmallVector<OpFoldResult> outShape = {b.getIndexAttr(1)};
+  SmallVector<ReassociationIndices> groups;
+  if (!reduced) {
+    shape.push_back(type.getDimSize(0));
+    outShape.push_back(memref::getMixedSize(b, loc, memref, 0));
+    groups.push_back({0, 1});
+  }
+  return memref::ExpandShapeOp::create(b, loc, shape, view, groups, outShape);
 }
 
 LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
@@ -220,8 +261,18 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
   IndexArith ix(rewriter, loc);
+  // Rows with outer strides at a rank other than 2 cannot be collapsed into
+  // [rows, n] in general (a range of heads: [B, h, S, n] with B's stride
+  // above h * S * n): the loop runs over the outer dimensions and views
+  // each row in place.
+  bool rowViews = !across && inType.getRank() != 2 &&
+                  !(inType.getLayout().isIdentity() &&
+                    outType.getLayout().isIdentity());
   Value x, y;
-  if (across) {
+  if (rowViews) {
+    x = req.input;
+    y = req.output;
+  } else if (across) {
     x = collapseAround(rewriter, loc, req.input, dim);
     y = req.normalize ? collapseAround(rewriter, loc, req.output, dim)
                       : collapseAround(rewriter, loc, req.output, dim,
@@ -230,14 +281,39 @@ LogicalResult mlir::softmax::mapSoftmaxOpToCPU(RewriterBase &rewriter,
     x = collapseToRank(rewriter, loc, req.input, 2);
     y = collapseToRank(rewriter, loc, req.output, req.normalize ? 2 : 1);
   }
-  Value n = memref::DimOp::create(rewriter, loc, x, 1);
+  Value n = memref::DimOp::create(rewriter, loc, x,
+                                  rowViews ? inType.getRank() - 1 : 1);
   // The full groups of `unroll` vectors end at nMain; the rest is the tail.
   Value group = ix.idx(s.unroll * (across ? 1 : s.vectorWidth));
   Value nMain = arith::SubIOp::create(
       rewriter, loc, n, arith::RemUIOp::create(rewriter, loc, n, group));
 
   scf::ParallelOp par;
-  if (!across) {
+  if (rowViews) {
+    // One iteration per row: over the outer dimensions (a single row when
+    // there are none).
+    int64_t outerRank = inType.getRank() - 1;
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < std::max<int64_t>(outerRank, 1); ++d) {
+      lbs.push_back(ix.idx(0));
+      ubs.push_back(outerRank ? memref::DimOp::create(rewriter, loc, x, d)
+                                    .getResult()
+                              : ix.idx(1));
+      steps.push_back(ix.idx(1));
+    }
+    par = scf::ParallelOp::create(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &, Location, ValueRange ivs) {
+          ValueRange outer = outerRank ? ivs : ValueRange{};
+          Value xRow = rowView(rewriter, loc, x, outer, /*reduced=*/false);
+          Value yRow = rowView(rewriter, loc, y, outer,
+                               /*reduced=*/!req.normalize);
+          Lanes lanes;
+          lanes.row = ix.idx(0);
+          RowKernel(rewriter, loc, req, alg, s, xRow, yRow, lanes, n, nMain)
+              .build();
+        });
+  } else if (!across) {
     par = scf::ParallelOp::create(
         rewriter, loc, ValueRange{ix.idx(0)},
         ValueRange{memref::DimOp::create(rewriter, loc, x, 0)},

@@ -8,11 +8,12 @@ func.func @tensors(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> 
 
 // -----
 
-// Rows of a [rows, n] slice are read in place (map-to-cpu.mlir); buffers
-// of other shapes are collapsed into rows, which needs them contiguous.
+// Rows of a slice reduced along its last dimension are read in place
+// (map-to-cpu.mlir); a reduction along another dimension collapses the
+// buffers into [outer, n, inner], which needs them contiguous.
 func.func @strided(%x: memref<2x4x8xf32, strided<[64, 16, 1]>>, %y: memref<2x4x8xf32>) {
   // expected-error @+1 {{'softmax.log_softmax' op CPU mapping expects contiguous (identity layout) memrefs}}
-  softmax.log_softmax ins(%x : memref<2x4x8xf32, strided<[64, 16, 1]>>) outs(%y : memref<2x4x8xf32>) dimension(2) masked(zero)
+  softmax.log_softmax ins(%x : memref<2x4x8xf32, strided<[64, 16, 1]>>) outs(%y : memref<2x4x8xf32>) dimension(1) masked(zero)
   return
 }
 

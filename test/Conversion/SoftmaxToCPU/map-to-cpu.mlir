@@ -128,3 +128,35 @@ func.func @rows_of_a_slice(%x: memref<4x1000xf32, strided<[2048, 1], offset: 3>>
   softmax.logsumexp ins(%x : memref<4x1000xf32, strided<[2048, 1], offset: 3>>) outs(%s : memref<4xf32, strided<[1], offset: 2>>) dimension(1) masked(zero) algorithm(online)
   return
 }
+
+// -----
+
+// Rows of a range of heads ([2, 2, 8, n] of [2, 4, 8, n]: no one stride
+// steps over the outer dimensions): the parallel loop runs over them and
+// views each row as [1, n] in place, the logsumexp's element as [1].
+// CHECK-LABEL: func.func @rows_of_heads
+// CHECK:       scf.parallel (%[[B:.*]], %[[H:.*]], %[[S:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%c2, %c2, %c8)
+// CHECK:         %[[XV:.*]] = memref.subview %{{.*}}[%[[B]], %[[H]], %[[S]], 0] [1, 1, 1, 1000] [1, 1, 1, 1]
+// CHECK:         %[[XR:.*]] = memref.collapse_shape %[[XV]] {{\[}}[0, 1, 2], [3]] : memref<1x1x1x1000xf32, strided<[32000, 8000, 1000, 1], offset: ?>> into memref<1x1000xf32, strided<[32000, 1], offset: ?>>
+// CHECK:         vector.load %[[XR]][%c0, %{{.*}}] : memref<1x1000xf32, strided<[32000, 1], offset: ?>>, vector<16xf32>
+// CHECK:         vector.store %{{.*}}, %{{.*}}[%c0, %{{.*}}] : memref<1x1000xf32, strided<[16000, 1], offset: ?>>, vector<16xf32>
+// CHECK:       scf.parallel
+// CHECK:         memref.subview %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] [1, 1, 1] [1, 1, 1] : memref<2x2x8xf32, strided<[32, 8, 1], offset: 8>>
+// CHECK:         %[[SR:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<1x1x1xf32, strided<[32, 8, 1], offset: ?>> into memref<1xf32, strided<[32], offset: ?>>
+// CHECK:         memref.store %{{.*}}, %[[SR]][%c0]
+func.func @rows_of_heads(%x: memref<2x2x8x1000xf32, strided<[32000, 8000, 1000, 1], offset: 8000>>, %y: memref<2x2x8x1000xf32>, %s: memref<2x2x8xf32, strided<[32, 8, 1], offset: 8>>) {
+  softmax.softmax ins(%x : memref<2x2x8x1000xf32, strided<[32000, 8000, 1000, 1], offset: 8000>>) outs(%y : memref<2x2x8x1000xf32>) dimension(3) masked(zero) algorithm(online)
+  softmax.logsumexp ins(%x : memref<2x2x8x1000xf32, strided<[32000, 8000, 1000, 1], offset: 8000>>) outs(%s : memref<2x2x8xf32, strided<[32, 8, 1], offset: 8>>) dimension(3) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// One row of a larger buffer (x[3, :]): a unit dimension added in place.
+// CHECK-LABEL: func.func @one_row_of_a_slice
+// CHECK:       %[[XR:.*]] = memref.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [1, 1000] : memref<1000xf32, strided<[1], offset: ?>> into memref<1x1000xf32, strided<[1000, 1], offset: ?>>
+// CHECK:       vector.load %[[XR]][%c0, %{{.*}}] : memref<1x1000xf32, strided<[1000, 1], offset: ?>>, vector<16xf32>
+func.func @one_row_of_a_slice(%x: memref<1000xf32, strided<[1], offset: ?>>, %y: memref<1000xf32>) {
+  softmax.softmax ins(%x : memref<1000xf32, strided<[1], offset: ?>>) outs(%y : memref<1000xf32>) dimension(0) masked(zero) algorithm(online)
+  return
+}

@@ -89,6 +89,7 @@ OPS = ("softmax", "log_softmax", "logsumexp")
 ALGORITHMS = ("three_pass", "online", "exp_pair")
 MASKED = ("zero", "nan")
 DTYPES = ("f32", "bf16", "f16", "f64")
+SLICES = ("rows", "last", "heads")
 
 FLT_MAX = float(np.finfo(np.float32).max)
 BF16_MAX = float(np.frombuffer(np.array([0x7F7F0000], dtype="<u4").tobytes(), "<f4")[0])
@@ -329,11 +330,11 @@ class ModuleBuilder:
     """Writes the test module: kernels and a main printing result bits."""
 
     def __init__(self, op: str, form: str, dtype: str, reduce_dim: int,
-                 dynamic: bool, init: str, acc_type: str | None, slice_rows: bool = False):
+                 dynamic: bool, init: str, acc_type: str | None, slice_rows: str | None = None):
         self.op, self.form, self.dtype = op, form, dtype
-        # The kernels take a larger tensor whose every other row, from its
-        # second column, holds the input (tensor.extract_slice with a row
-        # stride: a strided view after bufferization).
+        # The kernels take a larger tensor that holds the input
+        # (tensor.extract_slice: a strided view after bufferization), see
+        # SLICES.
         self.slice_rows = slice_rows
         self.reduce_dim, self.dynamic, self.init = reduce_dim, dynamic, init
         self.acc_type = acc_type
@@ -375,8 +376,8 @@ class ModuleBuilder:
         if self.slice_rows:
             bty = tensor_type(self.big_shape(in_shape), self.elem)
             lines = [f"func.func @{k.name}(%xb: {bty}) -> {oty} {{",
-                     f"  %x = tensor.extract_slice %xb[0, 1] [{in_shape[0]}, {in_shape[1]}] "
-                     f"[2, 1] : {bty} to {ity}"]
+                     f"  %x = tensor.extract_slice %xb{self.slice_spec(in_shape)} "
+                     f": {bty} to {ity}"]
         else:
             lines = [f"func.func @{k.name}(%x: {ity}) -> {oty} {{"]
         dyn_dims: list[str] = []
@@ -403,9 +404,20 @@ class ModuleBuilder:
         lines.append("}")
         return "\n".join(lines)
 
-    @staticmethod
-    def big_shape(in_shape: tuple[int, ...]) -> tuple[int, int]:
-        return (2 * in_shape[0], in_shape[1] + 3)
+    def big_shape(self, in_shape: tuple[int, ...]) -> tuple[int, ...]:
+        if self.slice_rows == "rows":     # every other row, from column 1
+            return (2 * in_shape[0], in_shape[1] + 3)
+        if self.slice_rows == "last":     # [R, 1, n] at position 2 of 3
+            return (in_shape[0], 3, in_shape[2] + 3)
+        return (3, in_shape[1] + 1, in_shape[2] + 3)   # heads: [2, R, n] at [1, 1, 1]
+
+    def slice_spec(self, in_shape: tuple[int, ...]) -> str:
+        """Offsets, sizes and strides of the input in big_shape."""
+        offsets = {"rows": (0, 1), "last": (0, 2, 1), "heads": (1, 1, 1)}[self.slice_rows]
+        strides = (2, 1) if self.slice_rows == "rows" else (1, 1, 1)
+        def join(v: tuple[int, ...]) -> str:
+            return "[" + ", ".join(map(str, v)) + "]"
+        return f"{join(offsets)} {join(in_shape)} {join(strides)}"
 
     def print_bits(self, lines: list[str], v: str, shape: tuple[int, ...], idx: int) -> None:
         """Convert ``v`` to its bit pattern and print it (printMemrefI32/I64)."""
@@ -456,8 +468,8 @@ class ModuleBuilder:
                 main.append(f"  %be{gi} = tensor.empty() : {bty}")
                 main.append(f"  %bf{gi} = linalg.fill ins(%f{gi} : {self.elem}) "
                             f"outs(%be{gi} : {bty}) -> {bty}")
-                main.append(f"  %xb{gi} = tensor.insert_slice %x{gi} into %bf{gi}[0, 1] "
-                            f"[{g.in_shape[0]}, {g.in_shape[1]}] [2, 1] : {ty} into {bty}")
+                main.append(f"  %xb{gi} = tensor.insert_slice %x{gi} into "
+                            f"%bf{gi}{self.slice_spec(g.in_shape)} : {ty} into {bty}")
         for ki, k in enumerate(kernels):
             g = groups[k.group]
             sty = tensor_type(g.in_shape, self.elem)
@@ -720,9 +732,11 @@ def main(argv: list[str] | None = None) -> int:
                          "middle: R x n x 2, dimension(1)")
     ap.add_argument("--dynamic", action="store_true",
                     help="kernels take tensor<?x?x..> (main casts); one kernel serves all lengths")
-    ap.add_argument("--slice", action="store_true",
-                    help="the input is every other row of a larger tensor, from its second "
-                         "column (tensor.extract_slice with a row stride); static, last "
+    ap.add_argument("--slice", nargs="?", const="rows", choices=SLICES, default=None,
+                    help="the input is a tensor.extract_slice of a larger tensor: rows (the "
+                         "default) every other row from its second column; last [R, 1, n], "
+                         "position 2 of 3 ([:, -1:, :] of logits); heads [2, R, n] of "
+                         "[3, R + 1, n + 3] (outer strides no reshape merges). Static, last "
                          "dimension, init empty or nan")
     ap.add_argument("--init", choices=("empty", "nan", "alias"), default="empty",
                     help="destination: tensor.empty, filled with NaN (must be overwritten), "
@@ -796,13 +810,15 @@ def main(argv: list[str] | None = None) -> int:
     seed = resolve_seed(args.seed)
     rng = np.random.default_rng(seed)
     reduce_dim = 0 if args.reduce_dim == "first" else 1
+    if args.slice in ("last", "heads"):
+        reduce_dim = 2
     info = DTYPE_INFO[args.dtype]
     tag = (f"op={args.op} form={args.form} dtype={args.dtype}"
            f"{f' acc_type={args.acc_type}' if args.acc_type else ''}"
            f"{' dynamic' if args.dynamic else ''}"
            f"{'' if args.reduce_dim == 'last' else f' reduce-dim={args.reduce_dim}'}"
            f"{f' init={args.init}' if args.init != 'empty' else ''}"
-           f"{' slice' if args.slice else ''}")
+           f"{'' if not args.slice else ' slice' if args.slice == 'rows' else f' slice={args.slice}'}")
     reproduce: list[str] = []
     skip_next = False
     for a in list(argv if argv is not None else sys.argv[1:]):
@@ -826,7 +842,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         vals, _ = quantize(np.stack([r for _, r in rows]), args.dtype)
         row_kinds = [k for k, _ in rows]
-        if args.reduce_dim == "last":      # R x n, dimension(1)
+        if args.slice == "last":           # R x 1 x n, dimension(2)
+            layout = vals[:, None, :]
+        elif args.slice == "heads":        # 2 x R x n, dimension(2): the rows,
+            # then the rows in reverse order.
+            layout = np.stack([vals, vals[::-1]])
+            vals = np.concatenate([vals, vals[::-1]])
+            row_kinds = row_kinds + row_kinds[::-1]
+        elif args.reduce_dim == "last":    # R x n, dimension(1)
             layout = vals
         elif args.reduce_dim == "first":   # n x R, dimension(0)
             layout = vals.T
@@ -932,6 +955,8 @@ def main(argv: list[str] | None = None) -> int:
                 y = y.T
             elif args.reduce_dim == "middle":  # back to the 2R rows of the group
                 y = np.concatenate([y[..., 0], y[..., 1]])
+            elif args.slice in ("last", "heads"):
+                y = y.reshape(-1, *y.shape[2:]) if args.op != "logsumexp" else y.reshape(-1)
             results[(k.algorithm, k.masked, k.group, tile)] = y
 
     def bounds_of(g: Group) -> np.ndarray:
