@@ -114,7 +114,7 @@ func.func @ragged(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf16>, %v
 // CHECK-NOT:     nvvm.mbarrier.try_wait.parity
 // CHECK:         gpu.barrier
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[KMAP:[0-9]+]],
-// CHECK:         nvvm.redux.sync  or
+// CHECK:         nvvm.vote.sync  any
 // CHECK:         nvvm.barrier #nvvm.reduction<or>
 // CHECK:         scf.if
 // CHECK:           scf.if
@@ -126,8 +126,8 @@ func.func @ragged(%q: memref<8x32x1x128xbf16>, %k: memref<8x8x4096x128xbf16>, %v
 // CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK:         nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]]
 // CHECK:         scf.if
-// CHECK:         } else {
 // CHECK:           nvgpu.ldmatrix
+// CHECK:         } else {
 // CHECK:       } {softmax.strategy = #softmax.attention_gpu_strategy<{{.*}} tile_copy = tma, skip_values = after_vote>}
 func.func @packed_skip(%q: memref<2x8x1x128xbf16>, %k: memref<2x2x1000x128xbf16>, %v: memref<2x2x1000x128xbf16>, %o: memref<2x8x1x128xbf16>, %t: f32) {
   softmax.attention ins(%q, %k, %v : memref<2x8x1x128xbf16>, memref<2x2x1000x128xbf16>, memref<2x2x1000x128xbf16>) outs(%o : memref<2x8x1x128xbf16>) masked(zero) skip(lambda %t : f32, tile [1, 64])

@@ -267,7 +267,7 @@ func.func @split_skip(%q: memref<1x4x1x128xbf16>, %k: memref<1x4x65536x128xbf16>
 // CHECK:       nvgpu.device_async_copy %arg1{{.*}}, %[[KS]]
 // CHECK-NOT:   nvgpu.device_async_copy %arg2
 // CHECK:     nvvm.mma.sync
-// CHECK:     nvvm.redux.sync  or
+// CHECK:     nvvm.vote.sync  any
 // CHECK:     nvvm.barrier #nvvm.reduction<or>
 // CHECK:     scf.if
 // CHECK:       nvgpu.device_async_copy %arg2{{.*}}, %[[VS]]
@@ -282,8 +282,8 @@ func.func @split_skip(%q: memref<1x4x1x128xbf16>, %k: memref<1x4x65536x128xbf16>
 // CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK:       gpu.barrier
 // CHECK:     scf.if
-// CHECK:     } else {
 // CHECK:       nvgpu.ldmatrix %[[VS]]
+// CHECK:     } else {
 // CHECK:   nvgpu.device_async_wait
 // CHECK:   %[[LEADER:.*]] = arith.cmpi eq, %[[QUAD]], %c0 : index
 // CHECK:   scf.if %[[LEADER]] {
@@ -301,7 +301,7 @@ func.func @packed_skip(%q: memref<2x8x1x64xbf16>, %k: memref<2x2x3001x64xbf16>, 
 // on the fold's results) and adds no probability.
 // CHECK-LABEL: func.func @rows_skip
 // CHECK: scf.for
-// CHECK:   nvvm.redux.sync  or
+// CHECK:   nvvm.vote.sync  any
 // CHECK:   scf.if
 // CHECK:   } else {
 // CHECK:     nvvm.ex2.approx.ftz.f

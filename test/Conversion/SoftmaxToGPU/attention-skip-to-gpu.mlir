@@ -26,8 +26,7 @@
 // NV-NEXT:        scf.if %[[EARLY]] {
 // NV:               nvgpu.device_async_copy %{{.*}}, %[[VBUF:.*]][
 // NV:             nvvm.mma.sync
-// NV:             %[[BITS:.*]] = nvvm.redux.sync  or %{{.*}}, %c-1_i32 : i32 -> i32
-// NV:             %[[HELD:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32
+// NV:             %[[HELD:.*]] = nvvm.vote.sync  any %c-1_i32, %{{.*}} -> i1
 // NV:             %[[SKIP:.*]] = arith.xori %[[HELD]], %true
 // NV-NOT:         nvvm.ex2.approx.ftz.f
 // NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
@@ -61,7 +60,7 @@
 // CDNA:             memref.load %[[FLAGS]]
 // CDNA:             memref.store %c0_i32{{.*}}, %[[FLAGS]]
 // CDNA:           memref.atomic_rmw addi
-// PTX: redux.sync.or.b32
+// PTX: vote.sync.any.pred
 // PTX: bar.red.or.pred
 // PTX: atom.global.add.u64
 // ISA: s_barrier
@@ -81,7 +80,7 @@ func.func @per_request(%q: memref<2x4x100x64xbf16>, %k: memref<2x2x300x64xbf16>,
 // NV:           %[[NK:.*]] = arith.index_cast %{{.*}} : index to i64
 // NV:           %[[NKF:.*]] = arith.sitofp %[[NK]] : i64 to f32
 // NV:           arith.divf %{{.*}}, %[[NKF]] : f32
-// NV:           nvvm.redux.sync or
+// NV:           nvvm.vote.sync any
 // NV-NOT:       memref.atomic_rmw
 // NV:         return
 // CDNA-LABEL: func.func @scale_factor
@@ -101,9 +100,9 @@ func.func @scale_factor(%q: memref<1x2x64x128xf16>, %k: memref<1x2x1000x128xf16>
 // NV-LABEL: func.func @dense
 // NV:         scf.for
 // NV:           gpu.barrier
-// NV-NOT:       nvvm.redux.sync
+// NV-NOT:       nvvm.vote.sync
 // NV:           nvgpu.device_async_copy
-// NV-NOT:       nvvm.redux.sync
+// NV-NOT:       nvvm.vote.sync
 // NV-NOT:       nvvm.barrier
 // NV:         return
 func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: memref<1x2x300x64xbf16>, %o: memref<1x2x64x64xbf16>) {
@@ -122,10 +121,10 @@ func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: me
 // NV-LABEL: func.func @block_tile
 // NV:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 // NV:           %[[RES:.*]]:{{[0-9]+}} = scf.for {{.*}} iter_args({{.*}}, %[[EARLY:.*]] = %true)
-// NV-NOT:         nvvm.redux.sync
+// NV-NOT:         nvvm.vote.sync
 // NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // NV-NEXT:        gpu.barrier
-// NV-NOT:         nvvm.redux.sync
+// NV-NOT:         nvvm.vote.sync
 // With one buffer, a V requested with the tile has landed in every thread
 // before the vote's barrier, past which every warp may read it.
 // NV:             nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
@@ -161,7 +160,7 @@ func.func @dense(%q: memref<1x2x64x64xbf16>, %k: memref<1x2x300x64xbf16>, %v: me
 // CDNA:             memref.load %[[FLAGS]]
 // CDNA:           memref.atomic_rmw addi
 // PTX-LABEL: .entry block_tile
-// PTX-NOT: redux.sync
+// PTX-NOT: vote.sync
 // PTX: bar.red.or.pred
 // PTX: bar.red.or.pred
 // PTX: atom.global.add.u64
@@ -177,7 +176,7 @@ func.func @block_tile(%q: memref<2x4x300x64xbf16>, %k: memref<2x2x300x64xbf16>, 
 // are past Nq and let every key tile go).
 // NV-LABEL: func.func @block_tile_few_rows
 // NV:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
-// NV-NOT:       nvvm.redux.sync
+// NV-NOT:       nvvm.vote.sync
 // NV:           nvvm.barrier #nvvm.reduction<or>
 // NV:         rows_per_warp = 16, rows_per_block = 16,
 // CDNA-LABEL: func.func @block_tile_few_rows

@@ -4,7 +4,7 @@
 // skip_values = with_keys: the thresholded prefill kernel keeps the dense
 // kernel's schedule, each tile's K and V waited for together (their two
 // parity waits, then the loop's one barrier), the next tile's K and V
-// requested as it starts; the warp's vote (one redux.sync) decides only the
+// requested as it starts; the warp's vote (one vote.sync) decides only the
 // fold and P V: no block vote, no later copy or wait in the tile.
 // CHECK-LABEL: func.func @warp_tile
 // CHECK:       scf.for
@@ -13,7 +13,7 @@
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[KMAP:[0-9]+]],
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[VMAP:[0-9]+]],
-// CHECK:         nvvm.redux.sync  or
+// CHECK:         nvvm.vote.sync  any
 // CHECK-NOT:     nvvm.barrier
 // CHECK-NOT:     nvvm.mbarrier.try_wait.parity
 // CHECK-NOT:     nvvm.cp.async.bulk.tensor.shared.cluster.global
@@ -27,7 +27,7 @@
 // WG:         nvvm.mbarrier.try_wait.parity
 // WG-NEXT:    gpu.barrier
 // WG:         nvvm.wgmma.mma_async
-// WG:         nvvm.redux.sync  or
+// WG:         nvvm.vote.sync  any
 // WG-NOT:     nvvm.barrier
 // WG-NOT:     nvvm.mbarrier.try_wait.parity
 // WG:         scf.yield

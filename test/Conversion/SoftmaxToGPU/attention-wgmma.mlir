@@ -100,7 +100,7 @@ func.func @skip_two_warpgroups(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4
 // voting together (64 threads; no warpgroup, so mma.sync).
 // CHECK-LABEL: func.func @skip_two_warps
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c64
-// CHECK-NOT: nvvm.redux.sync
+// CHECK-NOT: nvvm.vote.sync
 // CHECK: nvvm.barrier #nvvm.reduction<or>
 // CHECK: mma = m16n8k16, rows_per_warp = 16, rows_per_block = 32,
 func.func @skip_two_warps(%q: memref<1x32x4096x128xbf16>, %k: memref<1x32x4096x128xbf16>, %v: memref<1x32x4096x128xbf16>, %o: memref<1x32x4096x128xbf16>, %t: f32) {

@@ -139,10 +139,10 @@ public:
   virtual std::unique_ptr<StateMath> rowMath();
   /// The lane that writes per-row results (lse).
   virtual Value isRowLeader() = 0;
-  /// The bitwise or of the i32 `bits` over the lanes of the warp. The
-  /// default combines xor shuffles; an end with a warp reduction
-  /// instruction uses it.
-  virtual Value warpOr(Value bits);
+  /// Whether each i1 of `preds` held in some lane of the warp. The default
+  /// packs them into the bits of one i32 and ors it over xor shuffles; an
+  /// end with a warp vote instruction votes on each.
+  virtual SmallVector<Value> warpAny(ArrayRef<Value> preds);
   /// Whether the end has one instruction for a barrier that also tells
   /// whether a predicate held in some thread of the block (`barrierAny`);
   /// where it has not, the kernel combines the predicates through a flag in

@@ -118,11 +118,16 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   };
   // Each row's verdict (the op's rule, from the tile's own row max before
   // it joins m): rows past Nq let the tile go. A row sees the tile when
-  // some key of it is visible to it.
+  // some key of it is visible to it. Where the warp's or the block's vote
+  // decides, each lane judges its own share of each row (laneOffset): the
+  // rule holds for the row's max exactly when it holds for every lane's
+  // share (x - m rounds monotonically in x), so the vote waits for no
+  // exchange across the row's lanes, and the fold's exchange runs beside
+  // it (not measured yet: bench/blasst/overhead_ab.py).
   SmallVector<Value> rowAllows, rowSees;
   Value allow = yes, sees = arith::ConstantIntOp::create(b, loc, 0, 1);
   for (int64_t r = 0; r < slots; ++r) {
-    Value g = fold.groupOffset(r);
+    Value g = rowWise ? fold.groupOffset(r) : fold.laneOffset(r);
     Value valid = cmp(arith::CmpIPredicate::slt, rows[r], nq);
     rowAllows.push_back(
         orI(notI(valid), sm.rowAllowsSkip(g, st[r], log2Lambda)));
@@ -131,21 +136,15 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     sees = orI(sees, rowSees.back());
   }
   // The warp skips the tile (no fold, no P V) when each of its rows lets
-  // it. One reduction over the warp: bit 0, some row holds the tile; bit 1
-  // (the counts of a warp-wide query tile), some row sees it. A block-wide
-  // query tile is decided by the block's vote instead (and its counts by
-  // a second one), before the fold: its warps fold the tile or skip it
-  // together.
+  // it: one vote over the warp on whether some row holds the tile, and
+  // with the counts of a warp-wide query tile, a second on whether some
+  // row sees it. A block-wide query tile is decided by the block's vote
+  // instead (and its counts by a second one), before the fold: its warps
+  // fold the tile or skip it together.
   Type i32 = b.getI32Type();
-  // warpBits: the warp's reduction; blockSees: with counts, the block's
-  // vote on whether some row sees the tile.
-  Value warpSkip, needV, warpBits, blockSees;
-  auto bit = [&](int64_t mask) -> Value {
-    Value set = arith::AndIOp::create(
-        b, loc, warpBits, arith::ConstantIntOp::create(b, loc, mask, 32));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
-                                 arith::ConstantIntOp::create(b, loc, 0, 32));
-  };
+  // warpSees, blockSees: with counts, whether some row of the warp or of
+  // the block sees the tile.
+  Value warpSkip, needV, warpSees, blockSees;
   bool twoBuffers = mma.stages() == 2;
   if (blockWide) {
     // With one buffer, V requested with the tile is read by every warp
@@ -158,15 +157,13 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     if (counts)
       blockSees = blockAny(sees, kv0, /*which=*/1);
   } else {
-    Value bits = arith::ExtUIOp::create(b, loc, i32, notI(allow));
+    SmallVector<Value> preds{notI(allow)};
     if (counts && !rowWise)
-      bits = arith::OrIOp::create(
-          b, loc, bits,
-          arith::ShLIOp::create(b, loc,
-                                arith::ExtUIOp::create(b, loc, i32, sees),
-                                arith::ConstantIntOp::create(b, loc, 1, 32)));
-    warpBits = mma.warpOr(bits);
-    warpSkip = notI(bit(1));
+      preds.push_back(sees);
+    SmallVector<Value> any = mma.warpAny(preds);
+    warpSkip = notI(any[0]);
+    if (counts && !rowWise)
+      warpSees = any[1];
   }
   // With V requested with K, V has landed with the tile (the loop's wait)
   // and no vote decides its copy.
@@ -190,6 +187,14 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
   // 65536). Non-causal, the [64, 64] block tile went from 1.08-1.12x to
   // 1.01-1.06x; the [16, 64] warp tile of 4 warps from 1.05x to 1.15x.
   // bench/results/blasst/block_tiles.md, "Session 29".
+  // m' (the lanes' exchange of their shares) is taken before the branch
+  // and joins the state by a select after it: were it used only inside the
+  // branch, LLVM would sink the exchange past the vote, which would then
+  // wait for it again.
+  SmallVector<Value> mNew;
+  if (!rowWise)
+    for (int64_t r = 0; r < slots; ++r)
+      mNew.push_back(fold.offset(r));
   SmallVector<Value> kept(st.take_front(2 * slots + accs));
   SmallVector<Type> types;
   for (Value v : kept)
@@ -210,6 +215,8 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
     scf::YieldOp::create(b, loc, state);
   }
   SmallVector<Value> next(folded.getResults());
+  for (auto [r, m] : llvm::enumerate(mNew))
+    next[r] = arith::SelectOp::create(b, loc, warpSkip, st[r], m);
   if (counts) {
     Value live = st[2 * slots + accs], skipped = st[2 * slots + accs + 1];
     auto addIf = [&](Value sum, Value pred) -> Value {
@@ -227,7 +234,7 @@ SmallVector<Value> AttentionKernel::skipTile(StateFold &fold, ValueRange st,
       }
     } else {
       // Per warp or block, i32: at most one pair per key tile.
-      Value tileSees = blockWide ? blockSees : bit(2);
+      Value tileSees = blockWide ? blockSees : warpSees;
       live = addIf(live, tileSees);
       skipped = addIf(skipped, andI(tileSees, warpSkip));
     }

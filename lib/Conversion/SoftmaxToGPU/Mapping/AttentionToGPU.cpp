@@ -63,14 +63,29 @@ Value AttentionMma::rowReduce(Value v,
   return v;
 }
 
-Value AttentionMma::warpOr(Value bits) {
+SmallVector<Value> AttentionMma::warpAny(ArrayRef<Value> preds) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::ConstantIntOp::create(b, loc, 0, 32);
+  for (auto [i, p] : llvm::enumerate(preds))
+    bits = arith::OrIOp::create(
+        b, loc, bits,
+        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, p),
+                              arith::ConstantIntOp::create(b, loc, i, 32)));
   for (int32_t offset = lanes() / 2; offset >= 1; offset /= 2) {
     Value w = gpu::ShuffleOp::create(b, loc, bits, offset, lanes(),
                                      gpu::ShuffleMode::XOR)
                   .getShuffleResult();
     bits = arith::OrIOp::create(b, loc, bits, w);
   }
-  return bits;
+  SmallVector<Value> any;
+  for (int64_t i = 0, e = preds.size(); i < e; ++i) {
+    Value set = arith::AndIOp::create(
+        b, loc, bits, arith::ConstantIntOp::create(b, loc, 1 << i, 32));
+    any.push_back(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, set,
+        arith::ConstantIntOp::create(b, loc, 0, 32)));
+  }
+  return any;
 }
 
 SmallVector<Value> AttentionMma::kvIndices(Value src, Value bIdx, Value kvHead,

@@ -178,13 +178,18 @@ public:
   Value isRowLeader() override {
     return cmp(arith::CmpIPredicate::eq, quad, idx(0));
   }
-  // redux.sync.or and bar.red.or: one instruction each where the shuffle
+  // vote.sync.any and bar.red.or: one instruction each where the shuffle
   // reduction takes ten and the shared-memory flag a store, a barrier and
-  // a load.
-  Value warpOr(Value bits) override {
+  // a load. The vote sets a predicate; redux.sync.or, which this used
+  // before, writes a register the branch then compares (the causal d 128
+  // warp tile with nothing skipped: not measured yet, bench/blasst/overhead_ab.py).
+  SmallVector<Value> warpAny(ArrayRef<Value> preds) override {
     Value all = arith::ConstantIntOp::create(b, loc, -1, 32);
-    return NVVM::ReduxOp::create(b, loc, b.getI32Type(), bits,
-                                 NVVM::ReduxKind::OR, all);
+    SmallVector<Value> any;
+    for (Value p : preds)
+      any.push_back(NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), all, p,
+                                             NVVM::VoteSyncKind::any));
+    return any;
   }
   bool reducesAtBarrier() const override { return true; }
   Value barrierAny(Value pred) override {

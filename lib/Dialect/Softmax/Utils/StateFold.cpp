@@ -119,12 +119,22 @@ Value StateFold::groupOffset(int64_t slot) {
     ownOffset.resize(group.size());
   if (ownOffset[slot])
     return ownOffset[slot];
-  Value v = group[slot];
-  if (rule.log2Scale)
-    v = sm.mul(v, rule.log2Scale);
+  Value v = laneOffset(slot);
   if (rule.acrossLanes)
     v = rule.acrossLanes(v);
   return ownOffset[slot] = v;
+}
+
+Value StateFold::laneOffset(int64_t slot) {
+  assert(rule.ownGroup && "laneOffset needs FoldRule::ownGroup");
+  if (ownLaneOffset.empty())
+    ownLaneOffset.resize(group.size());
+  if (ownLaneOffset[slot])
+    return ownLaneOffset[slot];
+  Value v = group[slot];
+  if (rule.log2Scale)
+    v = sm.mul(v, rule.log2Scale);
+  return ownLaneOffset[slot] = v;
 }
 
 Value StateFold::rescale(int64_t slot) {

@@ -395,6 +395,9 @@ public:
   /// The group's own offset G of a slot (rule.ownGroup): its max, scaled,
   /// across lanes, not joined with m; offset is then max(m, G).
   Value groupOffset(int64_t slot = 0);
+  /// This lane's share of groupOffset (its own elements' max, scaled),
+  /// before the lanes combine it: groupOffset is its max over the lanes.
+  Value laneOffset(int64_t slot = 0);
   /// r = s(m - m'); null at a known offset from the identity.
   Value rescale(int64_t slot = 0);
   /// sum r (sum itself when there is no rescale).
@@ -434,7 +437,7 @@ private:
   /// and -m' (log2Scale).
   SmallVector<Value> m, group, mNew, r, r0, negM;
   /// Per slot, rule.ownGroup: the group's offset across lanes.
-  SmallVector<Value> ownOffset;
+  SmallVector<Value> ownOffset, ownLaneOffset;
   /// Per element: the exponent pair, the term.
   SmallVector<Value> ks, as, ts;
   Value log2e, termTotal, minusInfMask;
