@@ -6,6 +6,7 @@
 // without keys. Prints one PASS or FAIL line per function, or the
 // runtime's error and exits with 2.
 
+#include "bf16.h"
 #include "softmax-mlir/Runtime/SoftmaxRuntime.h"
 
 #include <algorithm>
@@ -44,19 +45,6 @@ MemRef<Rank> view(void *data, std::initializer_list<int64_t> shape) {
     stride *= m.sizes[r];
   }
   return m;
-}
-
-uint16_t toBF16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7fff + ((u >> 16) & 1); // round to nearest even
-  return static_cast<uint16_t>(u >> 16);
-}
-double fromBF16(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
 }
 
 template <typename T> T *managed(int64_t count) {

@@ -8,6 +8,7 @@
 // or the runtime's error and exits with 2. The descriptors, managed memory
 // and bf16 rounding are the cross-entropy drivers' (cross-entropy-driver.h).
 
+#include "bf16.h"
 #include "cross-entropy-driver.h"
 
 #include <algorithm>
@@ -20,13 +21,6 @@
 namespace {
 constexpr int64_t ROWS = 6;
 const double kInf = std::numeric_limits<double>::infinity();
-
-double fromBF16(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 /// The six rows of length v, as doubles.
 std::vector<double> rows(int64_t v, std::mt19937 &rng) {

@@ -8,6 +8,7 @@
 // log-probabilities within 1e-5 relative. Prints one PASS or FAIL line per
 // function, or the runtime's error and exits with 2.
 
+#include "bf16.h"
 #include "softmax-mlir/Runtime/SoftmaxRuntime.h"
 
 #include <algorithm>
@@ -33,20 +34,6 @@ MemRef2 view(void *data, int64_t rows, int64_t cols) {
 template <typename T> T *managed(int64_t count) {
   return static_cast<T *>(
       mgpuMemAlloc(count * sizeof(T), nullptr, /*isHostShared=*/true));
-}
-uint16_t toBF16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if (std::isnan(f))
-    return 0x7fc0;
-  u += 0x7fff + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
-}
-double fromBF16(uint16_t h) {
-  uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
 }
 
 /// The six rows of length v, as doubles.
