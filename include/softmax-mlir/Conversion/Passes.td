@@ -56,7 +56,8 @@ def SoftmaxMapToCPU : Pass<"softmax-map-to-cpu"> {
     Requirements, each with its own diagnostic: memrefs with identity
     layout (a buffer reduced along its last dimension, and `softmax.topk`,
     may also be rows of a larger buffer, read in place: unit stride along
-    the row, any outer strides), f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends
+    the row, any outer strides; a logsumexp's output any strides),
+    f16/bf16/f32 data, f32 accumulation. `softmax-to-cpu` sends
     every other op through `softmax-decompose` instead.
 
     Example:

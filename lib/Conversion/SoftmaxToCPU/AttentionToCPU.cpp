@@ -375,7 +375,7 @@ std::optional<std::string> mlir::softmax::whyNotMappableToCPU(AttentionOp op) {
       buffers.push_back(v);
   if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping",
                                          /*requireBuffers=*/true,
-                                         /*allowOuterStrides=*/true))
+                                         StridedBuffers::UnitStrideRows))
     return why;
   auto q = cast<MemRefType>(op.getQuery().getType());
   auto v = cast<MemRefType>(op.getValue().getType());

@@ -104,23 +104,34 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
     // The kernel indexes [row, column] and loads vectors along a row: rows
     // of a larger buffer (a slice) are read in place.
     return whyNotContiguousBuffers(buffers, "CPU mapping", requireBuffers,
-                                   /*allowOuterStrides=*/true);
+                                   StridedBuffers::UnitStrideRows);
   }
   auto semantic = dyn_cast<SemanticOpInterface>(op);
   if (!semantic || isa<AttentionOp>(op))
     return std::string("is not a softmax, log_softmax or logsumexp op");
-  SmallVector<Value> buffers(semantic.getInputs());
-  llvm::append_range(buffers, semantic.getDestinations());
+  SmallVector<Value> buffers(semantic.getInputs()), stored;
+  // A logsumexp's outputs are stored one element per row.
+  (semantic.getNormalizeKind() ? buffers : stored)
+      .append(semantic.getDestinations().begin(),
+              semantic.getDestinations().end());
   // An input reduced along its last dimension is read in vectors along each
   // row, as are its outputs: rows of a larger buffer (a slice with outer
   // strides, such as logits[:, -1:, :] or a range of heads) are read and
-  // written in place. A reduction along another dimension collapses the
-  // buffers into [outer, n, inner], which needs them contiguous.
+  // written in place (a logsumexp's outputs with any strides). A reduction
+  // along another dimension collapses the buffers into [outer, n, inner],
+  // which needs them contiguous.
   auto in = cast<ShapedType>(semantic.getInputs().front().getType());
   bool rowsInPlace =
       semantic.getReductionDimension() == std::max<int64_t>(in.getRank(), 1) - 1;
-  if (auto why = whyNotContiguousBuffers(buffers, "CPU mapping",
-                                         requireBuffers, rowsInPlace))
+  if (auto why = whyNotContiguousBuffers(
+          buffers, "CPU mapping", requireBuffers,
+          rowsInPlace ? StridedBuffers::UnitStrideRows
+                      : StridedBuffers::Refused))
+    return why;
+  if (auto why = whyNotContiguousBuffers(stored, "CPU mapping",
+                                         requireBuffers,
+                                         rowsInPlace ? StridedBuffers::AnyStrides
+                                                     : StridedBuffers::Refused))
     return why;
   return whyNotF32Accumulated(semantic, "CPU mapping");
 }

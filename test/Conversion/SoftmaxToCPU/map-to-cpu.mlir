@@ -152,6 +152,18 @@ func.func @rows_of_heads(%x: memref<2x2x8x1000xf32, strided<[32000, 8000, 1000, 
 
 // -----
 
+// A logsumexp stored into every other element of a larger buffer: its
+// outputs are written one element per row, so any strides do.
+// CHECK-LABEL: func.func @logsumexp_into_a_column
+// CHECK:       scf.parallel (%[[ROW:.*]]) =
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<4xf32, strided<[2], offset: 1>>
+func.func @logsumexp_into_a_column(%x: memref<4x1000xf32>, %s: memref<4xf32, strided<[2], offset: 1>>) {
+  softmax.logsumexp ins(%x : memref<4x1000xf32>) outs(%s : memref<4xf32, strided<[2], offset: 1>>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
 // One row of a larger buffer (x[3, :]): a unit dimension added in place.
 // CHECK-LABEL: func.func @one_row_of_a_slice
 // CHECK:       %[[XR:.*]] = memref.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [1, 1000] : memref<1000xf32, strided<[1], offset: ?>> into memref<1x1000xf32, strided<[1000, 1], offset: ?>>

@@ -353,9 +353,28 @@ class ModuleBuilder:
             # The input is its own destination: the op may overwrite it in
             # place only where it has finished reading it.
             return "%x"
+        # A sliced input's logsumexp goes to every other element of a
+        # larger destination (a strided output after bufferization).
+        column = self.slice_rows is not None and self.op == "logsumexp"
+        oty = ty
+        if column:
+            shape = ty[len("tensor<"):-1].split("x")
+            ty = "tensor<" + "x".join(shape[:-1] + ["2", shape[-1]]) + ">"
         lines.append(f"  %e = tensor.empty({', '.join(dyn_dims)}) : {ty}")
-        if self.init in ("empty", "alias"):
-            return "%e"
+        init = "%e"
+        if self.init not in ("empty", "alias"):
+            init = self._garbage(lines, ty)
+        if not column:
+            return init
+        rank = len(ty.split("x")) - 1
+        zeros = ", ".join(["0"] * (rank - 1))
+        sizes = ", ".join(ty[len("tensor<"):-1].split("x")[:-2] + ["1"])
+        ones = ", ".join(["1"] * rank)
+        lines.append(f"  %col = tensor.extract_slice {init}[{zeros}, 1] [{sizes}] [{ones}] "
+                     f": {ty} to {oty}")
+        return "%col"
+
+    def _garbage(self, lines: list[str], ty: str) -> str:
         # Garbage destination: the op must overwrite it, never read it.
         lines.append("  %g = arith.constant 0x7FC00000 : f32")
         if self.elem == "f32":
@@ -736,7 +755,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the input is a tensor.extract_slice of a larger tensor: rows (the "
                          "default) every other row from its second column; last [R, 1, n], "
                          "position 2 of 3 ([:, -1:, :] of logits); heads [2, R, n] of "
-                         "[3, R + 1, n + 3] (outer strides no reshape merges). Static, last "
+                         "[3, R + 1, n + 3] (outer strides no reshape merges); a logsumexp "
+                         "writes every other element of a larger destination. Static, last "
                          "dimension, init empty or nan")
     ap.add_argument("--init", choices=("empty", "nan", "alias"), default="empty",
                     help="destination: tensor.empty, filled with NaN (must be overwritten), "

@@ -18,16 +18,17 @@ Request mlir::softmax::rowKernelRequest(SemanticOpInterface op,
 std::optional<std::string>
 mlir::softmax::whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
                                        bool requireBuffers,
-                                       bool allowOuterStrides) {
+                                       StridedBuffers strided) {
   for (Value v : buffers) {
     auto type = dyn_cast<MemRefType>(v.getType());
     if (!type && requireBuffers)
       return (mapping + " expects memrefs; run one-shot-bufferize first").str();
     if (type && !type.getLayout().isIdentity()) {
-      if (!allowOuterStrides)
+      if (strided == StridedBuffers::Refused)
         return (mapping + " expects contiguous (identity layout) memrefs")
             .str();
-      if (!type.isLastDimUnitStride())
+      if (strided == StridedBuffers::UnitStrideRows &&
+          !type.isLastDimUnitStride())
         return (mapping + " expects memrefs whose last dimension has unit "
                           "stride")
             .str();

@@ -34,17 +34,28 @@ struct Request {
 /// with `algorithm` as its resolved algorithm.
 Request rowKernelRequest(SemanticOpInterface op, Algorithm algorithm);
 
+/// The layouts a mapping indexes besides the identity.
+enum class StridedBuffers {
+  /// None: the mapping collapses or linearizes the buffers.
+  Refused,
+  /// Strided memrefs whose last dimension has unit stride: a mapping that
+  /// indexes every dimension and loads vectors along the last reads a
+  /// slice of a larger buffer (a split's keys of a KV cache, rows of
+  /// logits) in place.
+  UnitStrideRows,
+  /// Any strided memref: a buffer read or written one element at a time
+  /// (a logsumexp's output).
+  AnyStrides,
+};
+
 /// Why a mapping (named `mapping` in the message, e.g. "CPU mapping") cannot
-/// index `buffers` as contiguous memrefs, or nullopt when it can. Tensors
-/// pass when `requireBuffers` is false (the question asked before
-/// bufferization). With `allowOuterStrides`, a strided memref whose last
-/// dimension has unit stride passes too: a mapping that indexes every
-/// dimension (the CPU attention kernel) reads a slice of a larger buffer,
-/// such as a split's keys of a KV cache, in place.
+/// index `buffers` with the layouts `strided` allows, or nullopt when it
+/// can. Tensors pass when `requireBuffers` is false (the question asked
+/// before bufferization).
 std::optional<std::string>
 whyNotContiguousBuffers(ValueRange buffers, StringRef mapping,
                         bool requireBuffers = true,
-                        bool allowOuterStrides = false);
+                        StridedBuffers strided = StridedBuffers::Refused);
 
 /// Why `op` does not read and write f16/bf16/f32 data accumulated in f32,
 /// which the CPU and GPU mappings compute, or nullopt when it does.
