@@ -109,11 +109,14 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
   auto semantic = dyn_cast<SemanticOpInterface>(op);
   if (!semantic || isa<AttentionOp>(op))
     return std::string("is not a softmax, log_softmax or logsumexp op");
+  // A logsumexp's outputs are stored one element per row (`stored`); the
+  // other outputs are written in vectors along the rows, as the input is
+  // read.
   SmallVector<Value> buffers(semantic.getInputs()), stored;
-  // A logsumexp's outputs are stored one element per row.
-  (semantic.getNormalizeKind() ? buffers : stored)
-      .append(semantic.getDestinations().begin(),
-              semantic.getDestinations().end());
+  if (semantic.getNormalizeKind())
+    llvm::append_range(buffers, semantic.getDestinations());
+  else
+    llvm::append_range(stored, semantic.getDestinations());
   // An input reduced along its last dimension is read in vectors along each
   // row, as are its outputs: rows of a larger buffer (a slice with outer
   // strides, such as logits[:, -1:, :] or a range of heads) are read and
@@ -121,8 +124,7 @@ mlir::softmax::whyNotMappableToCPU(Operation *op, bool requireBuffers) {
   // along another dimension collapses the buffers into [outer, n, inner],
   // which needs them contiguous.
   auto in = cast<ShapedType>(semantic.getInputs().front().getType());
-  bool rowsInPlace =
-      semantic.getReductionDimension() == std::max<int64_t>(in.getRank(), 1) - 1;
+  bool rowsInPlace = semantic.getReductionDimension() == in.getRank() - 1;
   if (auto why = whyNotContiguousBuffers(
           buffers, "CPU mapping", requireBuffers,
           rowsInPlace ? StridedBuffers::UnitStrideRows

@@ -94,9 +94,9 @@ LogicalResult checkCPUStrategy(Operation *op, const CPUStrategy &s);
 /// Why `op` cannot be mapped to CPU vector loops, or nullopt when it can.
 /// The mapping takes bufferized softmax, log_softmax and logsumexp ops on
 /// identity-layout memrefs of f16, bf16 or f32 with f32 accumulation, along
-/// any dimension (a [rows, n] buffer reduced along its rows may be rows of
-/// a larger one: unit stride along the row), and softmax.topk on such row
-/// views.
+/// any dimension. A buffer reduced along its last dimension may be rows of
+/// a larger one (any outer strides, unit stride along the row; a
+/// logsumexp's output any strides), as may softmax.topk's buffers.
 /// `requireBuffers` false asks the question before bufferization.
 std::optional<std::string> whyNotMappableToCPU(Operation *op,
                                                bool requireBuffers = true);
