@@ -71,3 +71,47 @@ func.func @grad(%h: tensor<5x16xbf16>, %w: tensor<97x16xbf16>, %t: tensor<5xi64>
   %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<5x16xbf16>, tensor<97x16xbf16>) filter_counts(%n0 : tensor<2xi64>) reduction(mean) vocab_tile(32) token_tile(2)
   return %gh, %gw, %n : tensor<5x16xbf16>, tensor<97x16xbf16>, tensor<2xi64>
 }
+
+// class_max: the forward's tiles of 512 classes write their groups of 256
+// (a linalg.reduce of maximumf per group, inserted at column (v0 + g0) /
+// 256; 1031 classes: the last group of 7). The gradient bounds each
+// (block, tile) from the largest class_max of the groups it meets, the
+// tokens' lse, weights and targets (crossEntropyBoundsToken: max - lse <=
+// log(filter (1 - 2^-10)), weight ordered, target elsewhere or ignored),
+// and recomputes the tile's logits only when that fails; the third count
+// is the tiles bounded.
+// CHECK-LABEL: func.func @class_max
+// CHECK:       %[[FWD:.*]]:4 = scf.for %[[V0:.*]] = %c0 to %c1031 step %c512 iter_args({{.*}}, %[[CMI:.*]] = %arg5)
+// CHECK:         scf.for %[[G0:.*]] = %c0 to %{{.*}} step %c256 iter_args(%[[CM:.*]] = %[[CMI]])
+// CHECK:           %[[RED:.*]] = linalg.reduce ins(%{{.*}} : tensor<8x?xf32>)
+// CHECK:             arith.maximumf
+// CHECK:           %[[AT:.*]] = arith.addi %[[V0]], %[[G0]]
+// CHECK:           %[[COL:.*]] = arith.divui %[[AT]], %c256
+// CHECK:           tensor.insert_slice %[[RED]] into %[[CM]][0, %[[COL]]] [8, 1] [1, 1] : tensor<8xf32> into tensor<8x5xf32>
+// CHECK:       scf.for %[[GV0:.*]] = %c0 to %c1031 step %c256 iter_args({{.*}}) -> (tensor<8x64xf32>, tensor<1031x64xbf16>, i64, i64, i64)
+// CHECK:         scf.for %[[N0:.*]] = %c0 to %c8 step %c4
+// CHECK:           %[[GFIRST:.*]] = arith.divui %[[GV0]], %c256
+// CHECK:           %[[GEND:.*]] = arith.ceildivui %{{.*}}, %c256
+// CHECK:           %[[NG:.*]] = arith.subi %[[GEND]], %[[GFIRST]]
+// CHECK:           tensor.extract_slice %[[FWD]]#3[%[[N0]], %[[GFIRST]]] [%{{.*}}, %[[NG]]] [1, 1]
+// CHECK:           linalg.reduce
+// CHECK:             arith.maximumf
+// CHECK:           %[[BOUNDS:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]}
+// CHECK:             arith.subf
+// CHECK:             arith.cmpf ole
+// CHECK:             arith.cmpf ord
+// CHECK:           %[[BOUNDED:.*]] = tensor.extract %[[BOUNDS]][] : tensor<i1>
+// CHECK:           %[[TILE:.*]]:3 = scf.if %[[BOUNDED]]
+// CHECK-NEXT:        scf.yield %{{.*}}, %{{.*}}, %true
+// CHECK:           } else {
+// CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK:             math.exp
+// CHECK:           %[[FILTERED:.*]] = arith.ori %[[BOUNDED]], %[[TILE]]#2
+// CHECK:           arith.extui %[[FILTERED]] : i1 to i64
+// CHECK:           arith.extui %[[BOUNDED]] : i1 to i64
+// CHECK:       tensor.insert %{{.*}} into %{{.*}}[%c2] : tensor<3xi64>
+func.func @class_max(%h: tensor<8x64xbf16>, %w: tensor<1031x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>, %s0: tensor<8xf32>, %cm0: tensor<8x5xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<1031x64xbf16>, %n0: tensor<3xi64>) -> (tensor<f32>, tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<3xi64>) {
+  %l, %lse, %cm = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) lse(%s0 : tensor<8xf32>) class_max(%cm0 : tensor<8x5xf32>) reduction(mean) vocab_tile(512)
+  %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) class_max(%cm : tensor<8x5xf32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<1031x64xbf16>) filter_counts(%n0 : tensor<3xi64>) reduction(mean) vocab_tile(256) token_tile(4)
+  return %l, %gh, %gw, %n : tensor<f32>, tensor<8x64xbf16>, tensor<1031x64xbf16>, tensor<3xi64>
+}

@@ -136,9 +136,33 @@ func.func @grad_filter(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tenso
 
 // -----
 
-func.func @grad_counts(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>, %n0: tensor<3xi64>) {
-  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op filter_counts must be tensor<2xi64>, not 'tensor<3xi64>'}}
-  %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) filter_counts(%n0 : tensor<3xi64>) reduction(mean)
+func.func @grad_counts(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>, %n0: tensor<4xi64>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op filter_counts must be tensor<2xi64> or tensor<3xi64>, not 'tensor<4xi64>'}}
+  %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) filter_counts(%n0 : tensor<4xi64>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @class_max_groups(%h: tensor<8x64xbf16>, %w: tensor<1000x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>, %cm0: tensor<8x3xf32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op class_max must be [N, ceil(V / 256)], a token's largest logit per 256 classes, not 'tensor<8x3xf32>'}}
+  %l, %cm = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1000x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) class_max(%cm0 : tensor<8x3xf32>) reduction(mean)
+  return
+}
+
+// -----
+
+func.func @class_max_vocab_tile(%h: tensor<8x64xbf16>, %w: tensor<1000x64xbf16>, %t: tensor<8xi64>, %l0: tensor<f32>, %cm0: tensor<8x4xf32>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy' op class_max needs vocab_tile to be a multiple of 256, not 100}}
+  %l, %cm = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<8x64xbf16>, tensor<1000x64xbf16>, tensor<8xi64>) outs(%l0 : tensor<f32>) class_max(%cm0 : tensor<8x4xf32>) reduction(mean) vocab_tile(100)
+  return
+}
+
+// -----
+
+func.func @grad_class_max_tokens(%h: tensor<8x64xbf16>, %w: tensor<100x64xbf16>, %t: tensor<8xi64>, %lse: tensor<8xf32>, %dl: tensor<f32>, %cm: tensor<7x1xf32>, %gh0: tensor<8x64xbf16>, %gw0: tensor<100x64xbf16>) {
+  // expected-error @+1 {{'softmax.linear_cross_entropy_grad' op class_max must be [N, ceil(V / 256)], a token's largest logit per 256 classes, not 'tensor<7x1xf32>'}}
+  %gh, %gw = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<8x64xbf16>, tensor<100x64xbf16>, tensor<8xi64>, tensor<8xf32>, tensor<f32>) class_max(%cm : tensor<7x1xf32>) outs(%gh0, %gw0 : tensor<8x64xbf16>, tensor<100x64xbf16>) reduction(mean)
   return
 }
 

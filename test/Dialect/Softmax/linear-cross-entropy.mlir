@@ -27,11 +27,21 @@ func.func @grad(%h: tensor<5x16xbf16>, %w: tensor<97x16xbf16>, %t: tensor<5xi64>
   return %gh, %gw, %gb, %n : tensor<5x16xf32>, tensor<97x16xbf16>, tensor<97xf32>, tensor<2xi64>
 }
 
+// class_max from the forward into the gradient, three filter counts.
+// CHECK-LABEL: func.func @class_max
+// CHECK: %{{.*}}:3 = softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<5x16xbf16>, tensor<300x16xbf16>, tensor<5xi64>) outs(%{{.*}} : tensor<f32>) lse(%{{.*}} : tensor<5xf32>) class_max(%{{.*}} : tensor<5x2xf32>) reduction(mean){{$}}
+// CHECK: softmax.linear_cross_entropy_grad ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}#1, %{{.*}} : tensor<5x16xbf16>, tensor<300x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) class_max(%{{.*}}#2 : tensor<5x2xf32>) outs(%{{.*}}, %{{.*}} : tensor<5x16xbf16>, tensor<300x16xbf16>) filter_counts(%{{.*}} : tensor<3xi64>) reduction(mean){{$}}
+func.func @class_max(%h: tensor<5x16xbf16>, %w: tensor<300x16xbf16>, %t: tensor<5xi64>, %l0: tensor<f32>, %s0: tensor<5xf32>, %cm0: tensor<5x2xf32>, %dl: tensor<f32>, %gh0: tensor<5x16xbf16>, %gw0: tensor<300x16xbf16>, %n0: tensor<3xi64>) -> (tensor<f32>, tensor<5x16xbf16>, tensor<300x16xbf16>, tensor<3xi64>) {
+  %l, %lse, %cm = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<5x16xbf16>, tensor<300x16xbf16>, tensor<5xi64>) outs(%l0 : tensor<f32>) lse(%s0 : tensor<5xf32>) class_max(%cm0 : tensor<5x2xf32>) reduction(mean)
+  %gh, %gw, %n = softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : tensor<5x16xbf16>, tensor<300x16xbf16>, tensor<5xi64>, tensor<5xf32>, tensor<f32>) class_max(%cm : tensor<5x2xf32>) outs(%gh0, %gw0 : tensor<5x16xbf16>, tensor<300x16xbf16>) filter_counts(%n0 : tensor<3xi64>) reduction(mean)
+  return %l, %gh, %gw, %n : tensor<f32>, tensor<5x16xbf16>, tensor<300x16xbf16>, tensor<3xi64>
+}
+
 // On memrefs (the GPU mapping's form): no results, the inits written.
 // CHECK-LABEL: func.func @buffers
-// CHECK: softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%{{.*}} : memref<1031xbf16>) outs(%{{.*}} : memref<8xf32>) lse(%{{.*}} : memref<8xf32>) reduction(none){{$}}
-func.func @buffers(%h: memref<8x64xbf16>, %w: memref<1031x64xbf16>, %t: memref<8xi64>, %b: memref<1031xbf16>, %l: memref<8xf32>, %s: memref<8xf32>) {
-  softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%b : memref<1031xbf16>) outs(%l : memref<8xf32>) lse(%s : memref<8xf32>) reduction(none)
+// CHECK: softmax.linear_cross_entropy ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%{{.*}} : memref<1031xbf16>) outs(%{{.*}} : memref<8xf32>) lse(%{{.*}} : memref<8xf32>) class_max(%{{.*}} : memref<8x5xf32>) reduction(none){{$}}
+func.func @buffers(%h: memref<8x64xbf16>, %w: memref<1031x64xbf16>, %t: memref<8xi64>, %b: memref<1031xbf16>, %l: memref<8xf32>, %s: memref<8xf32>, %cm: memref<8x5xf32>) {
+  softmax.linear_cross_entropy ins(%h, %w, %t : memref<8x64xbf16>, memref<1031x64xbf16>, memref<8xi64>) bias(%b : memref<1031xbf16>) outs(%l : memref<8xf32>) lse(%s : memref<8xf32>) class_max(%cm : memref<8x5xf32>) reduction(none)
   return
 }
 

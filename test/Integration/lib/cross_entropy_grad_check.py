@@ -20,6 +20,12 @@ The filter counts must equal the float64 count of tiles whose |du| are
 all at most the filter times their token's weight (allowing 1% for ties
 at the threshold).
 
+A class_max case runs the forward op first, for its lse and class_max
+(each token's largest logit per 256 classes, checked against float64),
+then the gradient twice, with and without class_max: both must give the
+same bits, the same counts, and some tiles filtered before their logits
+were recomputed (the third count; never in exact mode).
+
 Prints one PASS/FAIL line per case and ``PASS: all checks`` at the end.
 """
 
@@ -56,6 +62,7 @@ class Case:
     aligned: bool = False
     scale: float = 1.5          # of the aligned hidden states
     expect_filtered: bool = False
+    class_max: bool = False     # the forward's class_max into the gradient
 
 
 def cases() -> list[Case]:
@@ -74,6 +81,19 @@ def cases() -> list[Case]:
              expect_filtered=True),
         # bf16 exact mode on the same shape: nothing filtered.
         Case("bf16-exact-aligned", 8, 32, 1000, dtype=BF16, aligned=True, filter=0.0),
+        # class_max from the forward: tiles of one group (256 classes; the
+        # last of 232), so a target's tile is its group.
+        Case("bf16-default-filter-class-max", 16, 32, 1000, dtype=BF16, aligned=True,
+             scale=5.0, vocab_tile=256, expect_filtered=True, class_max=True),
+        # The same with bias, softcap and z-loss (the bound's
+        # |1 + 2 c lse|), f32 with a filter, tiles of 100 classes across
+        # groups (each bounded by the largest group it meets; a group with
+        # a target bounds none of its tiles, so two tokens a block).
+        Case("f32-filter-class-max-bias-softcap-zloss", 16, 32, 1500, bias=True,
+             softcap=30.0, z_loss=1e-3, filter=2.0 ** -12, aligned=True, scale=5.0,
+             vocab_tile=100, token_tile=2, expect_filtered=True, class_max=True),
+        # Exact mode filters nothing, class_max or not.
+        Case("f32-exact-class-max", 7, 16, 300, filter=0.0, class_max=True),
     ]
 
 
@@ -158,6 +178,9 @@ def build(c: Case, rng: np.random.Generator, path: str):
     lse32 = lse.astype(np.float32)
     ht, wt = ttype((c.n, c.d), e), ttype((c.v, c.d), e)
     nt = ttype((c.n,), "f32")
+    groups = -(-c.v // 256)
+    cmt = ttype((c.n, groups), "f32")
+    counts = 3 if c.class_max else 2
     dlt = nt if c.reduction == "none" else "tensor<f32>"
     dldense = (hex_dense(dl, "f32") if c.reduction == "none"
                else f"{float(dl)!r}")
@@ -165,36 +188,59 @@ def build(c: Case, rng: np.random.Generator, path: str):
              f"%cls = arith.constant dense<{hex_dense(w, c.dtype)}> : {wt}",
              f'%t = arith.constant dense<"0x{t.astype("<i8").tobytes().hex().upper()}"> : '
              f"{ttype((c.n,), 'i64')}",
-             f"%lse = arith.constant dense<{hex_dense(lse32, 'f32')}> : {nt}",
              f"%dl = arith.constant dense<{dldense}> : {dlt}",
              f"%gh0 = tensor.empty() : {ht}", f"%gw0 = tensor.empty() : {wt}",
-             "%n0 = tensor.empty() : tensor<2xi64>"]
+             f"%n0 = tensor.empty() : tensor<{counts}xi64>"]
     if b is not None:
         lines.append(f"%b = arith.constant dense<{hex_dense(b, c.dtype)}> : {ttype((c.v,), e)}")
         lines.append(f"%gb0 = tensor.empty() : {ttype((c.v,), 'f32')}")
-    opts = [f"reduction({c.reduction})"]
+    shared = []
     if c.softcap is not None:
-        opts.append(f"softcap({c.softcap!r})")
+        shared.append(f"softcap({c.softcap!r})")
     if c.z_loss is not None:
-        opts.append(f"z_loss({c.z_loss!r})")
+        shared.append(f"z_loss({c.z_loss!r})")
+    bias_in = f" bias(%b : {ttype((c.v,), e)})" if b is not None else ""
+    if c.class_max:
+        # lse and class_max from the forward op.
+        lt = nt if c.reduction == "none" else "tensor<f32>"
+        lines += [f"%l0 = tensor.empty() : {lt}", f"%s0 = tensor.empty() : {nt}",
+                  f"%cm0 = tensor.empty() : {cmt}",
+                  f"%loss, %lse, %cm = softmax.linear_cross_entropy ins(%h, %cls, %t : "
+                  f"{ht}, {wt}, {ttype((c.n,), 'i64')}){bias_in} outs(%l0 : {lt}) "
+                  f"lse(%s0 : {nt}) class_max(%cm0 : {cmt}) reduction({c.reduction}) "
+                  + " ".join(shared)]
+    else:
+        lines.append(f"%lse = arith.constant dense<{hex_dense(lse32, 'f32')}> : {nt}")
+    opts = [f"reduction({c.reduction})"] + shared
     if c.filter is not None:
         opts.append(f"filter({c.filter!r})")
     opts += [f"vocab_tile({c.vocab_tile})", f"token_tile({c.token_tile})"]
-    res = "%gh, %gw" + (", %gb" if b is not None else "") + ", %n"
-    lines.append(
-        f"{res} = softmax.linear_cross_entropy_grad ins(%h, %cls, %t, %lse, %dl : {ht}, {wt}, "
-        f"{ttype((c.n,), 'i64')}, {nt}, {dlt})"
-        + (f" bias(%b : {ttype((c.v,), e)})" if b is not None else "")
-        + f" outs(%gh0, %gw0 : {ht}, {wt})"
-        + (f" grad_bias(%gb0 : {ttype((c.v,), 'f32')})" if b is not None else "")
-        + " filter_counts(%n0 : tensor<2xi64>) " + " ".join(opts))
-    lines.append(print_bits("%gh", (c.n, c.d), e, "gh"))
-    lines.append(print_bits("%gw", (c.v, c.d), e, "gw"))
-    if b is not None:
-        lines.append(print_bits("%gb", (c.v,), "f32", "gb"))
-    lines.append("%nm = bufferization.to_buffer %n : tensor<2xi64> to memref<2xi64>\n"
-                 "  %nu = memref.cast %nm : memref<2xi64> to memref<*xi64>\n"
-                 "  call @printMemrefI64(%nu) : (memref<*xi64>) -> ()")
+
+    def grad(suffix: str, with_max: bool, ncounts: int) -> None:
+        res = ", ".join(f"%{x}{suffix}" for x in ["gh", "gw"] + (["gb"] if b is not None else [])
+                        + ["n"])
+        lines.append(
+            f"{res} = softmax.linear_cross_entropy_grad ins(%h, %cls, %t, %lse, %dl : {ht}, "
+            f"{wt}, {ttype((c.n,), 'i64')}, {nt}, {dlt}){bias_in}"
+            + (f" class_max(%cm : {cmt})" if with_max else "")
+            + f" outs(%gh0, %gw0 : {ht}, {wt})"
+            + (f" grad_bias(%gb0 : {ttype((c.v,), 'f32')})" if b is not None else "")
+            + f" filter_counts(%n0{'' if ncounts == counts else '2'} : tensor<{ncounts}xi64>) "
+            + " ".join(opts))
+        lines.append(print_bits(f"%gh{suffix}", (c.n, c.d), e, "gh" + suffix))
+        lines.append(print_bits(f"%gw{suffix}", (c.v, c.d), e, "gw" + suffix))
+        if b is not None:
+            lines.append(print_bits(f"%gb{suffix}", (c.v,), "f32", "gb" + suffix))
+        ct = f"{ncounts}xi64"
+        lines.append(f"%nm{suffix} = bufferization.to_buffer %n{suffix} : tensor<{ct}> to memref<{ct}>\n"
+                     f"  %nu{suffix} = memref.cast %nm{suffix} : memref<{ct}> to memref<*xi64>\n"
+                     f"  call @printMemrefI64(%nu{suffix}) : (memref<*xi64>) -> ()")
+
+    grad("", c.class_max, counts)
+    if c.class_max:
+        lines.append("%n02 = tensor.empty() : tensor<2xi64>")
+        grad("_plain", False, 2)
+        lines.append(print_bits("%cm", (c.n, groups), "f32", "cm"))
     text = ("func.func private @printMemrefI32(memref<*xi32>)\n"
             "func.func private @printMemrefI64(memref<*xi64>)\n"
             "func.func @main() {\n  " + "\n  ".join(lines) + "\n  return\n}\n")
@@ -203,8 +249,10 @@ def build(c: Case, rng: np.random.Generator, path: str):
     return h, w, b, t, dl
 
 
-def parse(text: str, count: int):
-    blocks = re.split(r"Unranked Memref", text)[1:]
+def parse(text: str, count: int, start: int = 0):
+    """`count` float outputs (printed as bits), then the filter counts,
+    from the `start`th printed memref on."""
+    blocks = re.split(r"Unranked Memref", text)[1:][start:]
     floats = []
     for block in blocks[:count]:
         nums = [int(x) for x in re.findall(r"-?\d+", block.split("data =", 1)[1])]
@@ -263,8 +311,28 @@ def check(c: Case, inputs, out: str):
     ok = bool(ok)
     ok &= counts[0] == tiles and abs(counts[1] - filtered) <= max(1, tiles // 100)
     ok &= (counts[1] > 0) if c.expect_filtered else (counts[1] == 0 or not exact)
+    extra = ""
+    if c.class_max:
+        # The plain gradient's bits and counts, then class_max.
+        plain, plain_counts = parse(out, nout, nout + 1)
+        same = all(np.array_equal(a.view(np.int32), p.view(np.int32))
+                   for a, p in zip(got, plain))
+        z, _ = forward64(c, h, w, b, t)
+        groups = -(-c.v // 256)
+        ref_cm = np.array([[z[n, 256 * g:256 * (g + 1)].max() for g in range(groups)]
+                           for n in range(c.n)])
+        blocks = re.split(r"Unranked Memref", out)[1:]
+        nums = [int(x) for x in re.findall(r"-?\d+", blocks[2 * nout + 2].split("data =", 1)[1])]
+        cm = np.array(nums, dtype=np.int64).astype(np.int32).view(np.float32).reshape(
+            c.n, groups).astype(np.float64)
+        cm_err = float(np.abs(cm - ref_cm).max() / max(1.0, np.abs(ref_cm).max()))
+        ok &= same and plain_counts == counts[:2] and cm_err <= 1e-5
+        ok &= counts[2] <= counts[1] and ((counts[2] > 0) if not exact else counts[2] == 0)
+        extra = (f", {counts[2]} before recomputing; class_max err {cm_err:.1e};"
+                 f" {'same bits' if same else 'DIFFERENT bits'} without class_max"
+                 f" (counts {plain_counts})")
     return ok, ("norm rel err " + ", ".join(f"{x:.1e}" for x in errs)
-                + f"; tiles {counts[0]}, filtered {counts[1]} (float64 {filtered})"
+                + f"; tiles {counts[0]}, filtered {counts[1]} (float64 {filtered})" + extra
                 + ("" if fd_ok else "; the reference fails finite differences"))
 
 

@@ -7,15 +7,19 @@
 
 #include "softmax-mlir/Dialect/Softmax/IR/Softmax.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::softmax;
 
 MutableOperandRange LinearCrossEntropyOp::getDpsInitsMutable() {
-  // loss_init, then lse_init when given: the operands after the inputs.
+  // loss_init, then lse_init and class_max_init when given: the operands
+  // after the inputs.
   unsigned first = 3 + (getBias() ? 1 : 0);
-  return MutableOperandRange(getOperation(), first, getLseInit() ? 2 : 1);
+  unsigned count = 1 + (getLseInit() ? 1 : 0) + (getClassMaxInit() ? 1 : 0);
+  return MutableOperandRange(getOperation(), first, count);
 }
 
 /// Whether static sizes `a` and `b` disagree.
@@ -73,6 +77,23 @@ template <typename OpTy> static LogicalResult verifyInputs(OpTy op) {
   return success();
 }
 
+/// Emits at `op` unless `classMax` is [N, ceil(V / 256)], a token's row
+/// per group of 256 classes.
+static LogicalResult verifyClassMax(Operation *op, Value classMax, int64_t n,
+                                    int64_t v) {
+  auto type = cast<ShapedType>(classMax.getType());
+  int64_t width = LinearCrossEntropyOp::getClassMaxWidth();
+  int64_t groups =
+      ShapedType::isDynamic(v) ? v : llvm::divideCeil(v, width);
+  if (type.getRank() != 2 || conflict(type.getDimSize(0), n) ||
+      conflict(type.getDimSize(1), groups))
+    return op->emitOpError()
+           << "class_max must be [N, ceil(V / " << width
+           << ")], a token's largest logit per " << width
+           << " classes, not " << type;
+  return success();
+}
+
 /// Every operand a tensor or every operand a memref.
 static LogicalResult verifyOneForm(Operation *op) {
   bool onTensors = isa<RankedTensorType>(op->getOperand(0).getType());
@@ -108,11 +129,21 @@ LogicalResult LinearCrossEntropyOp::verify() {
     if (!isPerToken(lse.getType(), n))
       return emitOpError() << "lse must be [N], one per token, not "
                            << lse.getType();
+  if (Value classMax = getClassMaxInit()) {
+    // The decomposition's tiles hold whole groups.
+    int64_t width = getClassMaxWidth();
+    if (getVocabTile() % width != 0)
+      return emitOpError() << "class_max needs vocab_tile to be a multiple of "
+                           << width << ", not " << getVocabTile();
+    return verifyClassMax(
+        *this, classMax, n,
+        cast<ShapedType>(getClassifier().getType()).getDimSize(0));
+  }
   return success();
 }
 
 MutableOperandRange LinearCrossEntropyGradOp::getDpsInitsMutable() {
-  unsigned first = 5 + (getBias() ? 1 : 0);
+  unsigned first = 5 + (getBias() ? 1 : 0) + (getClassMax() ? 1 : 0);
   unsigned count =
       2 + (getGradBiasInit() ? 1 : 0) + (getFilterCountsInit() ? 1 : 0);
   return MutableOperandRange(getOperation(), first, count);
@@ -174,9 +205,14 @@ LogicalResult LinearCrossEntropyGradOp::verify() {
   }
   if (Value c = getFilterCountsInit()) {
     auto ct = cast<ShapedType>(c.getType());
-    if (ct.getRank() != 1 || ct.getDimSize(0) != 2)
-      return emitOpError() << "filter_counts must be tensor<2xi64>, not " << ct;
+    if (ct.getRank() != 1 || (ct.getDimSize(0) != 2 && ct.getDimSize(0) != 3))
+      return emitOpError()
+             << "filter_counts must be tensor<2xi64> or tensor<3xi64>, not "
+             << ct;
   }
+  if (Value classMax = getClassMax())
+    if (failed(verifyClassMax(*this, classMax, n, w.getDimSize(0))))
+      return failure();
   if (FloatAttr f = getFilterAttr()) {
     double eps = f.getValueAsDouble();
     if (!(eps >= 0) || std::isinf(eps))

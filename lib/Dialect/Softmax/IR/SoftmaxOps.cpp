@@ -264,12 +264,13 @@ static void printDpsResults(OpAsmPrinter &, Operation *, TypeRange, Type, Type,
 /// softmax.linear_cross_entropy: a result per tensor init, of its type.
 static ParseResult parseCrossEntropyResults(OpAsmParser &p,
                                             SmallVectorImpl<Type> &results,
-                                            Type lossInit, Type lseInit) {
-  return parseDpsResults(p, results, lossInit, lseInit, Type());
+                                            Type lossInit, Type lseInit,
+                                            Type classMaxInit) {
+  return parseDpsResults(p, results, lossInit, lseInit, classMaxInit);
 }
 
 static void printCrossEntropyResults(OpAsmPrinter &, Operation *, TypeRange,
-                                     Type, Type) {}
+                                     Type, Type, Type) {}
 
 /// softmax.linear_cross_entropy_grad: a result per tensor init, of its
 /// type.

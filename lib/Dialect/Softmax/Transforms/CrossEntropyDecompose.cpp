@@ -137,8 +137,12 @@ public:
 private:
   Value dim(Value t, int64_t i) { return tensor::DimOp::create(b, loc, t, i); }
   /// The online state (m, l) over every class: the loop over vocabulary
-  /// tiles.
-  std::pair<Value, Value> vocabularyState();
+  /// tiles; and with a class_max init, each token's largest logit per
+  /// group of classes (else null).
+  std::tuple<Value, Value, Value> vocabularyState();
+  /// `classMax` with the groups of the tile of logits `dots` (classes v0
+  /// on, `size` of them) written.
+  Value groupMaxima(Value dots, Value v0, Value size, Value classMax);
   /// z_{n, t_n}, f32 [N]: the target's logit of each token (class 0 for a
   /// target out of range, whose loss is NaN anyway).
   Value targetLogits();
@@ -150,7 +154,48 @@ private:
 };
 } // namespace
 
-std::pair<Value, Value> CrossEntropyDecomposer::vocabularyState() {
+Value CrossEntropyDecomposer::groupMaxima(Value dots, Value v0, Value size,
+                                          Value classMax) {
+  int64_t width = LinearCrossEntropyOp::getClassMaxWidth();
+  auto loop = scf::ForOp::create(
+      b, loc, idx(0), size, idx(width), ValueRange{classMax},
+      [&](OpBuilder &gb, Location, Value g0, ValueRange cm) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(gb.getInsertionBlock());
+        Value cols = arith::MinSIOp::create(
+            b, loc, idx(width), arith::SubIOp::create(b, loc, size, g0));
+        OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+        Value group = tensor::ExtractSliceOp::create(
+            b, loc, dots, ArrayRef<OpFoldResult>{zero, g0},
+            ArrayRef<OpFoldResult>{tokens, cols},
+            ArrayRef<OpFoldResult>{one, one});
+        // -inf is max's identity (the fold's -FLT_MAX is the state's).
+        Value init = fill({tokens}, -std::numeric_limits<double>::infinity());
+        Value maxima =
+            linalg::ReduceOp::create(
+                b, loc, ValueRange{group}, ValueRange{init},
+                ArrayRef<int64_t>{1},
+                [&](OpBuilder &nb, Location, ValueRange args) {
+                  linalg::YieldOp::create(
+                      nb, loc,
+                      arith::MaximumFOp::create(nb, loc, args[0], args[1])
+                          .getResult());
+                })
+                .getResult(0);
+        Value column = arith::DivUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, v0, g0), idx(width));
+        scf::YieldOp::create(
+            b, loc,
+            tensor::InsertSliceOp::create(
+                b, loc, maxima, cm[0], ArrayRef<OpFoldResult>{zero, column},
+                ArrayRef<OpFoldResult>{tokens, one},
+                ArrayRef<OpFoldResult>{one, one})
+                .getResult());
+      });
+  return loop.getResult(0);
+}
+
+std::tuple<Value, Value, Value> CrossEntropyDecomposer::vocabularyState() {
   Value h = op.getHidden(), w = op.getClassifier(), bias = op.getBias();
   const llvm::fltSemantics &sem = llvm::APFloat::IEEEsingle();
   SmallVector<OpFoldResult> rows = {tokens};
@@ -158,8 +203,12 @@ std::pair<Value, Value> CrossEntropyDecomposer::vocabularyState() {
   Value l0 = fill(rows, 0.0), c0 = fill(rows, 0.0);
   Value tile = idx(op.getVocabTile());
   Value features = dim(h, 1);
+  SmallVector<Value> init = {m0, l0, c0};
+  Value classMax = op.getClassMaxInit();
+  if (classMax)
+    init.push_back(classMax);
   auto loop = scf::ForOp::create(
-      b, loc, idx(0), classes, tile, ValueRange{m0, l0, c0},
+      b, loc, idx(0), classes, tile, init,
       [&](OpBuilder &lb, Location, Value v0, ValueRange state) {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(lb.getInsertionBlock());
@@ -180,9 +229,13 @@ std::pair<Value, Value> CrossEntropyDecomposer::vocabularyState() {
         auto partial = PartialOp::create(b, loc, t, t, t, dots, state[0],
                                          state[1], state[2],
                                          /*dimension=*/1, Algorithm::Online);
-        scf::YieldOp::create(b, loc, partial.getResults());
+        SmallVector<Value> next(partial.getResults());
+        if (classMax)
+          next.push_back(groupMaxima(dots, v0, size, state[3]));
+        scf::YieldOp::create(b, loc, next);
       });
-  return {loop.getResult(0), loop.getResult(1)};
+  return {loop.getResult(0), loop.getResult(1),
+          classMax ? loop.getResult(3) : Value()};
 }
 
 Value CrossEntropyDecomposer::targetLogits() {
@@ -240,7 +293,7 @@ Value CrossEntropyDecomposer::targetLogits() {
 SmallVector<Value> CrossEntropyDecomposer::build() {
   tokens = tensor::getMixedSize(b, loc, op.getHidden(), 0);
   classes = dim(op.getClassifier(), 0);
-  auto [m, l] = vocabularyState();
+  auto [m, l, classMax] = vocabularyState();
   // lse into the op's lse init when it has one.
   Value lseInit = op.getLseInit() ? op.getLseInit() : fill({tokens}, 0.0);
   Value lse = LseOp::create(b, loc, lseInit.getType(), m, l, lseInit,
@@ -339,6 +392,8 @@ SmallVector<Value> CrossEntropyDecomposer::build() {
   SmallVector<Value> results = {loss};
   if (op.getLse())
     results.push_back(lse);
+  if (classMax)
+    results.push_back(classMax);
   return results;
 }
 

@@ -62,6 +62,12 @@ private:
   /// du [rows, size] of one (block, tile) from its logits z.
   Value logitGradients(Value z, Value lse, Value weights, Value targets,
                        Value v0, OpFoldResult rows, Value size);
+  /// Whether class_max bounds every token of the (block, tile) below the
+  /// filter (crossEntropyBoundsToken): an i1.
+  Value boundedTile(Value n0, Value rows, Value v0, Value size, Value weights,
+                    double eps);
+  /// Whether the filter keeps any entry of du [rows, size]: an i1.
+  Value keepsAny(Value du, Value weights, double eps);
   /// acc + (a contraction `ins` with the maps, reducing the last dim).
   Value contract(ValueRange ins, ArrayRef<AffineMap> maps, Value acc,
                  unsigned dims);
@@ -148,6 +154,87 @@ Value GradDecomposer::logitGradients(Value z, Value lse, Value weights,
       .getResult(0);
 }
 
+Value GradDecomposer::boundedTile(Value n0, Value rows, Value v0, Value size,
+                                  Value weights, double eps) {
+  // M_n: the largest class_max of the groups the tile meets.
+  int64_t width = LinearCrossEntropyOp::getClassMaxWidth();
+  Value g0 = arith::DivUIOp::create(b, loc, v0, idx(width));
+  Value g1 = arith::CeilDivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, v0, size), idx(width));
+  Value groups =
+      slice(op.getClassMax(), {n0, g0},
+            {rows, arith::SubIOp::create(b, loc, g1, g0).getResult()});
+  Value top = linalg::ReduceOp::create(
+                  b, loc, ValueRange{groups},
+                  ValueRange{fill({rows}, -std::numeric_limits<double>::infinity())},
+                  ArrayRef<int64_t>{1},
+                  [&](OpBuilder &nb, Location, ValueRange a) {
+                    linalg::YieldOp::create(
+                        nb, loc,
+                        arith::MaximumFOp::create(nb, loc, a[0], a[1])
+                            .getResult());
+                  })
+                  .getResult(0);
+  Value t = slice(op.getTargets(), {n0}, {rows});
+  Type tt = cast<RankedTensorType>(t.getType()).getElementType();
+  double c = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0.0;
+  Value all = linalg::FillOp::create(
+                  b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 1, 1)},
+                  ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
+                                                     b.getI1Type())})
+                  .getResult(0);
+  Value bounded =
+      linalg::GenericOp::create(
+          b, loc, all.getType(),
+          ValueRange{top, slice(op.getLse(), {n0}, {rows}),
+                     slice(weights, {n0}, {rows}), t},
+          ValueRange{all},
+          ArrayRef<AffineMap>{map(1, {0}), map(1, {0}), map(1, {0}),
+                              map(1, {0}), map(1, {})},
+          ArrayRef<IteratorType>{IteratorType::reduction},
+          [&](OpBuilder &nb, Location, ValueRange a) {
+            auto cls = [&](Value v) -> Value {
+              return arith::IndexCastOp::create(nb, loc, tt, v);
+            };
+            using P = arith::CmpIPredicate;
+            Value in = arith::AndIOp::create(
+                nb, loc, arith::CmpIOp::create(nb, loc, P::sge, a[3], cls(v0)),
+                arith::CmpIOp::create(
+                    nb, loc, P::slt, a[3],
+                    cls(arith::AddIOp::create(nb, loc, v0, size))));
+            Value ok = crossEntropyBoundsToken(nb, loc, a[0], a[1], a[2], in,
+                                               c, eps);
+            linalg::YieldOp::create(
+                nb, loc, arith::AndIOp::create(nb, loc, a[4], ok).getResult());
+          })
+          .getResult(0);
+  return tensor::ExtractOp::create(b, loc, bounded);
+}
+
+Value GradDecomposer::keepsAny(Value du, Value weights, double eps) {
+  Value none = linalg::FillOp::create(
+                   b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 1)},
+                   ValueRange{tensor::EmptyOp::create(
+                       b, loc, ArrayRef<int64_t>{}, b.getI1Type())})
+                   .getResult(0);
+  Value kept =
+      linalg::GenericOp::create(
+          b, loc, none.getType(), ValueRange{du, weights}, ValueRange{none},
+          ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {0}), map(2, {})},
+          ArrayRef<IteratorType>{IteratorType::reduction,
+                                 IteratorType::reduction},
+          [&](OpBuilder &nb, Location, ValueRange a) {
+            linalg::YieldOp::create(
+                nb, loc,
+                arith::OrIOp::create(
+                    nb, loc, a[2],
+                    crossEntropyKeepsEntry(nb, loc, a[0], a[1], eps))
+                    .getResult());
+          })
+          .getResult(0);
+  return tensor::ExtractOp::create(b, loc, kept);
+}
+
 Value GradDecomposer::contract(ValueRange ins, ArrayRef<AffineMap> maps,
                                Value acc, unsigned dims) {
   SmallVector<IteratorType> its(dims - 1, IteratorType::parallel);
@@ -185,7 +272,7 @@ SmallVector<Value> GradDecomposer::build() {
                              op.getGradClassifierInit()};
   if (op.getGradBiasInit())
     init.push_back(op.getGradBiasInit());
-  init.append({zero64, zero64});
+  init.append({zero64, zero64, zero64});
   bool withBias = op.getGradBiasInit() != nullptr;
   auto outer = scf::ForOp::create(
       b, loc, zero, classes, vTile, init,
@@ -199,7 +286,7 @@ SmallVector<Value> GradDecomposer::build() {
         SmallVector<Value> tileInit = {st[0], fill({size, features}, 0.0)};
         if (withBias)
           tileInit.push_back(fill({size}, 0.0));
-        tileInit.append({st[st.size() - 2], st[st.size() - 1]});
+        tileInit.append(st.take_back(3).begin(), st.take_back(3).end());
         auto inner = scf::ForOp::create(
             b, loc, zero, tokens, nTile, tileInit,
             [&](OpBuilder &ib, Location, Value n0, ValueRange in) {
@@ -208,76 +295,76 @@ SmallVector<Value> GradDecomposer::build() {
               Value rows = arith::MinSIOp::create(
                   b, loc, nTile, arith::SubIOp::create(b, loc, tokens, n0));
               Value hRows = slice(h, {n0, zero}, {rows, features});
-              Value z = logitsTile(hRows, rows, wRows, size, bRows);
-              Value du = logitGradients(z, slice(lse, {n0}, {rows}),
-                                        slice(weights, {n0}, {rows}),
-                                        slice(t, {n0}, {rows}), v0, rows, size);
-              // The filter: skip when no entry is kept (|du| > eps |w_n|);
-              // never in exact mode.
-              Value skip = arith::ConstantIntOp::create(b, loc, 0, 1);
-              if (eps > 0) {
-                Value none = linalg::FillOp::create(
-                                 b, loc, ValueRange{skip},
-                                 ValueRange{tensor::EmptyOp::create(
-                                     b, loc, ArrayRef<int64_t>{},
-                                     b.getI1Type())})
-                                 .getResult(0);
-                Value kept =
-                    linalg::GenericOp::create(
-                        b, loc, none.getType(),
-                        ValueRange{du, slice(weights, {n0}, {rows})},
-                        ValueRange{none},
-                        ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {0}),
-                                            map(2, {})},
-                        ArrayRef<IteratorType>{IteratorType::reduction,
-                                               IteratorType::reduction},
-                        [&](OpBuilder &nb, Location, ValueRange a) {
-                          linalg::YieldOp::create(
-                              nb, loc,
-                              arith::OrIOp::create(
-                                  nb, loc, a[2],
-                                  crossEntropyKeepsEntry(nb, loc, a[0], a[1],
-                                                         eps))
-                                  .getResult());
-                        })
-                        .getResult(0);
-                skip = arith::XOrIOp::create(
-                    b, loc, tensor::ExtractOp::create(b, loc, kept),
-                    arith::ConstantIntOp::create(b, loc, 1, 1));
-              }
+              SmallVector<Value> grads(in.drop_back(3));
               SmallVector<Type> types;
-              for (Value v : in.drop_back(2))
+              for (Value v : grads)
                 types.push_back(v.getType());
-              auto ifKeep = scf::IfOp::create(b, loc, types, skip,
-                                              /*withElseRegion=*/true);
+              types.push_back(b.getI1Type());
+              // With class_max, a tile whose tokens are all bounded below
+              // the filter is dropped before its logits are recomputed.
+              Value bounded = arith::ConstantIntOp::create(b, loc, 0, 1);
+              if (op.getClassMax() && eps > 0)
+                bounded = boundedTile(n0, rows, v0, size, weights, eps);
+              auto ifBounded = scf::IfOp::create(b, loc, types, bounded,
+                                                 /*withElseRegion=*/true);
               {
                 OpBuilder::InsertionGuard g3(b);
-                b.setInsertionPointToStart(&ifKeep.getThenRegion().front());
-                scf::YieldOp::create(b, loc, in.drop_back(2));
-                b.setInsertionPointToStart(&ifKeep.getElseRegion().front());
-                // grad_hidden rows += du W; grad_classifier rows += du^T h;
-                // grad_bias += column sums of du.
-                Value ghRows = slice(in[0], {n0, zero}, {rows, features});
-                ghRows =
-                    contract({du, wRows},
-                             {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})},
-                             ghRows, 3);
-                SmallVector<Value> next = {
-                    insert(ghRows, in[0], {n0, zero}, {rows, features}),
-                    contract({du, hRows},
-                             {map(3, {2, 0}), map(3, {2, 1}), map(3, {0, 1})},
-                             in[1], 3)};
-                if (withBias)
-                  next.push_back(
-                      contract({du}, {map(2, {1, 0}), map(2, {0})}, in[2], 2));
-                scf::YieldOp::create(b, loc, next);
+                b.setInsertionPointToStart(&ifBounded.getThenRegion().front());
+                SmallVector<Value> same(grads);
+                same.push_back(bounded);
+                scf::YieldOp::create(b, loc, same);
+                b.setInsertionPointToStart(&ifBounded.getElseRegion().front());
+                Value z = logitsTile(hRows, rows, wRows, size, bRows);
+                Value du = logitGradients(
+                    z, slice(lse, {n0}, {rows}), slice(weights, {n0}, {rows}),
+                    slice(t, {n0}, {rows}), v0, rows, size);
+                // The filter: skip when no entry is kept (|du| > eps |w_n|);
+                // never in exact mode.
+                Value skip = arith::ConstantIntOp::create(b, loc, 0, 1);
+                if (eps > 0)
+                  skip = arith::XOrIOp::create(
+                      b, loc, keepsAny(du, slice(weights, {n0}, {rows}), eps),
+                      arith::ConstantIntOp::create(b, loc, 1, 1));
+                auto ifKeep = scf::IfOp::create(b, loc, ArrayRef<Type>(types).drop_back(), skip,
+                                                /*withElseRegion=*/true);
+                {
+                  OpBuilder::InsertionGuard g4(b);
+                  b.setInsertionPointToStart(&ifKeep.getThenRegion().front());
+                  scf::YieldOp::create(b, loc, grads);
+                  b.setInsertionPointToStart(&ifKeep.getElseRegion().front());
+                  // grad_hidden rows += du W; grad_classifier rows += du^T h;
+                  // grad_bias += column sums of du.
+                  Value ghRows = slice(in[0], {n0, zero}, {rows, features});
+                  ghRows = contract(
+                      {du, wRows},
+                      {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})}, ghRows,
+                      3);
+                  SmallVector<Value> next = {
+                      insert(ghRows, in[0], {n0, zero}, {rows, features}),
+                      contract({du, hRows},
+                               {map(3, {2, 0}), map(3, {2, 1}), map(3, {0, 1})},
+                               in[1], 3)};
+                  if (withBias)
+                    next.push_back(contract(
+                        {du}, {map(2, {1, 0}), map(2, {0})}, in[2], 2));
+                  scf::YieldOp::create(b, loc, next);
+                }
+                SmallVector<Value> out(ifKeep.getResults());
+                out.push_back(skip);
+                scf::YieldOp::create(b, loc, out);
               }
-              SmallVector<Value> yields(ifKeep.getResults());
-              yields.push_back(
-                  arith::AddIOp::create(b, loc, in[in.size() - 2], one64));
+              // Counts: tiles, filtered, filtered before recomputing.
+              SmallVector<Value> yields(ifBounded.getResults().drop_back());
+              Value filtered = arith::OrIOp::create(
+                  b, loc, bounded, ifBounded.getResults().back());
+              unsigned n = in.size();
+              yields.push_back(arith::AddIOp::create(b, loc, in[n - 3], one64));
               yields.push_back(arith::AddIOp::create(
-                  b, loc, in.back(),
-                  arith::ExtUIOp::create(b, loc, i64, skip)));
+                  b, loc, in[n - 2],
+                  arith::ExtUIOp::create(b, loc, i64, filtered)));
+              yields.push_back(arith::AddIOp::create(
+                  b, loc, in[n - 1],
+                  arith::ExtUIOp::create(b, loc, i64, bounded)));
               scf::YieldOp::create(b, loc, yields);
             });
         // The tile's rows of grad_classifier (and grad_bias), rounded once.
@@ -289,8 +376,8 @@ SmallVector<Value> GradDecomposer::build() {
           next.push_back(insert(
               convertInto(inner.getResult(2), slice(st[2], {v0}, {size})),
               st[2], {v0}, {size}));
-        next.push_back(inner.getResult(inner.getNumResults() - 2));
-        next.push_back(inner.getResult(inner.getNumResults() - 1));
+        for (Value count : inner.getResults().take_back(3))
+          next.push_back(count);
         scf::YieldOp::create(b, loc, next);
       });
   SmallVector<Value> results = {
@@ -299,11 +386,12 @@ SmallVector<Value> GradDecomposer::build() {
   if (withBias)
     results.push_back(outer.getResult(2));
   if (Value counts = op.getFilterCountsInit()) {
-    unsigned n = outer.getNumResults();
-    Value c = tensor::InsertOp::create(b, loc, outer.getResult(n - 2), counts,
-                                       ValueRange{idx(0)});
-    results.push_back(tensor::InsertOp::create(b, loc, outer.getResult(n - 1),
-                                               c, ValueRange{idx(1)}));
+    int64_t size = cast<ShapedType>(counts.getType()).getDimSize(0);
+    ResultRange totals = outer.getResults().take_back(3);
+    for (int64_t i = 0; i < size; ++i)
+      counts = tensor::InsertOp::create(b, loc, totals[i], counts,
+                                        ValueRange{idx(i)});
+    results.push_back(counts);
   }
   return results;
 }

@@ -333,6 +333,7 @@ struct RaiseLinearCrossEntropy
     auto fused = LinearCrossEntropyOp::create(
         rewriter, loc, TypeRange{type}, m->hidden, m->classifier,
         m->targets, m->bias, init, /*lse_init=*/Value(),
+        /*class_max_init=*/Value(),
         LossReductionAttr::get(rewriter.getContext(), m->reduction),
         rewriter.getI64IntegerAttr(m->ignoreIndex), /*softcap=*/FloatAttr(),
         /*z_loss=*/FloatAttr());

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -69,4 +70,36 @@ Value mlir::softmax::crossEntropyKeepsEntry(OpBuilder &b, Location loc,
                                       math::AbsFOp::create(b, loc, weight));
   return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT,
                                math::AbsFOp::create(b, loc, du), limit);
+}
+
+Value mlir::softmax::crossEntropyBoundsToken(OpBuilder &b, Location loc,
+                                             Value groupMax, Value lse,
+                                             Value weight, Value targetInTile,
+                                             double zLoss, double filter) {
+  // In the log domain: groupMax - lse + log|1 + 2 c lse| <= log(filter').
+  Value d = arith::SubFOp::create(b, loc, groupMax, lse);
+  if (zLoss != 0.0)
+    d = arith::AddFOp::create(
+        b, loc, d,
+        math::LogOp::create(
+            b, loc,
+            math::AbsFOp::create(
+                b, loc,
+                arith::AddFOp::create(
+                    b, loc, f32(b, loc, 1.0),
+                    arith::MulFOp::create(b, loc, f32(b, loc, 2 * zLoss),
+                                          lse)))));
+  double limit = std::log(filter * (1.0 - std::ldexp(1.0, -10)));
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, d,
+                                      f32(b, loc, limit));
+  Value zero = f32(b, loc, 0.0);
+  Value ignored =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, weight, zero);
+  Value ordered =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, weight, zero);
+  Value elsewhere = arith::XOrIOp::create(
+      b, loc, targetInTile, arith::ConstantIntOp::create(b, loc, 1, 1));
+  return arith::AndIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, small, ordered),
+      arith::OrIOp::create(b, loc, elsewhere, ignored));
 }

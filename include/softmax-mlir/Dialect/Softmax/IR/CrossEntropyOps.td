@@ -47,8 +47,12 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
     their sum over the count of tokens not ignored (0 / 0 = NaN when every
     token is ignored, as PyTorch gives). The optional `lse` init receives
     `lse_n` for every token (what a backward pass recomputes the
-    probabilities from). Logits, states and losses are f32 whatever the
-    input type; `hidden`, `classifier` and `bias` share one element type
+    probabilities from). The optional `class_max` init `[N, ceil(V / 256)]`
+    receives each token's largest logit in each group of 256 classes
+    (classes `256 g` to `256 g + 255`, rounded to f32 as the logits are):
+    what lets `softmax.linear_cross_entropy_grad` skip recomputing the
+    tiles its filter would drop. Logits, states and losses are f32 whatever
+    the input type; `hidden`, `classifier` and `bias` share one element type
     (f16, bf16 or f32), the targets are i32 or i64.
 
     Example:
@@ -62,14 +66,14 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
     ```
 
     On memrefs (after bufferization, the GPU mapping's form) the op has no
-    results and writes `loss_init` and `lse_init`; operands are all tensors
-    or all memrefs:
+    results and writes its inits; operands are all tensors or all memrefs:
 
     ```mlir
     softmax.linear_cross_entropy
         ins(%h, %w, %t : memref<8192x2048xbf16>, memref<128256x2048xbf16>,
                          memref<8192xi64>)
-        outs(%l : memref<f32>) lse(%s : memref<8192xf32>) reduction(mean)
+        outs(%l : memref<f32>) lse(%s : memref<8192xf32>)
+        class_max(%cm : memref<8192x501xf32>) reduction(mean)
     ```
   }];
   let arguments = (ins Softmax_CEInput:$hidden,
@@ -78,6 +82,7 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
                        Optional<Softmax_CEInput>:$bias,
                        Softmax_CEF32:$loss_init,
                        Optional<Softmax_CEF32>:$lse_init,
+                       Optional<Softmax_CEF32>:$class_max_init,
                        Softmax_LossReductionAttr:$reduction,
                        DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
                        OptionalAttr<F32Attr>:$softcap,
@@ -90,13 +95,15 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     `outs` `(` $loss_init `:` type($loss_init) `)`
     (`lse` `(` $lse_init^ `:` type($lse_init) `)`)?
+    (`class_max` `(` $class_max_init^ `:` type($class_max_init) `)`)?
     `reduction` `(` $reduction `)`
     (`ignore_index` `(` $ignore_index^ `)`)?
     (`softcap` `(` $softcap^ `)`)?
     (`z_loss` `(` $z_loss^ `)`)?
     (`vocab_tile` `(` $vocab_tile^ `)`)?
     attr-dict `` custom<CrossEntropyResults>(type($result_tensors),
-        ref(type($loss_init)), ref(type($lse_init)))
+        ref(type($loss_init)), ref(type($lse_init)),
+        ref(type($class_max_init)))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -108,9 +115,20 @@ def Softmax_LinearCrossEntropyOp : Softmax_Op<"linear_cross_entropy", [
                                         : getResultTensors()[0];
     }
     ::mlir::Value getLse() {
-      return getResultTensors().size() < 2 ? ::mlir::Value()
-                                           : getResultTensors()[1];
+      return getLseInit() ? resultOf(1) : ::mlir::Value();
     }
+    ::mlir::Value getClassMax() {
+      return getClassMaxInit() ? resultOf(getLseInit() ? 2 : 1)
+                               : ::mlir::Value();
+    }
+    /// The classes of one group of `class_max` (a column of it).
+    static constexpr int64_t getClassMaxWidth() { return 256; }
+  private:
+    ::mlir::Value resultOf(unsigned i) {
+      return i < getResultTensors().size() ? getResultTensors()[i]
+                                           : ::mlir::Value();
+    }
+  public:
   }];
 }
 
@@ -120,7 +138,7 @@ def Softmax_LinearCrossEntropyGradOp
         DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
         // hidden, classifier, targets, lse, grad_loss, grad_hidden_init,
         // grad_classifier_init.
-        Softmax_RequiredOperandSegments<"0, 1, 2, 3, 4, 6, 7">]> {
+        Softmax_RequiredOperandSegments<"0, 1, 2, 3, 4, 7, 8">]> {
   let summary = "gradients of softmax.linear_cross_entropy, logits recomputed";
   let description = [{
     The backward pass of `softmax.linear_cross_entropy` with the same
@@ -153,8 +171,23 @@ def Softmax_LinearCrossEntropyGradOp
     Without the attribute the filter defaults by the inputs' type: 2^-12
     for bf16, 2^-15 for f16, 0 (exact) for f32; `filter(0.0)` is the exact
     mode (no tile skipped). The optional `filter_counts` init
-    (`tensor<2xi64>`) receives the number of tiles and how many were
-    filtered.
+    (`tensor<2xi64>`, or `tensor<3xi64>`) receives the number of tiles, how
+    many were filtered and (third) how many of those were filtered without
+    recomputing their logits.
+
+    With `class_max`, the forward's largest logit of each token in each
+    group of 256 classes, a tile is filtered before its logits are
+    recomputed when every token's entries in it are bounded below the
+    filter: for a token of weight `w_n` whose target is not in the tile
+    (or is ignored), every `|du_nv| <= |w_n| exp(M - lse_n) |1 + 2 c lse_n|`,
+    `M` the largest `class_max` of the groups the tile meets (the softcap's
+    derivative is at most 1). The bound must hold with 1/1024 to spare, more
+    than the forward's and the recomputed logits differ by rounding, so a
+    tile filtered this way is one the filter drops after recomputing too:
+    the gradients are the same with and without `class_max`, only faster
+    where tiles are filtered (a filtered tile then costs none of its three
+    contractions instead of one). Exact mode filters nothing, with or
+    without it.
 
     The tile the filter judges is `token_tile` tokens by `vocab_tile`
     classes. Named, it is a contract: a target whose kernel tiles
@@ -170,8 +203,9 @@ def Softmax_LinearCrossEntropyGradOp
         ins(%h, %w, %t, %lse, %dl : tensor<8192x2048xbf16>,
             tensor<128256x2048xbf16>, tensor<8192xi64>, tensor<8192xf32>,
             tensor<f32>)
+        class_max(%cm : tensor<8192x501xf32>)
         outs(%gh0, %gw0 : tensor<8192x2048xbf16>, tensor<128256x2048xbf16>)
-        filter_counts(%n0 : tensor<2xi64>)
+        filter_counts(%n0 : tensor<3xi64>)
         reduction(mean) filter(2.44140625e-04)
     ```
 
@@ -193,6 +227,7 @@ def Softmax_LinearCrossEntropyGradOp
                        Softmax_CEF32:$lse,
                        Softmax_CEF32:$grad_loss,
                        Optional<Softmax_CEInput>:$bias,
+                       Optional<Softmax_CEF32>:$class_max,
                        Softmax_CEInput:$grad_hidden_init,
                        Softmax_CEInput:$grad_classifier_init,
                        Optional<Softmax_CEInput>:$grad_bias_init,
@@ -211,6 +246,7 @@ def Softmax_LinearCrossEntropyGradOp
         `:` type($hidden) `,` type($classifier) `,` type($targets) `,`
         type($lse) `,` type($grad_loss) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`class_max` `(` $class_max^ `:` type($class_max) `)`)?
     `outs` `(` $grad_hidden_init `,` $grad_classifier_init `:`
         type($grad_hidden_init) `,` type($grad_classifier_init) `)`
     (`grad_bias` `(` $grad_bias_init^ `:` type($grad_bias_init) `)`)?

@@ -1,6 +1,6 @@
 //===- CrossEntropyMath.h - the cross-entropy gradient's formulas -*- C++ -*-===//
 //
-// The two scalar formulas of softmax.linear_cross_entropy_grad, written
+// The scalar formulas of softmax.linear_cross_entropy_grad, written
 // once: the decomposition builds them inside linalg bodies, the GPU kernel
 // per accumulator element.
 //
@@ -41,6 +41,21 @@ Value crossEntropyLogitGradient(OpBuilder &b, Location loc, Value z, Value lse,
 /// which would put whole vocabularies under a filter on du itself.
 Value crossEntropyKeepsEntry(OpBuilder &b, Location loc, Value du,
                              Value weight, double filter);
+
+/// Whether the filter drops every entry of a token in a tile before the
+/// tile's logits are recomputed: `groupMax` (f32) is at least each of the
+/// token's logits there (the forward's class_max), `targetInTile` (i1)
+/// whether its target class is among them. Then each |du / w| is at most
+/// exp(groupMax - lse) |1 + 2 c lse| (the softcap's derivative is at most
+/// 1), and the token is bounded when that is at most `filter` (1 - 2^-10)
+/// and its target is elsewhere or its weight 0 (ignored). The 2^-10 to
+/// spare is more than the forward's logits and the recomputed ones differ
+/// by (rounding in other orders: about 2^-20 relative), so that a tile
+/// this bounds is one crossEntropyKeepsEntry drops everywhere too. NaN
+/// anywhere bounds nothing.
+Value crossEntropyBoundsToken(OpBuilder &b, Location loc, Value groupMax,
+                              Value lse, Value weight, Value targetInTile,
+                              double zLoss, double filter);
 
 } // namespace mlir::softmax
 
