@@ -28,6 +28,12 @@ hidden rows near their targets' classifier rows, losses of 1-4 nats, every
    N weights, plus the forward's 0.3 MiB).
 Results: DIR/cross_entropy_grad.{json,md}.
 
+`build --class-max` adds, on sm_90a, a `_cm` variant of each shape whose
+forward also writes class_max (each token's largest logit per 256
+classes) and whose gradient takes it, filtering the tiles it bounds
+before recomputing their logits; its third filter count (how many) is
+reported as `bounded`.
+
 `run --inputs zipf` draws language-model-like logits instead (zipf_inputs):
 the mass besides the target on a few alternatives whose ids, like the
 targets', follow Zipf's law, as a vocabulary numbered by frequency does.
@@ -70,22 +76,28 @@ BENCH = ["g_8192_2048_128256", "g_8192_4096_128256", "g_8192_2048_256000",
          "g_8192_4096_256000_f13", "g_8192_2048_128256_f13"]
 
 
-def functions(name: str, n: int, d: int, v: int, filt) -> str:
+def functions(name: str, n: int, d: int, v: int, filt, class_max: bool = False) -> str:
     h, w, t = f"memref<{n}x{d}xbf16>", f"memref<{v}x{d}xbf16>", f"memref<{n}xi64>"
     # Exact mode writes f32 gradients: its error is the kernel's, not that
     # of rounding the result to bf16 (2^-9 relative by itself).
     g = "f32" if filt == 0.0 else "bf16"
     gh, gw = f"memref<{n}x{d}x{g}>", f"memref<{v}x{d}x{g}>"
     s = f"memref<{n}xf32>"
-    fwd = (f"func.func @{name}_fwd(%h: {h}, %w: {w}, %t: {t}, %l: memref<f32>, %s: {s}) "
+    cm = f"memref<{n}x{-(-v // 256)}xf32>"
+    cm_arg = f", %cm: {cm}" if class_max else ""
+    fwd = (f"func.func @{name}_fwd(%h: {h}, %w: {w}, %t: {t}, %l: memref<f32>, %s: {s}{cm_arg}) "
            "attributes {llvm.emit_c_interface} {\n"
            f"  softmax.linear_cross_entropy ins(%h, %w, %t : {h}, {w}, {t}) "
-           f"outs(%l : memref<f32>) lse(%s : {s}) reduction(mean)\n  return\n}}\n")
+           f"outs(%l : memref<f32>) lse(%s : {s})"
+           + (f" class_max(%cm : {cm})" if class_max else "")
+           + " reduction(mean)\n  return\n}\n")
     f = "" if filt is None else f" filter({filt})"
-    bwd = (f"func.func @{name}_bwd(%h: {h}, %w: {w}, %t: {t}, %s: {s}, %dl: memref<f32>, "
-           f"%gh: {gh}, %gw: {gw}, %n: memref<2xi64>) attributes {{llvm.emit_c_interface}} {{\n"
+    nc = f"memref<{3 if class_max else 2}xi64>"
+    bwd = (f"func.func @{name}_bwd(%h: {h}, %w: {w}, %t: {t}, %s: {s}, %dl: memref<f32>{cm_arg}, "
+           f"%gh: {gh}, %gw: {gw}, %n: {nc}) attributes {{llvm.emit_c_interface}} {{\n"
            f"  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %s, %dl : {h}, {w}, {t}, "
-           f"{s}, memref<f32>) outs(%gh, %gw : {gh}, {gw}) filter_counts(%n : memref<2xi64>) "
+           f"{s}, memref<f32>)" + (f" class_max(%cm : {cm})" if class_max else "")
+           + f" outs(%gh, %gw : {gh}, {gw}) filter_counts(%n : {nc}) "
            f"reduction(mean){f}\n  return\n}}\n")
     return fwd + bwd
 
@@ -95,8 +107,19 @@ def functions(name: str, n: int, d: int, v: int, filt) -> str:
 WGMMA = "_sm90a"
 
 
+# Variants with class_max (sm_90a only): their base names end in this.
+CLASS_MAX = "_cm"
+
+
+def uses_class_max(name: str) -> bool:
+    return name.endswith(CLASS_MAX + WGMMA)
+
+
 def base_name(name: str) -> str:
-    return name[:-len(WGMMA)] if name.endswith(WGMMA) else name
+    """The SHAPES key of a kernel name."""
+    if name.endswith(WGMMA):
+        name = name[:-len(WGMMA)]
+    return name[:-len(CLASS_MAX)] if name.endswith(CLASS_MAX) else name
 
 
 def class_tile(name: str) -> int:
@@ -110,7 +133,9 @@ def build(args) -> int:
     for chip in args.chips.split(","):
         suffix = WGMMA if chip == "sm_90a" else ""
         unit = {k + suffix: s for k, s in shapes.items()}
-        text = "".join(functions(k, *s) for k, s in unit.items())
+        if args.class_max and chip == "sm_90a":
+            unit.update({k + CLASS_MAX + suffix: s for k, s in shapes.items()})
+        text = "".join(functions(k, *s, class_max=uses_class_max(k)) for k, s in unit.items())
         # PTX 8.1: the gradient's vector reductions (red.global.add.v2.f32).
         obj, figures = aot.compile_unit(text, "softmax_ceg_" + chip, out, Path(args.build_dir),
                                         args.toolkit, "features=+ptx81", chip=chip)
@@ -138,10 +163,17 @@ def ours(lib, name, h, w, t):
     dl = torch.ones((), device="cuda")
     gt = torch.float32 if SHAPES[base_name(name)][3] == 0.0 else h.dtype
     gh, gw = torch.empty_like(h, dtype=gt), torch.empty_like(w, dtype=gt)
-    counts = torch.zeros(2, dtype=torch.int64, device="cuda")
-    fwd, _ = lib.call(f"{name}_fwd", h, w, t, loss, lse)
-    bwd, _ = lib.call(f"{name}_bwd", h, w, t, lse, dl, gh, gw, counts)
-    return fwd, bwd, dict(loss=loss, lse=lse, gh=gh, gw=gw, counts=counts)
+    if uses_class_max(name):
+        cm = torch.empty(n, -(-w.shape[0] // 256), device="cuda")
+        counts = torch.zeros(3, dtype=torch.int64, device="cuda")
+        fwd, _ = lib.call(f"{name}_fwd", h, w, t, loss, lse, cm)
+        bwd, _ = lib.call(f"{name}_bwd", h, w, t, lse, dl, cm, gh, gw, counts)
+    else:
+        cm = None
+        counts = torch.zeros(2, dtype=torch.int64, device="cuda")
+        fwd, _ = lib.call(f"{name}_fwd", h, w, t, loss, lse)
+        bwd, _ = lib.call(f"{name}_bwd", h, w, t, lse, dl, gh, gw, counts)
+    return fwd, bwd, dict(loss=loss, lse=lse, gh=gh, gw=gw, counts=counts, cm=cm)
 
 
 def reference_grads(h, w, t, rows, cols):
@@ -219,14 +251,25 @@ def check(lib, name, seed, kind: str) -> dict:
     def rel(a, r):
         return ((a.double() - r).norm() / r.norm()).item()
     eh, ew = rel(buf["gh"][rows], gh), rel(buf["gw"][cols], gw)
-    tiles, filtered = (int(x) for x in buf["counts"].tolist())
+    counts = [int(x) for x in buf["counts"].tolist()]
+    tiles, filtered = counts[:2]
+    bounded = counts[2] if len(counts) > 2 else 0
     bar = 1e-3 if filt == 0.0 else 1e-2
     ok = eh <= bar and ew <= bar and \
-        tiles == math.ceil(n / 128) * math.ceil(v / class_tile(name))
+        tiles == math.ceil(n / 128) * math.ceil(v / class_tile(name)) and bounded <= filtered
+    if uses_class_max(name):
+        # class_max against float64 on the checked tokens.
+        lg = h[rows].double() @ w.double().T
+        pad = torch.full((len(rows), buf["cm"].shape[1] * 256 - v), -math.inf,
+                         dtype=torch.float64, device="cuda")
+        ref = torch.cat([lg, pad], dim=1).view(len(rows), -1, 256).amax(dim=2)
+        cm_err = ((buf["cm"][rows].double() - ref).abs().max() / ref.abs().max()).item()
+        ok = ok and cm_err <= 1e-5
     return {"shape": name, "N": n, "D": d, "V": v,
             "filter": 2.0 ** -12 if filt is None else filt, "ok": bool(ok),
             "grad_hidden_rel_err": eh, "grad_classifier_rel_err": ew, "bar": bar,
             "tiles": tiles, "filtered": filtered, "filtered_fraction": filtered / tiles,
+            "bounded": bounded, "bounded_fraction": bounded / tiles,
             "loss": buf["loss"].item()}
 
 
@@ -301,6 +344,8 @@ def timings(lib, reps: int, names, kind: str,
         row = {"shape": name, "N": n, "D": d, "V": v,
                "filter": 2.0 ** -12 if filt is None else filt,
                "filtered_fraction": buf["counts"][1].item() / buf["counts"][0].item(),
+               "bounded_fraction": (buf["counts"][2].item() / buf["counts"][0].item()
+                                    if uses_class_max(name) else 0.0),
                "ours_fwd_ms": t_fwd, "ours_fwd_bwd_ms": t_both,
                "ours_bwd_ms": t_both - t_fwd, "ours_bwd_alone_ms": t_bwd, "matmul_ms": t_mm,
                "floor_fwd_bwd_ms": 3 * t_mm,
@@ -342,21 +387,23 @@ def run_cmd(args) -> int:
     lines = [f"# softmax.linear_cross_entropy forward + backward on {result['device']} "
              f"(torch {result['torch']})", "",
              "| kernel | shape | filter | grad_hidden err | grad_classifier err | "
-             "tiles filtered | ok |",
-             "|---|---|---|---|---|---|---|"]
+             "tiles filtered | before recomputing | ok |",
+             "|---|---|---|---|---|---|---|---|"]
     for c in checks:
         lines.append(f"| {c['shape']} | {c['N']}x{c['D']}x{c['V']} | {c['filter']:.3g} | "
                      f"{c['grad_hidden_rel_err']:.2e} | {c['grad_classifier_rel_err']:.2e} | "
-                     f"{100 * c['filtered_fraction']:.1f}% | {c['ok']} |")
+                     f"{100 * c['filtered_fraction']:.1f}% | "
+                     f"{100 * c['bounded_fraction']:.1f}% | {c['ok']} |")
     if "timings" in result:
-        lines += ["", "| kernel | N | D | V | filter | filtered | ours fwd ms | "
+        lines += ["", "| kernel | N | D | V | filter | filtered | before recomputing | ours fwd ms | "
                   "ours fwd+bwd ms | 3x matmul ms | eager ms | compile ms | vs compile | "
                   "ours MiB | eager MiB | compile MiB |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in result["timings"]:
             lines.append(
                 f"| {r['shape']} | {r['N']} | {r['D']} | {r['V']} | {r['filter']:.3g} | "
-                f"{100 * r['filtered_fraction']:.1f}% | {r['ours_fwd_ms']:.1f} | "
+                f"{100 * r['filtered_fraction']:.1f}% | {100 * r['bounded_fraction']:.1f}% | "
+                f"{r['ours_fwd_ms']:.1f} | "
                 f"{r['ours_fwd_bwd_ms']:.1f} | {r['floor_fwd_bwd_ms']:.1f} | "
                 f"{r['eager_fwd_bwd_ms']:.1f} | {r['compile_fwd_bwd_ms']:.1f} | "
                 f"{r['ours_vs_compile']:.2f}x | "
@@ -378,6 +425,9 @@ def main() -> int:
     b.add_argument("--only", default="", help="shape names, comma-separated")
     b.add_argument("--chips", default="sm_90,sm_90a",
                    help="a unit per chip; sm_90a names end in " + WGMMA)
+    b.add_argument("--class-max", action="store_true",
+                   help="also a class_max variant of each shape on sm_90a (names end in "
+                        + CLASS_MAX + WGMMA + ")")
     r = sub.add_parser("run")
     r.add_argument("--lib-dir", default="build-gpu/ceg")
     r.add_argument("--out", default=os.environ.get("OUT", "."))

@@ -429,6 +429,11 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
   SmallVector<MemRefType> tileTypes = logits->tileBuffers(workgroup);
   tileTypes.push_back(MemRefType::get({2}, rewriter.getI32Type(),
                                       MemRefLayoutAttrInterface(), workgroup));
+  bool bounds = op.getClassMax() && op.getFilterOrDefault() > 0;
+  if (bounds)
+    tileTypes.push_back(MemRefType::get({2 * kGradListOffset + 1},
+                                        rewriter.getI32Type(),
+                                        MemRefLayoutAttrInterface(), workgroup));
   // The products' pools: the tiles, then a window's list of kept tiles
   // and the threads' counts (and their total).
   auto i32Buffer = [&](int64_t n) {
@@ -540,6 +545,13 @@ LogicalResult softmax::detail::mapLinearCrossEntropyGradChunked(
                     rewriter, loc, ix.idx(target.multiprocessors), tokenTiles),
                 one),
         out.chunkTiles);
+    // With class_max a block lists its range in shared memory: at most
+    // kGradListOffset tiles (more ranges than a wave holds where the chunk
+    // is longer).
+    if (bounds)
+      ranges = ix.maxI(ranges, arith::CeilDivUIOp::create(
+                                   rewriter, loc, out.chunkTiles,
+                                   ix.idx(kGradListOffset)));
     out.tilesPerBlock =
         arith::CeilDivUIOp::create(rewriter, loc, out.chunkTiles, ranges);
     Value blocks = arith::CeilDivUIOp::create(rewriter, loc, out.chunkTiles,

@@ -35,6 +35,11 @@ namespace mlir::softmax::detail {
 /// `tokenPad` (the token tiles' rows), and the chunk's class tiles and how
 /// many of them a block takes; the tiles then write du and their votes
 /// there instead of multiplying.
+/// The chunked tile kernel with class_max lists the tiles it recomputes in
+/// shared memory: a mark per tile of its range, then the list, then their
+/// count ([2 kGradListOffset + 1] i32); its range is at most this long.
+constexpr int64_t kGradListOffset = 64;
+
 struct GradBuffers {
   Value gh, gw, gb, weights, counts;
   Value du, flags, chunk0, tokenPad, chunkTiles, tilesPerBlock;

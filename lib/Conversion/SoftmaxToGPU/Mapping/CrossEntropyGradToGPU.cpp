@@ -10,7 +10,9 @@
 //    tile's logits on the matrix unit (TileMma, as the forward), turns each
 //    into du (crossEntropyLogitGradient) in registers, and votes: when the
 //    filter keeps no entry (crossEntropyKeepsEntry: |du| > filter |w_n|)
-//    the tile is done (counted as filtered).
+//    the tile is done (counted as filtered). With the forward's class_max
+//    a tile whose tokens it bounds below the filter
+//    (crossEntropyBoundsToken) is done before its logits are recomputed.
 //    Otherwise du goes to shared memory in the inputs' type, its column
 //    sums to grad_bias, and for each 64-feature chunk of D (h and W chunks
 //    staged as for the logits, the next in flight) two more products run:
@@ -86,6 +88,18 @@ private:
   SmallVector<Value, 2> duPlanes(Value g);
   /// Thread 0 counts the tile as visited, and as filtered unless `keep`.
   void countTile(Value keep);
+  /// Thread 0 counts `n` (an index) tiles as visited and filtered before
+  /// their logits were recomputed.
+  void countBounded(Value n);
+  /// Whether class_max bounds token `row` below the filter in classes
+  /// [c0, c0 + width) (crossEntropyBoundsToken; a row past the tokens is
+  /// bounded).
+  Value boundsToken(Value row, Value c0, int64_t width);
+  /// The chunked form with class_max: the block's tiles [j0, j1) that
+  /// class_max does not bound, listed in `scratch` from
+  /// kGradListOffset on; returns their count (every thread, after a
+  /// barrier). The bounded ones are counted.
+  Value listUnbounded(gpu::LaunchOp launch, Value scratch, Value j0, Value j1);
   /// Lane bookkeeping shared by both forms; `tileIds` and `v0` are set per
   /// tile by the caller.
   void begin(gpu::LaunchOp launch, ArrayRef<Value> tiles);
@@ -354,6 +368,131 @@ void GradTileKernel::countTile(Value keep) {
                               out.counts, ValueRange{idx(1)});
 }
 
+void GradTileKernel::countBounded(Value n) {
+  if (!out.counts)
+    return;
+  Value n64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
+  int64_t size = cast<MemRefType>(out.counts.getType()).getDimSize(0);
+  for (int64_t i = 0; i < size; ++i)
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, n64,
+                                out.counts, ValueRange{idx(i)});
+}
+
+Value GradTileKernel::boundsToken(Value row, Value c0, int64_t width) {
+  int64_t groupWidth = LinearCrossEntropyOp::getClassMaxWidth();
+  Value classMax = op.getClassMax();
+  double zLoss = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0;
+  auto inside = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
+                                  cmp(arith::CmpIPredicate::slt, row, tokens),
+                                  true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  StateMath sm(b, loc, b.getF32Type());
+  Value c1 = add(c0, idx(width));
+  Value g0 = div(c0, groupWidth);
+  Value g1 = minI(arith::CeilDivUIOp::create(b, loc, c1, idx(groupWidth)),
+                  memref::DimOp::create(b, loc, classMax, 1));
+  auto top = scf::ForOp::create(
+      b, loc, g0, g1, idx(1), ValueRange{sm.negInf()},
+      [&](OpBuilder &, Location, Value grp, ValueRange m) {
+        Value x = memref::LoadOp::create(b, loc, classMax, ValueRange{row, grp});
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::MaximumFOp::create(b, loc, m[0], x).getResult()});
+      });
+  Value t = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      memref::LoadOp::create(b, loc, op.getTargets(), row));
+  Value in = andI(cmp(arith::CmpIPredicate::sge, t, c0),
+                  cmp(arith::CmpIPredicate::slt, t, c1));
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{crossEntropyBoundsToken(
+          b, loc, top.getResult(0), memref::LoadOp::create(b, loc, op.getLse(), row),
+          memref::LoadOp::create(b, loc, out.weights, row), in, zLoss,
+          op.getFilterOrDefault())});
+  b.setInsertionPointToStart(&inside.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 1, 1).getResult()});
+  return inside.getResult(0);
+}
+
+Value GradTileKernel::listUnbounded(gpu::LaunchOp launch, Value scratch,
+                                    Value j0, Value j1) {
+  Value tid = launch.getThreadIds().x;
+  Value range = sub(j1, j0);
+  Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value one32 = arith::ConstantIntOp::create(b, loc, 1, 32);
+  // marks[k]: whether some token of tile j0 + k is not bounded.
+  {
+    auto clear = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, tid, range), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&clear.getThenRegion().front());
+    memref::StoreOp::create(b, loc, zero32, scratch, tid);
+  }
+  gpu::BarrierOp::create(b, loc);
+  // A (token, tile) pair a thread, tiles fastest: class_max's row read in
+  // order.
+  int64_t threads = c.warps() * mma.lanes();
+  scf::ForOp::create(
+      b, loc, tid, mul(range, idx(c.blockRows())), idx(threads), ValueRange{},
+      [&](OpBuilder &, Location, Value p, ValueRange) {
+        Value k = arith::RemUIOp::create(b, loc, p, range);
+        Value row = add(n0, arith::DivUIOp::create(b, loc, p, range));
+        Value c0 = add(out.chunk0,
+                       mul(add(j0, k), idx(c.blockCols())));
+        Value bounded = boundsToken(row, c0, c.blockCols());
+        auto mark = scf::IfOp::create(
+            b, loc,
+            arith::XOrIOp::create(b, loc, bounded,
+                                  arith::ConstantIntOp::create(b, loc, 1, 1)),
+            false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&mark.getThenRegion().front());
+          memref::StoreOp::create(b, loc, one32, scratch, k);
+        }
+        scf::YieldOp::create(b, loc);
+      });
+  gpu::BarrierOp::create(b, loc);
+  Value countAt = idx(2 * kGradListOffset);
+  {
+    auto lead = scf::IfOp::create(b, loc, isFirst, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&lead.getThenRegion().front());
+    auto loop = scf::ForOp::create(
+        b, loc, idx(0), range, idx(1), ValueRange{idx(0)},
+        [&](OpBuilder &, Location, Value k, ValueRange n) {
+          Value marked = cmp(arith::CmpIPredicate::ne,
+                             memref::LoadOp::create(b, loc, scratch, k),
+                             zero32);
+          // Written at every step, kept only where marked (the count moves
+          // on past it).
+          memref::StoreOp::create(
+              b, loc,
+              arith::IndexCastOp::create(b, loc, b.getI32Type(), add(j0, k)),
+              scratch, add(idx(kGradListOffset), n[0]));
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{add(n[0], arith::SelectOp::create(b, loc, marked,
+                                                           idx(1), idx(0))
+                                       .getResult())});
+        });
+    Value listed = loop.getResult(0);
+    memref::StoreOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI32Type(), listed),
+        scratch, countAt);
+    // A block past the tokens has no tile to count.
+    countBounded(arith::SelectOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, n0, tokens), sub(range, listed),
+        idx(0)));
+  }
+  gpu::BarrierOp::create(b, loc);
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), memref::LoadOp::create(b, loc, scratch, countAt));
+}
+
 void GradTileKernel::begin(gpu::LaunchOp launch, ArrayRef<Value> tiles) {
   Value tid = launch.getThreadIds().x;
   mma.begin(tid, tiles);
@@ -371,9 +510,10 @@ void GradTileKernel::begin(gpu::LaunchOp launch, ArrayRef<Value> tiles) {
 void GradTileKernel::buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   size_t nTiles = mma.tileBuffers(Attribute()).size();
   begin(launch, smem.take_front(nTiles));
-  Value flag = smem.back();
+  Value flag = smem[nTiles];
   Value bx = launch.getBlockIds().x;
   double eps = op.getFilterOrDefault();
+  bool bounds = op.getClassMax() && eps > 0;
   // The block's class tiles of the chunk.
   Value j0 = mul(launch.getBlockIds().y, out.tilesPerBlock);
   Value j1 = minI(add(j0, out.tilesPerBlock), out.chunkTiles);
@@ -398,24 +538,39 @@ void GradTileKernel::buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem) {
                                 arith::ConstantIntOp::create(b, loc, 0, 32),
                                 flag, idx(slot));
   }
+  // The tiles to recompute: k-th of the range, or with class_max the k-th
+  // it does not bound.
+  Value count = sub(j1, j0);
+  std::function<Value(Value)> tileAt = [&](Value k) { return add(j0, k); };
+  if (bounds) {
+    Value scratch = smem.back();
+    count = listUnbounded(launch, scratch, j0, j1);
+    tileAt = [&, scratch](Value k) -> Value {
+      return arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          memref::LoadOp::create(b, loc, scratch,
+                                 add(idx(kGradListOffset), k)));
+    };
+  }
   Value any = andI(cmp(arith::CmpIPredicate::slt, n0, tokens),
-                   cmp(arith::CmpIPredicate::slt, j0, j1));
+                   cmp(arith::CmpIPredicate::sgt, count, idx(0)));
   auto work = scf::IfOp::create(b, loc, any, false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&work.getThenRegion().front());
   int64_t innerSteps = llvm::divideCeil(features, c.kTile);
   Value bound = features % c.kTile ? idx(features) : Value();
-  // Slice t: class tile j0 + t / innerSteps, features (t % innerSteps)
-  // kTile on.
+  // Slice t: the (t / innerSteps)-th tile, features (t % innerSteps) kTile
+  // on.
   auto stage = [&](Value t, Value buf) {
-    Value tile = add(j0, div(t, innerSteps));
+    Value tile = tileAt(div(t, innerSteps));
     return mma.stage(op.getHidden(), n0, tokens, op.getClassifier(),
                      add(out.chunk0, mul(tile, idx(c.blockCols()))), classes,
                      mul(rem(t, innerSteps), idx(c.kTile)), bound, buf);
   };
   forEachLogitTile(
-      b, loc, mma, j0, j1, innerSteps, ValueRange{}, warpRow, warpCol, stage,
-      [&](Value j, ArrayRef<Value> acc, ValueRange) {
+      b, loc, mma, idx(0), count, innerSteps, ValueRange{}, warpRow, warpCol,
+      stage, [&](Value k, ArrayRef<Value> acc, ValueRange) {
+        Value j = tileAt(k);
         v0 = add(out.chunk0, mul(j, idx(c.blockCols())));
         base = add(v0, add(warpCol, mma.laneCol()));
         tileIds = {bx, j};
@@ -425,7 +580,7 @@ void GradTileKernel::buildChunked(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           // Two vote flags, used by turns: after this tile's vote every
           // thread is done reading the other (the last tile's), which
           // thread 0 then clears for the next.
-          Value slot = rem(sub(j, j0), 2);
+          Value slot = rem(k, 2);
           keep = vote(grads, flag, slot);
           auto clear = scf::IfOp::create(b, loc, isFirst, false);
           OpBuilder::InsertionGuard gc(b);
@@ -446,7 +601,7 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
   size_t nTiles = mma.tileBuffers(Attribute()).size();
   begin(launch, smem.take_front(nTiles));
   Value tid = launch.getThreadIds().x;
-  Value du = smem[nTiles], flag = smem.back();
+  Value du = smem[nTiles], flag = smem[nTiles + 1];
   prodH->begin(tid, {du, smem[1]});
   prodW->begin(tid, {du, smem[0]});
   v0 = mul(launch.getBlockIds().y, idx(c.blockCols()));
@@ -468,6 +623,51 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     b.setInsertionPointToStart(&reset.getThenRegion().front());
     memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
                             flag, idx(0));
+  }
+  if (op.getClassMax() && eps > 0) {
+    // Slot 1 of the flag: whether some token is not bounded by class_max.
+    {
+      auto reset = scf::IfOp::create(b, loc, first, false);
+      OpBuilder::InsertionGuard gr(b);
+      b.setInsertionPointToStart(&reset.getThenRegion().front());
+      memref::StoreOp::create(
+          b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), flag, idx(1));
+    }
+    gpu::BarrierOp::create(b, loc);
+    {
+      auto judge = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::slt, tid, idx(c.blockRows())),
+          false);
+      OpBuilder::InsertionGuard gj(b);
+      b.setInsertionPointToStart(&judge.getThenRegion().front());
+      Value bounded = boundsToken(add(n0, tid), v0, c.blockCols());
+      auto mark = scf::IfOp::create(
+          b, loc,
+          arith::XOrIOp::create(b, loc, bounded,
+                                arith::ConstantIntOp::create(b, loc, 1, 1)),
+          false);
+      b.setInsertionPointToStart(&mark.getThenRegion().front());
+      memref::StoreOp::create(
+          b, loc, arith::ConstantIntOp::create(b, loc, 1, 32), flag, idx(1));
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value unbounded = cmp(arith::CmpIPredicate::ne,
+                          memref::LoadOp::create(b, loc, flag, idx(1)),
+                          arith::ConstantIntOp::create(b, loc, 0, 32));
+    {
+      auto counted = scf::IfOp::create(
+          b, loc,
+          andI(first, arith::XOrIOp::create(
+                          b, loc, unbounded,
+                          arith::ConstantIntOp::create(b, loc, 1, 1))),
+          false);
+      OpBuilder::InsertionGuard gc(b);
+      b.setInsertionPointToStart(&counted.getThenRegion().front());
+      countBounded(idx(1));
+    }
+    // The rest only for a tile class_max does not bound.
+    auto rest = scf::IfOp::create(b, loc, unbounded, false);
+    b.setInsertionPointToStart(&rest.getThenRegion().front());
   }
   // The tile's logits (the loop's barriers publish the flag's reset).
   SmallVector<Value> acc =
@@ -589,7 +789,8 @@ static void buildWeights(OpBuilder &b, Location loc,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&lead.getThenRegion().front());
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
-    for (int64_t i = 0; i < 2; ++i)
+    for (int64_t i = 0, e = cast<MemRefType>(counts.getType()).getDimSize(0);
+         i < e; ++i)
       memref::StoreOp::create(b, loc, zero, counts, ix.idx(i));
   }
 }
@@ -755,9 +956,10 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
     tileTypes.push_back(MemRefType::get(
         {exact ? 2 : 1, duType.getDimSize(1), duType.getDimSize(2)}, elt,
         MemRefLayoutAttrInterface(), workgroup));
-    // The vote's flag after the tiles, in the same pool (SharedTiles.h).
+    // The vote's flag after the tiles, in the same pool (SharedTiles.h),
+    // and class_max's.
     tileTypes.push_back(MemRefType::get(
-        {1}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
+        {2}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
     tileBytes = 0;
     for (MemRefType t : tileTypes)
       tileBytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;

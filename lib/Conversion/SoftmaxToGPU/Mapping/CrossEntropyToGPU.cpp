@@ -117,6 +117,10 @@ private:
   /// The tile's logits folded into the lane's states `st` (m, l and the
   /// target's logit, per slot).
   SmallVector<Value> fold(Value classTile, ArrayRef<Value> acc, ValueRange st);
+  /// Each row's largest logit of the tile `xs` (past V -inf) into
+  /// class_max: the tile is the group (classTile), its lanes of a row
+  /// joined by shuffles, one of them storing.
+  void storeClassMax(Value classTile, ArrayRef<Value> xs);
   /// The lanes, then the warps, of each row merged; the split's lse and
   /// target logit written.
   void mergeAndStore(ArrayRef<Value> st, ArrayRef<Value> smem, Value split);
@@ -157,6 +161,8 @@ SmallVector<Value> LogitTileKernel::fold(Value classTile, ArrayRef<Value> acc,
                           zt[slot]);
     xs[i] = x;
   }
+  if (op.getClassMaxInit())
+    storeClassMax(classTile, xs);
   // m' = max(m, max x log2 e), l = l 2^(m - m') + sum 2^(x log2 e - m'),
   // each lane over its own columns (no shuffle per tile).
   FoldRule rule(StateKind::Max, ExpUnits::Log2);
@@ -176,6 +182,32 @@ SmallVector<Value> LogitTileKernel::fold(Value classTile, ArrayRef<Value> acc,
   next.append(sums);
   next.append(zt);
   return next;
+}
+
+void LogitTileKernel::storeClassMax(Value classTile, ArrayRef<Value> xs) {
+  int64_t slots = mma.slots();
+  SmallVector<Value> top(slots);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    Value &t = top[mma.slotOf(i)];
+    t = t ? arith::MaximumFOp::create(b, loc, t, xs[i]).getResult() : xs[i];
+  }
+  auto lanes = static_cast<int32_t>(mma.lanes());
+  for (int32_t x : mma.rowLaneXors())
+    for (Value &t : top)
+      t = arith::MaximumFOp::create(
+          b, loc, t,
+          gpu::ShuffleOp::create(b, loc, t, x, lanes, gpu::ShuffleMode::XOR)
+              .getShuffleResult());
+  Value leader = cmp(arith::CmpIPredicate::eq, mma.laneCol(), idx(0));
+  for (int64_t s = 0; s < slots; ++s) {
+    auto store = scf::IfOp::create(
+        b, loc,
+        andI(leader, cmp(arith::CmpIPredicate::slt, rows[s], tokens)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&store.getThenRegion().front());
+    memref::StoreOp::create(b, loc, top[s], op.getClassMaxInit(),
+                            ValueRange{rows[s], classTile});
+  }
 }
 
 void LogitTileKernel::mergeAndStore(ArrayRef<Value> st, ArrayRef<Value> smem,
@@ -469,6 +501,18 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyOpToGPU(
   // The unit's own shape (an end may narrow the slices to fit its shared
   // memory).
   plan.mma = mma->getConfig();
+  // class_max's groups are whole tiles of one warp column: a row's largest
+  // logit of a group is then one warp's, stored once per tile.
+  if (op.getClassMaxInit() &&
+      (plan.mma.warpsN != 1 ||
+       plan.mma.blockCols() != LinearCrossEntropyOp::getClassMaxWidth()))
+    return op.emitOpError()
+           << "GPU mapping writes class_max from logit tiles of "
+           << LinearCrossEntropyOp::getClassMaxWidth()
+           << " classes in one warp column (the warpgroup tile of sm_90a, "
+              "more than 32 tokens); this target's tile is "
+           << plan.mma.blockRows() << " x " << plan.mma.blockCols() << " in "
+           << plan.mma.warpsN << " warp columns";
   plan.boundInner = d % plan.mma.kTile != 0;
   // The operands' tiles; above 48 KiB a kernel's shared memory must be
   // dynamic (the launch opts in), below static buffers keep it
