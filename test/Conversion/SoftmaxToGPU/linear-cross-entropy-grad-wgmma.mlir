@@ -33,9 +33,10 @@
 // CHECK: memref.view {{.*}} to memref<2xi32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: memref.store %c0_i32{{.*}}, %[[FLAGS]]
-// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %{{.*}} step %c1
 // CHECK: scf.for
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: %[[J:.*]] = arith.addi %{{.*}}, %[[K]] : index
 // CHECK: arith.cmpf ugt
 // CHECK: memref.store %{{.*}}, %[[FLAGS]][%{{.*}}, %[[J]]]
 // CHECK: vector.store %{{.*}}, %[[DU]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<?x?xbf16>, vector<2xbf16>

@@ -634,22 +634,25 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
           b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), flag, idx(1));
     }
     gpu::BarrierOp::create(b, loc);
-    {
-      auto judge = scf::IfOp::create(
-          b, loc, cmp(arith::CmpIPredicate::slt, tid, idx(c.blockRows())),
-          false);
-      OpBuilder::InsertionGuard gj(b);
-      b.setInsertionPointToStart(&judge.getThenRegion().front());
-      Value bounded = boundsToken(add(n0, tid), v0, c.blockCols());
-      auto mark = scf::IfOp::create(
-          b, loc,
-          arith::XOrIOp::create(b, loc, bounded,
-                                arith::ConstantIntOp::create(b, loc, 1, 1)),
-          false);
-      b.setInsertionPointToStart(&mark.getThenRegion().front());
-      memref::StoreOp::create(
-          b, loc, arith::ConstantIntOp::create(b, loc, 1, 32), flag, idx(1));
-    }
+    // A token a thread.
+    scf::ForOp::create(
+        b, loc, tid, idx(c.blockRows()), idx(c.warps() * mma.lanes()),
+        ValueRange{}, [&](OpBuilder &, Location, Value r, ValueRange) {
+          Value bounded = boundsToken(add(n0, r), v0, c.blockCols());
+          auto mark = scf::IfOp::create(
+              b, loc,
+              arith::XOrIOp::create(b, loc, bounded,
+                                    arith::ConstantIntOp::create(b, loc, 1, 1)),
+              false);
+          {
+            OpBuilder::InsertionGuard gm(b);
+            b.setInsertionPointToStart(&mark.getThenRegion().front());
+            memref::StoreOp::create(b, loc,
+                                    arith::ConstantIntOp::create(b, loc, 1, 32),
+                                    flag, idx(1));
+          }
+          scf::YieldOp::create(b, loc);
+        });
     gpu::BarrierOp::create(b, loc);
     Value unbounded = cmp(arith::CmpIPredicate::ne,
                           memref::LoadOp::create(b, loc, flag, idx(1)),
@@ -957,9 +960,10 @@ LogicalResult mlir::softmax::mapLinearCrossEntropyGradOpToGPU(
         {exact ? 2 : 1, duType.getDimSize(1), duType.getDimSize(2)}, elt,
         MemRefLayoutAttrInterface(), workgroup));
     // The vote's flag after the tiles, in the same pool (SharedTiles.h),
-    // and class_max's.
-    tileTypes.push_back(MemRefType::get(
-        {2}, rewriter.getI32Type(), MemRefLayoutAttrInterface(), workgroup));
+    // and class_max's where it bounds tiles.
+    int64_t flags = op.getClassMax() && op.getFilterOrDefault() > 0 ? 2 : 1;
+    tileTypes.push_back(MemRefType::get({flags}, rewriter.getI32Type(),
+                                        MemRefLayoutAttrInterface(), workgroup));
     tileBytes = 0;
     for (MemRefType t : tileTypes)
       tileBytes += t.getNumElements() * t.getElementTypeBitWidth() / 8;
