@@ -74,10 +74,13 @@ struct Case {
   int64_t ignore;
   int reduction; // 0 none, 1 sum, 2 mean
   bool counts;
+  /// class_max (float64 group maxima rounded to f32) passed in, three
+  /// counts: some tiles must be filtered before recomputing.
+  bool classMax = false;
 };
 
 struct Args {
-  MemRef2 h, w, gh, gw;
+  MemRef2 h, w, gh, gw, cm;
   MemRef1 t, lse, dl1, b, gb, counts;
   MemRef0 dl0;
 };
@@ -226,12 +229,22 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
   a.b = view1(bd, c.v);
   void *ghd = poisoned(c.n * c.d, c.grads), *gwd = poisoned(c.v * c.d, c.grads),
        *gbd = poisoned(c.v, c.gradBias);
-  int64_t *countsd = managed<int64_t>(2);
-  countsd[0] = countsd[1] = -7;
+  int64_t groups = (c.v + 255) / 256;
+  float *cmd = managed<float>(c.n * groups);
+  for (int64_t i = 0; i < c.n; ++i)
+    for (int64_t g = 0; g < groups; ++g) {
+      double m = -INFINITY;
+      for (int64_t v = 256 * g; v < std::min(c.v, 256 * (g + 1)); ++v)
+        m = std::max(m, z[i * c.v + v]);
+      cmd[i * groups + g] = float(m);
+    }
+  a.cm = view2(cmd, c.n, groups);
+  int64_t *countsd = managed<int64_t>(3);
+  countsd[0] = countsd[1] = countsd[2] = -7;
   a.gh = view2(ghd, c.n, c.d);
   a.gw = view2(gwd, c.v, c.d);
   a.gb = view1(gbd, c.v);
-  a.counts = view1(countsd, 2);
+  a.counts = view1(countsd, c.classMax ? 3 : 2);
   call(a);
   if (softmaxRuntimeGetLastError()) {
     std::printf("%s: runtime error: %s\n", c.name,
@@ -255,6 +268,13 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
       std::printf("  %s was filtered\n", countsd[1] ? "everything" : "nothing");
       ok = false;
     }
+    if (c.classMax) {
+      std::printf("  filtered before recomputing: %ld\n", long(countsd[2]));
+      if (countsd[2] <= 0 || countsd[2] > countsd[1]) {
+        std::printf("  want some, at most the filtered\n");
+        ok = false;
+      }
+    }
   }
   std::printf("%s: %s\n", c.name, ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
@@ -274,6 +294,9 @@ void _mlir_ciface_one_sum(MemRef2 *, MemRef2 *, MemRef1 *, MemRef1 *,
                           MemRef0 *, MemRef2 *, MemRef2 *);
 void _mlir_ciface_many_tokens(MemRef2 *, MemRef2 *, MemRef1 *, MemRef1 *,
                               MemRef0 *, MemRef2 *, MemRef2 *, MemRef1 *);
+void _mlir_ciface_class_max(MemRef2 *, MemRef2 *, MemRef1 *, MemRef1 *,
+                            MemRef0 *, MemRef2 *, MemRef2 *, MemRef2 *,
+                            MemRef1 *);
 }
 
 int main() {
@@ -316,6 +339,18 @@ int main() {
            [](Args &a) {
              _mlir_ciface_many_tokens(&a.h, &a.w, &a.t, &a.lse, &a.dl0, &a.gh,
                                       &a.gw, &a.counts);
+           },
+           rng));
+  // 157 groups of 256 classes for 128 targets per token tile: about 44%
+  // of the groups hold no target of a tile, and with peaked rows class_max
+  // bounds their tiles.
+  Case cm{"class_max", 256, 64, 40000, Ty::BF16, Ty::BF16, Ty::F32, false,
+          false, 0, 0, 24.0, std::ldexp(1.0, -12), -100, 2, true};
+  cm.classMax = true;
+  note(run(cm,
+           [](Args &a) {
+             _mlir_ciface_class_max(&a.h, &a.w, &a.t, &a.lse, &a.dl0, &a.cm,
+                                    &a.gh, &a.gw, &a.counts);
            },
            rng));
   return worst;

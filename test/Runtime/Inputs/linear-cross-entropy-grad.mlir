@@ -16,6 +16,8 @@
 //                classifier's products list the kept tiles in two
 //                windows of 1024), D 64, V 40, the mean, filter(0.0), the
 //                counts
+//   class_max    bf16, 256 tokens, D 64, V 40000, the mean, the default
+//                filter, class_max (157 groups) and three counts
 func.func @odd_exact(%h: memref<300x72xbf16>, %w: memref<1031x72xbf16>, %t: memref<300xi64>, %lse: memref<300xf32>, %dl: memref<300xf32>, %b: memref<1031xbf16>, %gh: memref<300x72xf32>, %gw: memref<1031x72xf32>, %gb: memref<1031xf32>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
   softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<300x72xbf16>, memref<1031x72xbf16>, memref<300xi64>, memref<300xf32>, memref<300xf32>) bias(%b : memref<1031xbf16>) outs(%gh, %gw : memref<300x72xf32>, memref<1031x72xf32>) grad_bias(%gb : memref<1031xf32>) filter_counts(%n : memref<2xi64>) reduction(none) softcap(3.0e+01) z_loss(1.0e-04) filter(0.0)
   return
@@ -38,5 +40,10 @@ func.func @one_sum(%h: memref<7x64xbf16>, %w: memref<1x64xbf16>, %t: memref<7xi6
 
 func.func @many_tokens(%h: memref<131200x64xbf16>, %w: memref<40x64xbf16>, %t: memref<131200xi64>, %lse: memref<131200xf32>, %dl: memref<f32>, %gh: memref<131200x64xbf16>, %gw: memref<40x64xbf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
   softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<131200x64xbf16>, memref<40x64xbf16>, memref<131200xi64>, memref<131200xf32>, memref<f32>) outs(%gh, %gw : memref<131200x64xbf16>, memref<40x64xbf16>) filter_counts(%n : memref<2xi64>) reduction(mean) filter(0.0)
+  return
+}
+
+func.func @class_max(%h: memref<256x64xbf16>, %w: memref<40000x64xbf16>, %t: memref<256xi64>, %lse: memref<256xf32>, %dl: memref<f32>, %cm: memref<256x157xf32>, %gh: memref<256x64xbf16>, %gw: memref<40000x64xbf16>, %n: memref<3xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<256x64xbf16>, memref<40000x64xbf16>, memref<256xi64>, memref<256xf32>, memref<f32>) class_max(%cm : memref<256x157xf32>) outs(%gh, %gw : memref<256x64xbf16>, memref<40000x64xbf16>) filter_counts(%n : memref<3xi64>) reduction(mean)
   return
 }
