@@ -95,6 +95,9 @@ private:
   /// [c0, c0 + width) (crossEntropyBoundsToken; a row past the tokens is
   /// bounded).
   Value boundsToken(Value row, Value c0, int64_t width);
+  /// Stores 1 (i32) into `dst[at]` unless class_max bounds token `row` in
+  /// the tile of classes from `c0` (boundsToken).
+  void markUnbounded(Value row, Value c0, Value dst, Value at);
   /// The chunked form with class_max: the block's tiles [j0, j1) that
   /// class_max does not bound, listed in `scratch` from
   /// kGradListOffset on; returns their count (every thread, after a
@@ -417,12 +420,25 @@ Value GradTileKernel::boundsToken(Value row, Value c0, int64_t width) {
   return inside.getResult(0);
 }
 
+void GradTileKernel::markUnbounded(Value row, Value c0, Value dst,
+                                   Value at) {
+  Value bounded = boundsToken(row, c0, c.blockCols());
+  auto mark = scf::IfOp::create(
+      b, loc,
+      arith::XOrIOp::create(b, loc, bounded,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)),
+      false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&mark.getThenRegion().front());
+  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 32),
+                          dst, at);
+}
+
 Value GradTileKernel::listUnbounded(gpu::LaunchOp launch, Value scratch,
                                     Value j0, Value j1) {
   Value tid = launch.getThreadIds().x;
   Value range = sub(j1, j0);
   Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
-  Value one32 = arith::ConstantIntOp::create(b, loc, 1, 32);
   // marks[k]: whether some token of tile j0 + k is not bounded.
   {
     auto clear = scf::IfOp::create(
@@ -440,19 +456,8 @@ Value GradTileKernel::listUnbounded(gpu::LaunchOp launch, Value scratch,
       [&](OpBuilder &, Location, Value p, ValueRange) {
         Value k = arith::RemUIOp::create(b, loc, p, range);
         Value row = add(n0, arith::DivUIOp::create(b, loc, p, range));
-        Value c0 = add(out.chunk0,
-                       mul(add(j0, k), idx(c.blockCols())));
-        Value bounded = boundsToken(row, c0, c.blockCols());
-        auto mark = scf::IfOp::create(
-            b, loc,
-            arith::XOrIOp::create(b, loc, bounded,
-                                  arith::ConstantIntOp::create(b, loc, 1, 1)),
-            false);
-        {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(&mark.getThenRegion().front());
-          memref::StoreOp::create(b, loc, one32, scratch, k);
-        }
+        markUnbounded(row, add(out.chunk0, mul(add(j0, k), idx(c.blockCols()))),
+                      scratch, k);
         scf::YieldOp::create(b, loc);
       });
   gpu::BarrierOp::create(b, loc);
@@ -638,19 +643,7 @@ void GradTileKernel::build(gpu::LaunchOp launch, ArrayRef<Value> smem) {
     scf::ForOp::create(
         b, loc, tid, idx(c.blockRows()), idx(c.warps() * mma.lanes()),
         ValueRange{}, [&](OpBuilder &, Location, Value r, ValueRange) {
-          Value bounded = boundsToken(add(n0, r), v0, c.blockCols());
-          auto mark = scf::IfOp::create(
-              b, loc,
-              arith::XOrIOp::create(b, loc, bounded,
-                                    arith::ConstantIntOp::create(b, loc, 1, 1)),
-              false);
-          {
-            OpBuilder::InsertionGuard gm(b);
-            b.setInsertionPointToStart(&mark.getThenRegion().front());
-            memref::StoreOp::create(b, loc,
-                                    arith::ConstantIntOp::create(b, loc, 1, 32),
-                                    flag, idx(1));
-          }
+          markUnbounded(add(n0, r), v0, flag, idx(1));
           scf::YieldOp::create(b, loc);
         });
     gpu::BarrierOp::create(b, loc);

@@ -107,6 +107,19 @@ Value CrossEntropyTiles::logitsTile(Value h, OpFoldResult rows, Value w,
       .getResult(0);
 }
 
+Value CrossEntropyTiles::rowMaxima(Value x, OpFoldResult rows) {
+  Value init = fill({rows}, -std::numeric_limits<double>::infinity());
+  return linalg::ReduceOp::create(
+             b, loc, ValueRange{x}, ValueRange{init}, ArrayRef<int64_t>{1},
+             [&](OpBuilder &nb, Location, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, loc,
+                   arith::MaximumFOp::create(nb, loc, args[0], args[1])
+                       .getResult());
+             })
+      .getResult(0);
+}
+
 Value CrossEntropyTiles::convertInto(Value x, Value init) {
   auto type = cast<RankedTensorType>(init.getType());
   AffineMap id =
@@ -169,19 +182,7 @@ Value CrossEntropyDecomposer::groupMaxima(Value dots, Value v0, Value size,
             b, loc, dots, ArrayRef<OpFoldResult>{zero, g0},
             ArrayRef<OpFoldResult>{tokens, cols},
             ArrayRef<OpFoldResult>{one, one});
-        // -inf is max's identity (the fold's -FLT_MAX is the state's).
-        Value init = fill({tokens}, -std::numeric_limits<double>::infinity());
-        Value maxima =
-            linalg::ReduceOp::create(
-                b, loc, ValueRange{group}, ValueRange{init},
-                ArrayRef<int64_t>{1},
-                [&](OpBuilder &nb, Location, ValueRange args) {
-                  linalg::YieldOp::create(
-                      nb, loc,
-                      arith::MaximumFOp::create(nb, loc, args[0], args[1])
-                          .getResult());
-                })
-                .getResult(0);
+        Value maxima = rowMaxima(group, tokens);
         Value column = arith::DivUIOp::create(
             b, loc, arith::AddIOp::create(b, loc, v0, g0), idx(width));
         scf::YieldOp::create(

@@ -164,17 +164,7 @@ Value GradDecomposer::boundedTile(Value n0, Value rows, Value v0, Value size,
   Value groups =
       slice(op.getClassMax(), {n0, g0},
             {rows, arith::SubIOp::create(b, loc, g1, g0).getResult()});
-  Value top = linalg::ReduceOp::create(
-                  b, loc, ValueRange{groups},
-                  ValueRange{fill({rows}, -std::numeric_limits<double>::infinity())},
-                  ArrayRef<int64_t>{1},
-                  [&](OpBuilder &nb, Location, ValueRange a) {
-                    linalg::YieldOp::create(
-                        nb, loc,
-                        arith::MaximumFOp::create(nb, loc, a[0], a[1])
-                            .getResult());
-                  })
-                  .getResult(0);
+  Value top = rowMaxima(groups, rows);
   Value t = slice(op.getTargets(), {n0}, {rows});
   Type tt = cast<RankedTensorType>(t.getType()).getElementType();
   double c = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0.0;

@@ -38,6 +38,10 @@ struct CrossEntropyTiles {
   /// contraction over D, products in f32), with the bias rows `bias` (or
   /// null) and the softcap applied.
   Value logitsTile(Value h, OpFoldResult rows, Value w, Value size, Value bias);
+  /// The largest element of each row of `x` [rows, ?] f32 (-inf for an
+  /// empty row; NaN propagates): class_max's groups, and the largest group
+  /// a tile meets.
+  Value rowMaxima(Value x, OpFoldResult rows);
   /// `x` [sizes] f32 as `init`'s element type, written into `init`.
   Value convertInto(Value x, Value init);
 
