@@ -4,20 +4,21 @@
 # shape with and without class_max (build-gpu/cem, built with --class-max)
 # into $OUT/cem_<inputs>.tgz.
 #   bash bench/gpu/class_max_device.sh zipf|flat [seconds]
-#   bash bench/gpu/class_max_device.sh all   # zipf, then issue 13's causal
-#                                            # A/B (build-gpu/q2) on an H200
+#   bash bench/gpu/class_max_device.sh all [seconds]   # zipf, then issue 13's
+#                                            # causal A/B (build-gpu/q2) on an H200
 set -u
 export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
 mode=${1:-zipf}
 if [ "$mode" = all ]; then
   start=$(date +%s)
-  bash "$0" zipf 380
+  budget=${2:-575}   # seconds this call may take
+  bash "$0" zipf $(( budget * 2 / 3 - 130 ))
   el=$(( $(date +%s) - start ))
   echo "elapsed $el s"
-  if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && [ $el -lt 330 ]; then
+  if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && [ $el -lt $(( budget - 150 )) ]; then
     R=$OUT/r5; mkdir -p $R
     rounds=7; [ $el -lt 250 ] && rounds=11
-    timeout $(( 575 - el )) python3 bench/blasst/overhead_ab.py \
+    timeout $(( budget - el - 10 )) python3 bench/blasst/overhead_ab.py \
       --libs base=build-gpu/q2/base,lane=build-gpu/q2/lane --kernels _wg_wk,_wg_wk_nc \
       --lens 16384,32768 --causal 1,0 --rounds $rounds --json $R/ab.json --md $R/ab.md \
       > $R/ab.log 2>&1 || echo "ab failed"
