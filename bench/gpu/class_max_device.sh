@@ -30,7 +30,7 @@ fi
 R=$OUT/cem_$mode; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $R/device.txt
 K=g_300_72_1031_cm_sm90a
-for s in g_8192_2048_128256 g_8192_4096_128256 g_8192_2048_256000 g_8192_4096_256000; do
+for s in ${CEM_SHAPES:-g_8192_2048_128256 g_8192_4096_128256 g_8192_2048_256000 g_8192_4096_256000}; do
   K=$K,${s}_sm90a,${s}_cm_sm90a
 done
 timeout 120 python3 build-gpu/tests-cm/run-gpu-tests.py > $R/gpu_tests.txt 2>&1
