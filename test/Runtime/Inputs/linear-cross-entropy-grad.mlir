@@ -17,7 +17,8 @@
 //                windows of 1024), D 64, V 40, the mean, filter(0.0), the
 //                counts
 //   class_max    bf16, 256 tokens, D 64, V 40000, the mean, the default
-//                filter, class_max (157 groups) and three counts
+//                filter, class_max (157 groups) and three counts; after
+//                class_max_plain, the same inputs without class_max
 func.func @odd_exact(%h: memref<300x72xbf16>, %w: memref<1031x72xbf16>, %t: memref<300xi64>, %lse: memref<300xf32>, %dl: memref<300xf32>, %b: memref<1031xbf16>, %gh: memref<300x72xf32>, %gw: memref<1031x72xf32>, %gb: memref<1031xf32>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
   softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<300x72xbf16>, memref<1031x72xbf16>, memref<300xi64>, memref<300xf32>, memref<300xf32>) bias(%b : memref<1031xbf16>) outs(%gh, %gw : memref<300x72xf32>, memref<1031x72xf32>) grad_bias(%gb : memref<1031xf32>) filter_counts(%n : memref<2xi64>) reduction(none) softcap(3.0e+01) z_loss(1.0e-04) filter(0.0)
   return
@@ -45,5 +46,10 @@ func.func @many_tokens(%h: memref<131200x64xbf16>, %w: memref<40x64xbf16>, %t: m
 
 func.func @class_max(%h: memref<256x64xbf16>, %w: memref<40000x64xbf16>, %t: memref<256xi64>, %lse: memref<256xf32>, %dl: memref<f32>, %cm: memref<256x157xf32>, %gh: memref<256x64xbf16>, %gw: memref<40000x64xbf16>, %n: memref<3xi64>) attributes {llvm.emit_c_interface} {
   softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<256x64xbf16>, memref<40000x64xbf16>, memref<256xi64>, memref<256xf32>, memref<f32>) class_max(%cm : memref<256x157xf32>) outs(%gh, %gw : memref<256x64xbf16>, memref<40000x64xbf16>) filter_counts(%n : memref<3xi64>) reduction(mean)
+  return
+}
+
+func.func @class_max_plain(%h: memref<256x64xbf16>, %w: memref<40000x64xbf16>, %t: memref<256xi64>, %lse: memref<256xf32>, %dl: memref<f32>, %gh: memref<256x64xbf16>, %gw: memref<40000x64xbf16>, %n: memref<2xi64>) attributes {llvm.emit_c_interface} {
+  softmax.linear_cross_entropy_grad ins(%h, %w, %t, %lse, %dl : memref<256x64xbf16>, memref<40000x64xbf16>, memref<256xi64>, memref<256xf32>, memref<f32>) outs(%gh, %gw : memref<256x64xbf16>, memref<40000x64xbf16>) filter_counts(%n : memref<2xi64>) reduction(mean)
   return
 }
