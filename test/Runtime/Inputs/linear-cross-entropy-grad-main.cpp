@@ -7,8 +7,9 @@
 // float64 gradients from the same rounded inputs, element by element,
 // within the error the kernel may make: du rounded to the inputs' type
 // before its products (2^-8 of sum |du W| for bf16, 2^-11 for f16; exact
-// mode carries du in two parts and does better), the filter's bound
-// (filter |w_n| x the |W| or |h| of the skipped entries) and the
+// mode carries du in two parts and does better), the logits' f32 sums
+// (D 2^-24 sum |h w|, through p: large where p is near 1), the filter's
+// bound (filter |w_n| x the |W| or |h| of the skipped entries) and the
 // gradients' own rounding. The filter counts must be
 // the number of 128 x CLASS_TILE tiles (128 classes on sm_90, 256 on
 // sm_90a: -DCLASS_TILE=256) and the float64 number of filtered ones
@@ -138,7 +139,9 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
       static_cast<int64_t *>(td)[i] = t[i];
   }
   // float64 logits, lse and weights.
-  std::vector<double> z(c.n * c.v), lse(c.n), wt(c.n);
+  // zAbs: sum_j |h w|, what the kernel's f32 sums of the logit may err by
+  // D 2^-24 times.
+  std::vector<double> z(c.n * c.v), zAbs(c.n * c.v), lse(c.n), wt(c.n);
   int64_t kept = 0;
   for (int64_t i = 0; i < c.n; ++i)
     kept += t[i] != c.ignore;
@@ -146,9 +149,12 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
   for (int64_t i = 0; i < c.n; ++i) {
     double m = -INFINITY;
     for (int64_t v = 0; v < c.v; ++v) {
-      double s = b[v];
-      for (int64_t j = 0; j < c.d; ++j)
+      double s = b[v], sa = std::fabs(b[v]);
+      for (int64_t j = 0; j < c.d; ++j) {
         s += h[i * c.d + j] * w[v * c.d + j];
+        sa += std::fabs(h[i * c.d + j] * w[v * c.d + j]);
+      }
+      zAbs[i * c.v + v] = sa;
       if (c.softcap > 0)
         s = c.softcap * std::tanh(s / c.softcap);
       z[i * c.v + v] = s;
@@ -206,8 +212,15 @@ template <typename Fn> int run(const Case &c, Fn call, std::mt19937 &rng) {
   for (int64_t i = 0; i < c.n; ++i)
     for (int64_t v = 0; v < c.v; ++v) {
       double g = du[i * c.v + v];
+      // The logit's f32 sum errs by up to D 2^-24 sum |h w|, and p with it:
+      // where p is near 1 (a confident target) du = w (p - 1) loses its
+      // relative accuracy, which the 2^-8 of du alone does not cover.
+      double p = std::exp(z[i * c.v + v] - lse[i]) *
+                 std::fabs(1 + 2 * c.zLoss * lse[i]);
       double e = duUnit * std::fabs(g) + duAbs +
-                 (skipped[i * c.v + v] ? c.filter * std::fabs(wt[i]) : 0.0);
+                 (skipped[i * c.v + v] ? c.filter * std::fabs(wt[i]) : 0.0) +
+                 std::fabs(wt[i]) * p * std::ldexp(double(c.d), -24) *
+                     zAbs[i * c.v + v];
       gb[v] += g;
       sb[v] += e;
       for (int64_t j = 0; j < c.d; ++j) {
