@@ -14,6 +14,13 @@ static Value f32(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
 
+/// 1 + 2 c lse: the z-loss's factor on a token's probabilities.
+static Value zLossFactor(OpBuilder &b, Location loc, Value lse, double zLoss) {
+  return arith::AddFOp::create(
+      b, loc, f32(b, loc, 1.0),
+      arith::MulFOp::create(b, loc, f32(b, loc, 2 * zLoss), lse));
+}
+
 Value mlir::softmax::crossEntropyTokenWeight(OpBuilder &b, Location loc,
                                              Value target, Value gradLoss,
                                              Value classes,
@@ -42,11 +49,7 @@ Value mlir::softmax::crossEntropyLogitGradient(OpBuilder &b, Location loc,
   StateMath sm(b, loc, b.getF32Type());
   Value p = sm.scale(StateKind::Max, sm.sub(z, lse), units);
   if (zLoss != 0.0)
-    p = arith::MulFOp::create(
-        b, loc, p,
-        arith::AddFOp::create(
-            b, loc, f32(b, loc, 1.0),
-            arith::MulFOp::create(b, loc, f32(b, loc, 2 * zLoss), lse)));
+    p = arith::MulFOp::create(b, loc, p, zLossFactor(b, loc, lse, zLoss));
   Value g = arith::SubFOp::create(
       b, loc, p,
       arith::SelectOp::create(b, loc, isTarget, f32(b, loc, 1.0),
@@ -82,13 +85,7 @@ Value mlir::softmax::crossEntropyBoundsToken(OpBuilder &b, Location loc,
     d = arith::AddFOp::create(
         b, loc, d,
         math::LogOp::create(
-            b, loc,
-            math::AbsFOp::create(
-                b, loc,
-                arith::AddFOp::create(
-                    b, loc, f32(b, loc, 1.0),
-                    arith::MulFOp::create(b, loc, f32(b, loc, 2 * zLoss),
-                                          lse)))));
+            b, loc, math::AbsFOp::create(b, loc, zLossFactor(b, loc, lse, zLoss))));
   double limit = std::log(filter * (1.0 - std::ldexp(1.0, -10)));
   Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, d,
                                       f32(b, loc, limit));
