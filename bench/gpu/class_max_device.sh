@@ -33,7 +33,7 @@ K=g_300_72_1031_cm_sm90a
 for s in ${CEM_SHAPES:-g_8192_2048_128256 g_8192_4096_128256 g_8192_2048_256000 g_8192_4096_256000}; do
   K=$K,${s}_sm90a,${s}_cm_sm90a
 done
-timeout 120 python3 build-gpu/tests-cm/run-gpu-tests.py > $R/gpu_tests.txt 2>&1
+timeout 300 python3 -u build-gpu/tests-cm/run-gpu-tests.py > $R/gpu_tests.txt 2>&1
 tail -25 $R/gpu_tests.txt
 timeout ${2:-540} python3 bench/gpu/bench_cross_entropy_grad.py run --inputs $mode \
   --lib-dir build-gpu/cem --out $R --reps 20 --only $K > $R/log.txt 2>&1 || echo "run failed rc=$?"
