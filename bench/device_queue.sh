@@ -15,7 +15,7 @@ slim() {  # <from> <to>: the libraries and the index a run loads
 }
 bar() {  # <out> <name> <timed block> <checked blocks> [timing flags]: issue 13's
   # bar run, the _wk kernels of each checked block tile first; one tarball
-  local out=$1/$2 blk=$3 checks=$4 B=bench/blasst/bench_skip_gpu.py
+  local dir=$1 name=$2 out=$1/$2 blk=$3 checks=$4 B=bench/blasst/bench_skip_gpu.py
   shift 4
   mkdir -p "$out"
   nvidia-smi --query-gpu=name --format=csv,noheader | tee "$out/device.txt"
@@ -28,7 +28,7 @@ bar() {  # <out> <name> <timed block> <checked blocks> [timing flags]: issue 13'
       --peaks 12 --lambdas 1e-3,1e-2 "$@" --json "$out/bar_b$blk.json" \
       --md "$out/bar_b$blk.md" > "$out/bar_b$blk.log" 2>&1 || echo "b$blk failed"
   cat "$out/bar_b$blk.md" 2>/dev/null
-  tar czf "$1/$2.tgz" -C "$1" "$2" && rm -r "$out"
+  tar czf "$dir/$name.tgz" -C "$dir" "$name" && rm -r "$out"
 }
 case "$1" in
 build)
