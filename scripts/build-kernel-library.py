@@ -138,10 +138,10 @@ def strategies(mapped: Path) -> dict[str, dict]:
 
 
 def ptxas_report(softmax_opt: Path, module: Path, chip: str, toolkit: str,
-                 work: Path) -> dict[str, dict]:
+                 work: Path, extra: str = "") -> dict[str, dict]:
     """Registers and spills of every kernel, from ptxas -v on the PTX."""
     out = run([str(softmax_opt), str(module),
-               f"--softmax-to-nvvm=chip={chip} format=isa toolkit={toolkit}"]).stdout
+               f"--softmax-to-nvvm=chip={chip} format=isa toolkit={toolkit}{extra}"]).stdout
     report: dict[str, dict] = {}
     for m in re.finditer(r'gpu\.binary @(\w+) .*?assembly = "(.*?)"', out, re.S):
         ptx = re.sub(r"\\([0-9A-Fa-f]{2})", lambda h: chr(int(h[1], 16)), m[2])
@@ -167,6 +167,9 @@ def main() -> int:
     ap.add_argument("--build-dir", default=str(ROOT / "build"))
     ap.add_argument("--chip", default="sm_90")
     ap.add_argument("--toolkit", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    ap.add_argument("--no-cache-hints", action="store_true",
+                    help="softmax-to-nvvm with cache-hints=false (the streamed "
+                         "rows' last pass without .cs, to time the hint)")
     args = ap.parse_args()
 
     specs = [parse_spec(s) for s in (args.specs or DEFAULT_SPECS)]
@@ -187,10 +190,11 @@ def main() -> int:
     run([str(softmax_opt), str(module), f"--softmax-map-to-gpu=chip={args.chip}",
          "-o", str(mapped)])
     chosen = strategies(mapped)
-    regs = ptxas_report(softmax_opt, module, args.chip, args.toolkit, work)
+    extra = " cache-hints=false" if args.no_cache_hints else ""
+    regs = ptxas_report(softmax_opt, module, args.chip, args.toolkit, work, extra)
     lowered = work / "kernels.llvm.mlir"
     run([str(softmax_opt), str(module),
-         f"--softmax-to-nvvm=chip={args.chip} format=bin toolkit={args.toolkit}",
+         f"--softmax-to-nvvm=chip={args.chip} format=bin toolkit={args.toolkit}{extra}",
          "-o", str(lowered)])
     ir = work / "kernels.ll"
     run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(lowered), "-o", str(ir)])

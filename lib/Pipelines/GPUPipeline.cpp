@@ -119,6 +119,9 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
       !StringRef(options.features).empty())
     os << "features is an NVVM option (PTX features); the ROCDL end takes "
           "none";
+  if (message.empty() && end == GPUEnd::ROCDL && options.cacheHints.hasValue())
+    os << "cache-hints is an NVVM option (PTX's .cs accesses); the ROCDL end "
+          "takes none";
   if (message.empty() && end == GPUEnd::NVVM)
     if (std::optional<std::string> why =
             checkPTXFeatures(options.features, chipOf(options, end)))
@@ -211,6 +214,10 @@ static void addAfterGPUMapping(OpPassManager &pm,
     // The attention kernel's ldmatrix and cp.async.
     kernels.addPass(createConvertNVGPUToNVVMPass());
     kernels.addPass(createConvertGpuOpsToNVVMOps());
+    // The streamed rows' last pass as .cs accesses (NVPTX drops the
+    // nontemporal attribute).
+    if (options.cacheHints)
+      kernels.addPass(createSoftmaxNVVMNontemporal());
     kernels.addPass(createCanonicalizerPass());
     kernels.addPass(createCSEPass());
     kernels.addPass(createReconcileUnrealizedCastsPass());

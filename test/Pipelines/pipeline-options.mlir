@@ -41,6 +41,7 @@
 // RUN: not softmax-opt %s --softmax-to-rocdl="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=AMDCHIP
 // RUN: not softmax-opt %s --softmax-to-nvvm="format=ptx" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not softmax-opt %s --softmax-to-rocdl="features=+ptx80" 2>&1 | FileCheck %s --check-prefix=FEATURES
+// RUN: not softmax-opt %s --softmax-to-rocdl="cache-hints=false" 2>&1 | FileCheck %s --check-prefix=CACHEHINTS
 // RUN: not softmax-opt %s --softmax-to-nvvm="attention-f32-precision=fast" 2>&1 | FileCheck %s --check-prefix=PRECISION
 // RUN: not softmax-opt %s --softmax-to-rocdl="attention-f32-precision=tf32" 2>&1 | FileCheck %s --check-prefix=ROCDLTF32
 // RUN: not softmax-opt %s --pass-pipeline="builtin.module(softmax-to-cpu{three-pass=fastest})" 2>&1 | FileCheck %s --check-prefix=THREEPASS
@@ -66,6 +67,7 @@
 // AMDCHIP: error: softmax-to-rocdl: chip 'sm_90' is not an AMD chip (use softmax-to-nvvm for it)
 // FORMAT: error: softmax-to-nvvm: format must be isa or bin (or fatbin, llvm, offloading), not 'ptx'
 // FEATURES: error: softmax-to-rocdl: features is an NVVM option (PTX features); the ROCDL end takes none
+// CACHEHINTS: error: softmax-to-rocdl: cache-hints is an NVVM option (PTX's .cs accesses); the ROCDL end takes none
 // PRECISION: error: softmax-to-nvvm: attention-f32-precision must be exact or tf32, not 'fast'
 // ROCDLTF32: error: softmax-to-rocdl: attention-f32-precision=tf32 needs NVIDIA tf32 tensor cores; the ROCDL end has no f32 attention
 // AFTER-THREADS: error: softmax-to-cpu-after-mapping: threads must be 0 (the OpenMP runtime chooses) or from 1 to 65536, not -1

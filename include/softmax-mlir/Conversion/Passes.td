@@ -304,4 +304,45 @@ def SoftmaxCPULegalizeLLVM : Pass<"softmax-cpu-legalize-llvm"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def SoftmaxNVVMNontemporal : Pass<"softmax-nvvm-nontemporal"> {
+  let summary = "Give nontemporal loads and stores of NVVM kernels PTX's streaming cache operator";
+  let description = [{
+    Upstream marks an access that will not be reused soon with the
+    `nontemporal` attribute (`vector.load`, `vector.store`, `llvm.load`,
+    `llvm.store`), and AMDGPU's backend honours it. LLVM 22's NVPTX backend
+    drops the `!nontemporal` metadata and emits a plain `ld.global`. This
+    pass runs in the NVVM kernels after their conversion to the LLVM
+    dialect. It rewrites each nontemporal `llvm.load` and `llvm.store` of
+    32, 64 or 128 bits, in the global or the generic address space, into
+    the same access with the `.cs` operator ("cache streaming": evict first
+    from L1 and L2) as inline PTX, on 32-bit lanes.
+
+    `softmax-map-to-gpu` marks the last pass of a streamed row, which
+    reads the row again and writes it. Its rereads then stop displacing
+    the rows still to be reread. On an H100 the hint took the streamed
+    bf16 softmax from 0.73-0.78 to 0.82-0.96 of a copy kernel's rate at
+    256 and 4096 rows of 128256 (bench/gpu/probe/l2_hint_softmax.cu).
+
+    A nontemporal access that the pass cannot give `.cs` to keeps LLVM's
+    default caching, with a warning that says why: an access of another
+    size, a volatile or atomic one, or one in another address space.
+
+    Example:
+
+    ```mlir
+    %v = llvm.load %p {alignment = 16 : i64, nontemporal} : !llvm.ptr<1> -> vector<8xbf16>
+    ```
+
+    becomes
+
+    ```mlir
+    %a = llvm.inline_asm has_side_effects "ld.global.cs.v4.u32 {$0, $1, $2, $3}, [$4];",
+           "=r,=r,=r,=r,l" %p : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+    // the four lanes into a vector<4xi32>, then
+    %v = llvm.bitcast %w : vector<4xi32> to vector<8xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // SOFTMAX_MLIR_CONVERSION_PASSES_TD

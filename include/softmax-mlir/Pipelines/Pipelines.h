@@ -144,6 +144,15 @@ struct SoftmaxToGPUPipelineOptions
       llvm::cl::desc("CUDA toolkit (libdevice, ptxas) or ROCm device "
                      "library folder; an existing directory"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> cacheHints{
+      *this, "cache-hints",
+      llvm::cl::desc("NVVM only: give the accesses softmax-map-to-gpu marks "
+                     "nontemporal (a streamed row's last pass) PTX's .cs "
+                     "operator (softmax-nvvm-nontemporal). Off, they keep "
+                     "LLVM's default caching, as NVPTX ignores the "
+                     "attribute: for an output the next kernel reads from "
+                     "L2"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> allowHostCode{
       *this, "allow-host-code",
       llvm::cl::desc("Let a softmax- or attention-shaped computation that "

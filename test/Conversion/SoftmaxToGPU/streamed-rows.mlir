@@ -112,22 +112,32 @@ func.func @logsumexp_unrolled(%x: memref<256x128256xbf16>, %y: memref<256xbf16>)
 
 // softmax streamed twice, two vectors an iteration: the first loop folds
 // both, the second stores both, the second store only where its vector
-// starts before the row's end.
+// starts before the row's end. The second pass reads each vector for the
+// last time and writes one nothing rereads: on NVIDIA its loads and stores
+// are nontemporal (softmax-nvvm-nontemporal makes them .cs), the first
+// pass's loads are not; CDNA marks none.
 // CHECK-LABEL: func @softmax_streamed_twice
 // CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[END:.*]] step %c2048
-// CHECK: vector.load
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} :
 // CHECK: %[[C1:.*]] = arith.addi %[[COL]], %c1024
-// CHECK: vector.load
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} :
 // CHECK-NOT: vector.load
 // CHECK: math.exp2
 // CHECK: scf.yield
 // CHECK: scf.for %[[COL2:.*]] = %{{.*}} to %{{.*}} step %c2048
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64, nontemporal = true} :
 // CHECK: %[[D1:.*]] = arith.addi %[[COL2]], %c1024
 // CHECK: %[[V1:.*]] = arith.cmpi ult, %[[D1]]
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64, nontemporal = true} :
 // CHECK: math.exp2
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL2]]]
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[COL2]]] {alignment = 16 : i64, nontemporal = true}
 // CHECK: scf.if %[[V1]] {
-// CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[D1]]]
+// CHECK-NEXT: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[D1]]] {alignment = 16 : i64, nontemporal = true}
+// CDNA-LABEL: func @softmax_streamed_twice
+// CDNA-NOT: nontemporal
+// CDNA: vector.store
+// CDNA-NOT: nontemporal
+// CDNA: softmax.strategy
 // CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 0, unroll = 2, splits = 1, reread = forward>
 func.func @softmax_streamed_twice(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
   softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online) {softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, cached_vectors = 0, unroll = 2, reread = forward>}
@@ -157,6 +167,10 @@ func.func @odd_rows_unrolled(%x: memref<1024x50257xbf16>, %y: memref<1024xbf16>)
 
 // Rows kept in registers have no loop: the option leaves them alone.
 // OPTION-LABEL: func @cached_rows
+// They read the row once: no access is nontemporal.
+// CHECK-LABEL: func @cached_rows
+// CHECK-NOT: nontemporal
+// CHECK: cached_vectors = 8
 // OPTION: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 4, cached_vectors = 8, splits = 1>
 func.func @cached_rows(%x: memref<64x8192xf32>, %y: memref<64x8192xf32>) {
   softmax.softmax ins(%x : memref<64x8192xf32>) outs(%y : memref<64x8192xf32>) dimension(1) masked(zero) algorithm(online)

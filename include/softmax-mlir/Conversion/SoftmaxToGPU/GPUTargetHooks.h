@@ -87,6 +87,12 @@ public:
   /// (i32) of this block's cluster holds it.
   virtual Value loadClusterShared(OpBuilder &b, Location loc, Value buffer,
                                   Value index, Value rank) const;
+  /// Whether the mapping marks the last pass of a streamed row (its reread
+  /// and its stores) `nontemporal`, for this end to keep those bytes from
+  /// displacing the rows still to be reread in L2. NVIDIA: yes, lowered by
+  /// softmax-nvvm-nontemporal. Default no (CDNA: AMDGPU would honour the
+  /// attribute, but no AMD GPU has measured it).
+  virtual bool streamsLastPass() const { return false; }
   /// The matrix unit's share of the attention kernel for `op` with
   /// `config` (which the mapping has checked against the queries above).
   virtual std::unique_ptr<detail::AttentionMma>
@@ -105,6 +111,11 @@ public:
 /// The NVIDIA end (SoftmaxGPUNVVM): llvm.fence at "device" scope, mma.sync
 /// with ldmatrix and cp.async.
 const GPUTargetHooks &getNVVMTargetHooks();
+/// The rewrites of softmax-nvvm-nontemporal (SoftmaxGPUNVVM): nontemporal
+/// llvm.load and llvm.store of 32, 64 or 128 bits become PTX's .cs
+/// accesses; any other nontemporal access loses the attribute with a
+/// warning.
+void populateNVVMNontemporalPatterns(RewritePatternSet &patterns);
 /// The AMD CDNA end (SoftmaxGPUROCDL): llvm.fence at "agent" scope, MFMA.
 const GPUTargetHooks &getROCDLTargetHooks();
 

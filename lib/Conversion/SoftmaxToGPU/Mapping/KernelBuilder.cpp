@@ -68,7 +68,7 @@ SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
         [&](OpBuilder &t, Location l) {
           Value v =
               vector::LoadOp::create(t, l, inVector(), xFlat, at,
-                                     /*nontemporal=*/false, alignment(inElt));
+                                     nontemporal(inElt), alignment(inElt));
           scf::YieldOp::create(t, l, v);
         },
         [&](OpBuilder &e, Location l) {
@@ -87,7 +87,7 @@ SmallVector<Value> KernelBuilder::loadVector(Value row, Value col,
         [&](OpBuilder &t, Location l) {
           Value v =
               vector::LoadOp::create(t, l, inVector(), x, ValueRange{row, col},
-                                     /*nontemporal=*/false, alignment(inElt));
+                                     nontemporal(inElt), alignment(inElt));
           scf::YieldOp::create(t, l, v);
         },
         [&](OpBuilder &e, Location l) {
@@ -116,8 +116,8 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
     scf::IfOp::create(
         b, loc, vectorInRow(col, valid),
         [&](OpBuilder &t, Location l) {
-          vector::StoreOp::create(t, l, vec, yFlat, at,
-                                  /*nontemporal=*/false, alignment(outElt));
+          vector::StoreOp::create(t, l, vec, yFlat, at, nontemporal(outElt),
+                                  alignment(outElt));
           scf::YieldOp::create(t, l);
         },
         [&](OpBuilder &e, Location l) {
@@ -130,7 +130,7 @@ void KernelBuilder::storeVector(Value row, Value col, Value valid,
   }
   scf::IfOp::create(b, loc, valid, [&](OpBuilder &t, Location l) {
     vector::StoreOp::create(t, l, vec, y, ValueRange{row, col},
-                            /*nontemporal=*/false, alignment(outElt));
+                            nontemporal(outElt), alignment(outElt));
     scf::YieldOp::create(t, l);
   });
 }
@@ -346,11 +346,16 @@ void KernelBuilder::writeOutputs(Value m, Value l) {
     });
     return;
   }
+  // The last pass reads each vector for the last time and writes one no
+  // later pass reads: both nontemporal, so that they do not push the rows
+  // still to be reread out of L2.
+  lastPass = true;
   streamRow(ValueRange{}, [&](ArrayRef<StreamedVector> vectors, ValueRange) {
     for (const StreamedVector &v : vectors)
       storeVector(row, v.col, v.valid, normalizeAll(v.elements));
     return SmallVector<Value>{};
   });
+  lastPass = false;
 }
 
 std::pair<Value, Value> KernelBuilder::mergeClusterRow(Value m, Value l,

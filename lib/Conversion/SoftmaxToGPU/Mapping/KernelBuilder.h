@@ -49,6 +49,16 @@ private:
     return llvm::MaybeAlign(s.vectorWidth * elt.getIntOrFloatBitWidth() / 8);
   }
 
+  /// Whether the whole-vector accesses of `elt` being built are marked
+  /// nontemporal: those of a streamed row's last pass (`lastPass`), where
+  /// the end streams them (GPUTargetHooks::streamsLastPass) and a vector
+  /// is 4, 8 or 16 bytes.
+  bool nontemporal(Type elt) {
+    int64_t bits = s.vectorWidth * elt.getIntOrFloatBitWidth();
+    return lastPass && hooks.streamsLastPass() &&
+           (bits == 32 || bits == 64 || bits == 128);
+  }
+
   /// Loads the vector at column `col` of `row` when `valid`, else -inf.
   /// Peeled rows: `col` counts from the aligned address before the row's
   /// start, and lanes outside the row are -inf.
@@ -141,6 +151,8 @@ private:
   bool clusterMerge = false;
   /// The row's passes streamed so far (streamRow).
   int64_t streamedPasses = 0;
+  /// Set while writeOutputs streams the row's last pass.
+  bool lastPass = false;
   /// Split rows that do not wait (logsumexp): whether this block published
   /// the row's last state and so writes the row's result.
   Value splitWriter;
