@@ -8,8 +8,33 @@
 # reread and are controls.
 #   bash bench/gpu/cache_hints.sh build        # here
 #   bash bench/gpu/cache_hints.sh run          # device, carry build-gpu/cs
+# `sweep` builds (here) and times (device) other plans of the same rows
+# with the hints, to retune the heuristic: 512 threads at 4 and 8 vectors
+# in flight, 1024 at 8, two chunks a row; for the odd rows 256-1024
+# threads at 1-2 vectors:
+#   bash bench/gpu/cache_hints.sh sweep-build; bash bench/gpu/cache_hints.sh sweep
 set -u
 L=build-gpu/cs
+if [ "$1" = sweep-build ]; then
+  S=""
+  for sh in 256x128256 4096x128256 200x128256 256x262144 512x262144; do
+    S="$S softmax:bf16:$sh softmax:bf16:$sh:online:t512u8:T=512,K=0,U=8 softmax:bf16:$sh:online:t512u4:T=512,K=0,U=4"
+    S="$S softmax:bf16:$sh:online:t1024u8:T=1024,K=0,U=8 softmax:bf16:$sh:online:s2:T=1024,K=0,U=4,S=2"
+  done
+  sh=1024x50257
+  S="$S softmax:bf16:$sh softmax:bf16:$sh:online:t512u1:T=512,K=0,U=1 softmax:bf16:$sh:online:t512u2:T=512,K=0,U=2"
+  S="$S softmax:bf16:$sh:online:t1024u2:T=1024,K=0,U=2 softmax:bf16:$sh:online:t256u2:T=256,K=0,U=2"
+  python3 scripts/build-kernel-library.py --out-dir $L/sweep $S && rm -rf $L/work; exit $?
+fi
+if [ "$1" = sweep ]; then
+  export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
+  nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/device.txt
+  timeout 400 python3 bench/gpu/bench_softmax.py --lib-dir $L/sweep --ops softmax --dtypes bf16 \
+    --shapes 256x128256,4096x128256,200x128256,256x262144,512x262144,1024x50257 --only ours,triton_online \
+    --out $OUT/sweep > $OUT/sweep.log 2>&1 || echo "sweep failed: $(tail -2 $OUT/sweep.log)"
+  grep -E "^\| softmax " $OUT/sweep/gpu_softmax.md | grep -v "not built" | cut -c1-110
+  exit 0
+fi
 if [ "$1" = build ]; then
   S="softmax:bf16:256x128256 softmax:bf16:4096x128256 softmax:bf16:200x128256 softmax:bf16:256x262144
      softmax:bf16:512x262144 softmax:bf16:1024x50257 log_softmax:bf16:256x128256 log_softmax:bf16:512x262144

@@ -26,8 +26,7 @@ using namespace mlir::softmax;
 namespace {
 /// The 32-bit lanes of an access of `type` that .cs can be given to, or a
 /// reason why not.
-FailureOr<int64_t> lanesOf(Operation *op, Type type, Value addr,
-                           std::string &why) {
+FailureOr<int64_t> lanesOf(Type type, Value addr, std::string &why) {
   auto ptr = cast<LLVM::LLVMPointerType>(addr.getType());
   if (ptr.getAddressSpace() != 0 && ptr.getAddressSpace() != 1) {
     why = "address space " + std::to_string(ptr.getAddressSpace()) +
@@ -44,16 +43,28 @@ FailureOr<int64_t> lanesOf(Operation *op, Type type, Value addr,
     bits = type.getIntOrFloatBitWidth();
   }
   if (bits != 32 && bits != 64 && bits != 128) {
-    why = "its " + std::to_string(bits) +
-          " bits (PTX's .cs accesses here are 32, 64 or 128 bits)";
+    why = (bits ? "its " + std::to_string(bits) + " bits" : "its type") +
+          " (PTX's .cs accesses here are 32, 64 or 128 bits)";
     return failure();
   }
   return static_cast<int64_t>(bits / 32);
 }
 
-void warnKept(Operation *op, Type type, StringRef why) {
+/// The lanes of a nontemporal load or store (`what`) of `type`, or, where
+/// .cs cannot be given, a warning and the attribute dropped (failure).
+template <typename OpT>
+FailureOr<int64_t> lanesOrKeep(OpT op, Type type, StringRef what,
+                               PatternRewriter &rewriter) {
+  std::string why;
+  FailureOr<int64_t> lanes = lanesOf(type, op.getAddr(), why);
+  if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+    why = ("a volatile or atomic " + what).str();
+  if (why.empty())
+    return lanes;
   op->emitWarning() << "nontemporal access of " << type
                     << " keeps LLVM's default caching: " << why;
+  rewriter.modifyOpInPlace(op, [&] { op.setNontemporal(false); });
+  return failure();
 }
 
 /// "ld.global.cs.v4.u32" and its operand list "{$0, $1, $2, $3}" from `first`.
@@ -83,15 +94,9 @@ struct NontemporalLoad : OpRewritePattern<LLVM::LoadOp> {
     if (!op.getNontemporal())
       return failure();
     Type type = op.getType();
-    std::string why;
-    FailureOr<int64_t> lanes = lanesOf(op, type, op.getAddr(), why);
-    if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
-      why = "a volatile or atomic load";
-    if (!why.empty()) {
-      warnKept(op, type, why);
-      rewriter.modifyOpInPlace(op, [&] { op.setNontemporal(false); });
-      return success();
-    }
+    FailureOr<int64_t> lanes = lanesOrKeep(op, type, "load", rewriter);
+    if (failed(lanes))
+      return success(); // the attribute is gone: the op changed
     Location loc = op.getLoc();
     auto ptr = cast<LLVM::LLVMPointerType>(op.getAddr().getType());
     SmallVector<Type> i32s(*lanes, rewriter.getI32Type());
@@ -136,15 +141,9 @@ struct NontemporalStore : OpRewritePattern<LLVM::StoreOp> {
     if (!op.getNontemporal())
       return failure();
     Type type = op.getValue().getType();
-    std::string why;
-    FailureOr<int64_t> lanes = lanesOf(op, type, op.getAddr(), why);
-    if (op.getVolatile_() || op.getOrdering() != LLVM::AtomicOrdering::not_atomic)
-      why = "a volatile or atomic store";
-    if (!why.empty()) {
-      warnKept(op, type, why);
-      rewriter.modifyOpInPlace(op, [&] { op.setNontemporal(false); });
-      return success();
-    }
+    FailureOr<int64_t> lanes = lanesOrKeep(op, type, "store", rewriter);
+    if (failed(lanes))
+      return success(); // the attribute is gone: the op changed
     Location loc = op.getLoc();
     auto ptr = cast<LLVM::LLVMPointerType>(op.getAddr().getType());
     Value bits = op.getValue();
