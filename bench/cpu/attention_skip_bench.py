@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import numpy as np
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from softmax_mlir.calibrate import dense_attention  # noqa: E402
+from softmax_mlir.runtime import parse_prints  # noqa: E402
 from softmax_mlir.structured import structured_qkv  # noqa: E402
 
 
@@ -139,31 +139,12 @@ def main() -> int:
     text = run.stdout
     # In program order, per variant: the output memref, the counts, the
     # times.
-    lines = text.splitlines()
-    i = 0
+    items = iter(parse_prints(text))
     records = []
     for sname, lam, qs, vs in order:
-        # A memref print: header line, then data until the next header or a
-        # bare float line (a time).
-        assert lines[i].startswith("Unranked Memref"), lines[i]
-        i += 1
-        data = []
-        while i < len(lines) and not lines[i].startswith("Unranked") and \
-                not re.fullmatch(r"[0-9.e+-]+", lines[i].strip()):
-            data.append(lines[i])
-            i += 1
-        o = np.array([float(x) for x in re.findall(r"-?[0-9.]+(?:e[+-]?\d+)?|nan|inf",
-                                                   " ".join(data))])
-        n = None
-        if lam is not None:
-            assert lines[i].startswith("Unranked Memref"), lines[i]
-            i += 1
-            n = [int(x) for x in re.findall(r"-?\d+", lines[i])]
-            i += 1
-        ts = []
-        for _ in range(args.reps):
-            ts.append(float(lines[i]))
-            i += 1
+        o = np.array(next(items).data)
+        n = [int(x) for x in next(items).data] if lam is not None else None
+        ts = [next(items) for _ in range(args.reps)]
         records.append((sname, lam, o, n, float(np.median(ts))))
     print(f"vector width {w}, threads 1, median of {args.reps} calls")
     print("| input | lambda | live | skipped | sparsity | time (ms) | speedup vs dense | rel err vs f64 |")

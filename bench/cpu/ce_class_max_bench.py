@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from softmax_mlir.runtime import parse_prints  # noqa: E402
 
 
 def hexf(a):
@@ -115,23 +118,14 @@ def module(h, w, t, reps: int, filt: float, token_tile: int) -> str:
 
 
 def parse(text: str, reps: int):
-    """Per variant: gh, gw (floats), counts, times."""
-    out, lines, i = [], text.splitlines(), 0
+    """Per variant: gh, gw (values), counts, median time."""
+    items = iter(parse_prints(text))
+    out = []
     for _ in range(2):
-        mems = []
-        for _ in range(3):
-            assert lines[i].startswith("Unranked Memref"), lines[i]
-            i += 1
-            data = []
-            while i < len(lines) and not lines[i].startswith("Unranked") and \
-                    not re.fullmatch(r"[0-9.e+-]+", lines[i].strip()):
-                data.append(lines[i])
-                i += 1
-            mems.append(" ".join(data))
-        times = [float(lines[i + r]) for r in range(reps)]
-        i += reps
-        counts = [int(x) for x in re.findall(r"-?\d+", mems[2])]
-        out.append((mems[0], mems[1], counts, float(np.median(times))))
+        gh, gw, counts = next(items), next(items), next(items)
+        times = [next(items) for _ in range(reps)]
+        out.append((gh.data, gw.data, [int(x) for x in counts.data],
+                    float(np.median(times))))
     return out
 
 

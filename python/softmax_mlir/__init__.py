@@ -19,7 +19,7 @@ from __future__ import annotations
 from .compiler import Pipeline, compile, pass_flag, pipeline_args  # noqa: F401
 from .errors import SoftmaxMLIRError, ToolNotFoundError
 from .pipelines import decompose, raise_linalg, select_algorithm, to_cpu
-from .runtime import Memref, parse_memrefs, run_cpu, run_lowered
+from .runtime import Memref, parse_memrefs, parse_prints, run_cpu, run_lowered
 from .tools import find_llvm_tool, find_softmax_opt
 
 __version__ = "0.1.0"
@@ -35,6 +35,7 @@ __all__ = [
     "find_llvm_tool",
     "find_softmax_opt",
     "parse_memrefs",
+    "parse_prints",
     "pass_flag",
     "pipeline_args",
     "raise_linalg",

@@ -17,7 +17,7 @@ from .compiler import run_tool
 from .pipelines import Algorithm
 from .tools import find_llvm_tool, runner_libs
 
-__all__ = ["Memref", "parse_memrefs", "run_cpu", "run_lowered"]
+__all__ = ["Memref", "parse_memrefs", "parse_prints", "run_cpu", "run_lowered"]
 
 EntryResult = Literal["void", "i32", "i64", "f32"]
 
@@ -133,4 +133,43 @@ def parse_memrefs(text: str) -> list[Memref]:
         if len(values) != count:
             raise ValueError(f"memref #{i}: {count} elements expected, {len(values)} found")
         out.append(Memref(sizes, values))
+    return out
+
+
+_BARE = re.compile(r"\s*" + _NUMBER.pattern + r"\s*", re.IGNORECASE)
+
+
+def parse_prints(text: str) -> list[Memref | float]:
+    """Parse a program's prints in order: each ``printMemref*`` call as a
+    :class:`Memref`, each line holding one number alone (``printF64`` or
+    ``printF32`` then ``printNewline``, a benchmark's time) as a float. A
+    memref's data ends at the next memref or at such a line."""
+    out: list[Memref | float] = []
+    data: list[str] | None = None
+    sizes: tuple[int, ...] = ()
+
+    def close() -> None:
+        if data is None:
+            return
+        values = tuple(float(v) for v in _NUMBER.findall(" ".join(data)))
+        count = 1
+        for s in sizes:
+            count *= s
+        if len(values) != count:
+            raise ValueError(f"print #{len(out)}: {count} elements expected, {len(values)} found")
+        out.append(Memref(sizes, values))
+
+    for line in text.splitlines():
+        head = _HEAD.search(line)
+        if head:
+            close()
+            sizes = tuple(int(s) for s in head.group(1).replace(",", " ").split())
+            data = [line[head.end():]]
+        elif _BARE.fullmatch(line):
+            close()
+            data = None
+            out.append(float(line))
+        elif data is not None:
+            data.append(line)
+    close()
     return out

@@ -154,3 +154,41 @@ def test_runtime_error_is_exception(softmax_opt: Path, mlir_runner: Path) -> Non
     with pytest.raises(sm.SoftmaxMLIRError) as info:
         sm.run_cpu(module(["softmax"], "online", "zero"), entry="no_such_function")
     assert info.value.returncode not in (None, 0)
+
+
+def test_prints_in_order(softmax_opt: Path, mlir_runner: Path) -> None:
+    """A benchmark's output: a softmax row, a bare f64 (a time) and an i64
+    memref, in program order; the time ends the memref before it."""
+    text = """
+func.func private @printF64(f64)
+func.func private @printNewline()
+func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}
+func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}
+func.func @main() {
+  %x = arith.constant dense<[[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]]> : tensor<2x3xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %y = softmax.softmax ins(%x : tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) dimension(1) masked(zero) algorithm(online)
+  %m = bufferization.to_buffer %y : tensor<2x3xf32> to memref<2x3xf32>
+  %u = memref.cast %m : memref<2x3xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  %t = arith.constant 0.125 : f64
+  call @printF64(%t) : (f64) -> ()
+  call @printNewline() : () -> ()
+  %c = arith.constant dense<[7, -3]> : tensor<2xi64>
+  %cm = bufferization.to_buffer %c : tensor<2xi64> to memref<2xi64>
+  %cu = memref.cast %cm : memref<2xi64> to memref<*xi64>
+  call @printMemrefI64(%cu) : (memref<*xi64>) -> ()
+  return
+}
+"""
+    items = sm.parse_prints(sm.run_cpu(text))
+    assert len(items) == 3
+    y, t, c = items
+    assert isinstance(y, sm.Memref) and y.sizes == (2, 3)
+    x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]])
+    ref = np.exp(x - x.max(1, keepdims=True))
+    # printMemrefF32 prints six significant digits.
+    np.testing.assert_allclose(np.array(y.tolist()), ref / ref.sum(1, keepdims=True),
+                               rtol=1e-5)
+    assert t == 0.125
+    assert isinstance(c, sm.Memref) and c.sizes == (2,) and c.data == (7.0, -3.0)
