@@ -119,21 +119,26 @@ _HEAD = re.compile(
 _NUMBER = re.compile(r"[-+]?(?:nan|inf|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", re.IGNORECASE)
 
 
+def _memref(head: re.Match[str], data: str, index: int) -> Memref:
+    """The memref whose header is ``head`` and whose elements ``data`` holds
+    (the ``index``-th print, for the error)."""
+    sizes = tuple(int(s) for s in head.group(1).replace(",", " ").split())
+    values = tuple(float(v) for v in _NUMBER.findall(data))
+    count = 1
+    for s in sizes:
+        count *= s
+    if len(values) != count:
+        raise ValueError(f"print #{index}: {count} elements expected, {len(values)} found")
+    return Memref(sizes, values)
+
+
 def parse_memrefs(text: str) -> list[Memref]:
     """Parse the output of ``printMemrefF32``/``printMemrefI32``/... calls."""
     heads = list(_HEAD.finditer(text))
-    out = []
-    for i, h in enumerate(heads):
-        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-        sizes = tuple(int(s) for s in h.group(1).replace(",", " ").split())
-        values = tuple(float(v) for v in _NUMBER.findall(text[h.end() : end]))
-        count = 1
-        for s in sizes:
-            count *= s
-        if len(values) != count:
-            raise ValueError(f"memref #{i}: {count} elements expected, {len(values)} found")
-        out.append(Memref(sizes, values))
-    return out
+    return [
+        _memref(h, text[h.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)], i)
+        for i, h in enumerate(heads)
+    ]
 
 
 _BARE = re.compile(r"\s*" + _NUMBER.pattern + r"\s*", re.IGNORECASE)
@@ -145,31 +150,23 @@ def parse_prints(text: str) -> list[Memref | float]:
     ``printF32`` then ``printNewline``, a benchmark's time) as a float. A
     memref's data ends at the next memref or at such a line."""
     out: list[Memref | float] = []
-    data: list[str] | None = None
-    sizes: tuple[int, ...] = ()
+    head: re.Match[str] | None = None
+    data: list[str] = []
 
     def close() -> None:
-        if data is None:
-            return
-        values = tuple(float(v) for v in _NUMBER.findall(" ".join(data)))
-        count = 1
-        for s in sizes:
-            count *= s
-        if len(values) != count:
-            raise ValueError(f"print #{len(out)}: {count} elements expected, {len(values)} found")
-        out.append(Memref(sizes, values))
+        if head is not None:
+            out.append(_memref(head, " ".join(data), len(out)))
 
     for line in text.splitlines():
-        head = _HEAD.search(line)
-        if head:
+        found = _HEAD.search(line)
+        if found:
             close()
-            sizes = tuple(int(s) for s in head.group(1).replace(",", " ").split())
-            data = [line[head.end():]]
+            head, data = found, [line[found.end():]]
         elif _BARE.fullmatch(line):
             close()
-            data = None
+            head = None
             out.append(float(line))
-        elif data is not None:
+        elif head is not None:
             data.append(line)
     close()
     return out
