@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from softmax_mlir.calibrate import dense_attention  # noqa: E402
-from softmax_mlir.runtime import parse_prints  # noqa: E402
+from softmax_mlir.errors import SoftmaxMLIRError  # noqa: E402
+from softmax_mlir.runtime import parse_prints, run_cpu  # noqa: E402
+from softmax_mlir.tools import runner_libs  # noqa: E402
 from softmax_mlir.structured import structured_qkv  # noqa: E402
 
 
@@ -119,24 +119,12 @@ def main() -> int:
          "func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}",
          "func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}"]
         + funcs + ["func.func @main() {", "  " + "\n  ".join(body), "  return", "}"])
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "bench.mlir")
-        open(path, "w").write(module)
-        low = subprocess.run([args.softmax_opt, path,
-                              f"--softmax-to-cpu=vector-width={w} threads=1"],
-                             capture_output=True, text=True)
-        if low.returncode:
-            print(low.stderr[-3000:])
-            return 1
-        libs = ",".join(os.path.join(args.libdir, x) for x in
-                        ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so"))
-        run = subprocess.run([args.mlir_runner, "-e", "main", "-entry-point-result=void",
-                              "-O3", f"-shared-libs={libs}"], input=low.stdout,
-                             capture_output=True, text=True)
-        if run.returncode:
-            print(run.stderr[-3000:])
-            return 1
-    text = run.stdout
+    try:
+        text = run_cpu(module, vector_width=w, tool=args.softmax_opt, runner=args.mlir_runner,
+                       shared_libs=runner_libs(libdir=args.libdir), extra_args=("-O3",))
+    except SoftmaxMLIRError as e:
+        print(str(e)[-3000:])
+        return 1
     # In program order, per variant: the output memref, the counts, the
     # times.
     items = iter(parse_prints(text))

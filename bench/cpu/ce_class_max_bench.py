@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from softmax_mlir.runtime import parse_prints  # noqa: E402
+from softmax_mlir.errors import SoftmaxMLIRError  # noqa: E402
+from softmax_mlir.runtime import parse_prints, run_cpu  # noqa: E402
+from softmax_mlir.tools import runner_libs  # noqa: E402
 
 
 def hexf(a):
@@ -142,8 +142,6 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     n, d, v = (int(x) for x in args.shape.split(","))
-    libs = ",".join(os.path.join(args.libdir, x) for x in
-                    ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so"))
     print(f"N {n}, D {d}, V {v}, f32, filter 2^-12, tiles {args.token_tile} x 256, threads 1, "
           f"median of {args.reps} calls")
     print("| inputs | tiles | filtered | before recomputing | without class_max ms | "
@@ -152,22 +150,14 @@ def main() -> int:
     ok = True
     for kind in args.inputs.split(","):
         h, w, t = inputs(kind, n, d, v, np.random.default_rng(args.seed))
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "bench.mlir")
-            with open(path, "w") as f:
-                f.write(module(h, w, t, args.reps, 2.0 ** -12, args.token_tile))
-            low = subprocess.run([args.softmax_opt, path, "--softmax-to-cpu=threads=1"],
-                                 capture_output=True, text=True)
-            if low.returncode:
-                print(low.stderr[-3000:])
-                return 1
-            run = subprocess.run([args.mlir_runner, "-e", "main", "-entry-point-result=void",
-                                  "-O3", f"-shared-libs={libs}"], input=low.stdout,
-                                 capture_output=True, text=True)
-            if run.returncode:
-                print(run.stderr[-3000:])
-                return 1
-        (gh0, gw0, c0, t0), (gh1, gw1, c1, t1) = parse(run.stdout, args.reps)
+        try:
+            out = run_cpu(module(h, w, t, args.reps, 2.0 ** -12, args.token_tile),
+                          tool=args.softmax_opt, runner=args.mlir_runner,
+                          shared_libs=runner_libs(libdir=args.libdir), extra_args=("-O3",))
+        except SoftmaxMLIRError as e:
+            print(str(e)[-3000:])
+            return 1
+        (gh0, gw0, c0, t0), (gh1, gw1, c1, t1) = parse(out, args.reps)
         same = gh0 == gh1 and gw0 == gw1 and c0 == c1[:2]
         ok &= same and c1[2] <= c1[1]
         print(f"| {kind} | {c1[0]} | {c1[1]} ({100 * c1[1] / c1[0]:.1f}%) | "

@@ -59,10 +59,14 @@ def run_cpu(
     three_pass: pipelines.ThreePass = "auto",
     tool: str | os.PathLike[str] | None = None,
     shared_libs: Sequence[str | os.PathLike[str]] | None = None,
+    runner: str | os.PathLike[str] | None = None,
+    extra_args: Sequence[str] = (),
     timeout: float | None = None,
 ) -> str:
     """Lower ``ir`` with :func:`softmax_mlir.pipelines.to_cpu` and run its
     ``entry`` function with ``mlir-runner``; return what it printed.
+    ``runner`` and ``extra_args`` (``-O3`` for a benchmark) go to
+    :func:`run_lowered`.
 
     ``ir`` is a module of func ops on tensors; ``entry`` takes no arguments
     and typically prints results with ``printMemrefF32``/``printMemrefI32``
@@ -88,6 +92,8 @@ def run_cpu(
         entry=entry,
         entry_result=entry_result,
         shared_libs=shared_libs,
+        runner=runner,
+        extra_args=extra_args,
         timeout=timeout,
     )
 

@@ -88,12 +88,14 @@ def find_llvm_tool(name: str) -> Path:
     raise ToolNotFoundError(f"{name} not found (looked in {', '.join(map(str, dirs))} and PATH)")
 
 
-def runner_libs(openmp: bool = False) -> list[Path]:
+def runner_libs(openmp: bool = False, libdir: str | os.PathLike[str] | None = None) -> list[Path]:
     """Shared libraries ``mlir-runner`` needs for ``printMemref*`` and friends,
     plus LLVM's OpenMP runtime with ``openmp`` (code lowered with
-    ``threads != 1``)."""
-    env = os.environ.get("MLIR_RUNNER_LIBS")
-    libdir = Path(os.environ.get("LLVM_LIB_DIR", DEFAULT_LLVM_PREFIX / "lib"))
+    ``threads != 1``). From ``libdir`` when given, else from
+    ``$MLIR_RUNNER_LIBS`` or ``$LLVM_LIB_DIR``."""
+    env = None if libdir is not None else os.environ.get("MLIR_RUNNER_LIBS")
+    libdir = Path(libdir if libdir is not None
+                  else os.environ.get("LLVM_LIB_DIR", DEFAULT_LLVM_PREFIX / "lib"))
     if env:
         libs = [Path(p) for p in env.split(",") if p]
     else:
