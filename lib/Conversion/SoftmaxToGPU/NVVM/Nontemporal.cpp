@@ -67,13 +67,15 @@ FailureOr<int64_t> lanesOrKeep(OpT op, Type type, StringRef what,
   return failure();
 }
 
-/// "ld.global.cs.v4.u32" and its operand list "{$0, $1, $2, $3}" from `first`.
+/// The instruction, e.g. "ld.global.cs.v4.u32" (global address space) or
+/// "st.cs.u32" (generic).
 std::string access(StringRef kind, unsigned addressSpace, int64_t lanes) {
   std::string s = kind.str() + (addressSpace == 1 ? ".global" : "") + ".cs";
   if (lanes > 1)
     s += ".v" + std::to_string(lanes);
   return s + ".u32";
 }
+/// The operands of `lanes` lanes from `$first`: "{$0, $1, $2, $3}" or "$1".
 std::string laneList(int64_t first, int64_t lanes) {
   SmallVector<std::string> names;
   for (int64_t i = 0; i < lanes; ++i)
