@@ -13,6 +13,7 @@
 // GB/s (read + write), the clusters the occupancy API says can be resident,
 // and the relative error of rows 0 and rows-1 against float64 (elements
 // above 1e-6). Not yet run: no device was lent the session that wrote it.
+#include "bf16x8.cuh"
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -21,15 +22,6 @@
 #include <cstdlib>
 namespace cg = cooperative_groups;
 
-__device__ __forceinline__ void unpack(uint4 v, float f[8]) {
-  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&v);
-  for (int i = 0; i < 4; ++i) { float2 t = __bfloat1622float2(h[i]); f[2*i] = t.x; f[2*i+1] = t.y; }
-}
-__device__ __forceinline__ uint4 pack(const float f[8]) {
-  uint4 v; __nv_bfloat162 *h = reinterpret_cast<__nv_bfloat162 *>(&v);
-  for (int i = 0; i < 4; ++i) h[i] = __floats2bfloat162_rn(f[2*i], f[2*i+1]);
-  return v;
-}
 __device__ __forceinline__ void mergeS(float &m, float &l, float m2, float l2) {
   float M = fmaxf(m, m2);
   if (M == -INFINITY) { l = 0.f + 0.f; m = M; return; }

@@ -17,6 +17,7 @@
 // bf16 rows whose length is a multiple of 8. Prints time, GB/s (read +
 // write), the fraction of the copy kernel and the relative error of two
 // rows against float64 (elements above 1e-6).
+#include "bf16x8.cuh"
 #include <cuda_bf16.h>
 #include <algorithm>
 #include <cmath>
@@ -60,17 +61,6 @@ __device__ __forceinline__ void store(uint4 *p, uint4 v, uint64_t pol) {
     asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1,%2,%3,%4}, %5;" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "l"(pol) : "memory");
 }
 
-__device__ __forceinline__ void unpack(uint4 v, float f[8]) {
-  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) { float2 t = __bfloat1622float2(h[i]); f[2 * i] = t.x; f[2 * i + 1] = t.y; }
-}
-__device__ __forceinline__ uint4 pack(const float f[8]) {
-  uint4 v; __nv_bfloat162 *h = reinterpret_cast<__nv_bfloat162 *>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) h[i] = __floats2bfloat162_rn(f[2 * i], f[2 * i + 1]);
-  return v;
-}
 
 // L1: first read's mode (0 plain, 2 evict_last policy); L2R: second read's
 // (0, 1 .lu, 2 evict_first policy); S: store's (0, 1 .cs, 2 evict_first).

@@ -22,6 +22,7 @@
 // bench/results/probe/smem_softmax_h200.txt, read in
 // bench/results/gpu_softmax_vocab.md ("Session 28": 0.65-0.78 of the copy
 // ceiling at best, so no mapping plan was built from it).
+#include "bf16x8.cuh"
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -32,17 +33,6 @@
 #include <algorithm>
 namespace cg = cooperative_groups;
 
-__device__ __forceinline__ void unpack(uint4 v, float f[8]) {
-  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) { float2 t = __bfloat1622float2(h[i]); f[2*i] = t.x; f[2*i+1] = t.y; }
-}
-__device__ __forceinline__ uint4 pack(const float f[8]) {
-  uint4 v; __nv_bfloat162 *h = reinterpret_cast<__nv_bfloat162 *>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) h[i] = __floats2bfloat162_rn(f[2*i], f[2*i+1]);
-  return v;
-}
 __device__ __forceinline__ float ex2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 // (m, l) in log2 units; an empty state is (-inf, 0).
 __device__ __forceinline__ void mergeS(float &m, float &l, float m2, float l2) {
