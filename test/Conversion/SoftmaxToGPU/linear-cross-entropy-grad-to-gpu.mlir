@@ -41,6 +41,18 @@
 // CHECK:   %[[D:.*]] = arith.subf
 // CHECK:   %[[D2:.*]] = arith.mulf %[[D]], %cst{{.*}} : f32
 // CHECK:   math.exp2 %[[D2]]
+// The target's -1 (in a tile holding a row's target) and the zeros past V
+// or past the tokens are branches the common tile skips.
+// CHECK:   arith.cmpi uge, %{{.*}}, %c128{{.*}} : index
+// CHECK:   scf.if %{{.*}} -> (f32
+// CHECK-NEXT: scf.yield
+// CHECK:   } else {
+// CHECK:     arith.cmpi eq
+// CHECK:   arith.cmpi sle
+// CHECK:   scf.if %{{.*}} -> (f32
+// CHECK-NEXT: scf.yield
+// CHECK:   } else {
+// CHECK:     arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
 // The vote: |du| > filter |w_n| (2^-12 for bf16), one flag, a barrier.
 // CHECK:   %[[EPS:.*]] = arith.constant 2.44140625E-4 : f32
 // CHECK:   %[[LIMIT:.*]] = arith.mulf %[[EPS]], %{{.*}} : f32

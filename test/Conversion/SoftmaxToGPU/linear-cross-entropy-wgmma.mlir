@@ -34,6 +34,22 @@
 // The fold reads the accumulators after a wait that yields them:
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 // CHECK: llvm.extractvalue
+// Only the last tile masks the columns past V, and only a tile holding a
+// row's target picks its logit: both are branches the common tile skips,
+// whose fold is then max, fma, ex2 and add an element.
+// CHECK: %[[WHOLE:.*]] = arith.cmpi sle, %{{.*}}, %[[V:.*]] : index
+// CHECK: %[[XS:.*]]:128 = scf.if %[[WHOLE]] -> (f32
+// CHECK-NEXT: scf.yield %{{[^,]*}}, %{{[^,]*}},
+// CHECK: } else {
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK: %[[OUT0:.*]] = arith.cmpi uge, %{{.*}}, %c256{{.*}} : index
+// CHECK: %[[OUT1:.*]] = arith.cmpi uge, %{{.*}}, %c256{{.*}} : index
+// CHECK: %[[NONE:.*]] = arith.andi %[[OUT0]], %[[OUT1]] : i1
+// CHECK: scf.if %[[NONE]] -> (f32, f32) {
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}} : f32, f32
+// CHECK: } else {
+// CHECK: arith.cmpi eq
+// CHECK: arith.select %{{.*}}, %[[XS]]#0, %{{.*}} : f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // The two slices requested past the last are waited for before the end:
 // CHECK: nvvm.mbarrier.try_wait.parity

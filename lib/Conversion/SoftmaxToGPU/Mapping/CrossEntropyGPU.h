@@ -64,6 +64,21 @@ inline Value crossEntropyLogit(OpBuilder &b, Location loc, StateMath &sm,
   return x;
 }
 
+/// `values` where `keep` holds, else `change(values)`: an scf.if around
+/// work that few tiles need (its branch is uniform over most warps).
+inline SmallVector<Value>
+keepOrChange(OpBuilder &b, Location loc, Value keep, ArrayRef<Value> values,
+             function_ref<SmallVector<Value>(SmallVector<Value>)> change) {
+  auto branch = scf::IfOp::create(b, loc, ValueRange(values).getTypes(), keep,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  scf::YieldOp::create(b, loc, values);
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  scf::YieldOp::create(b, loc, change(SmallVector<Value>(values)));
+  return SmallVector<Value>(branch.getResults());
+}
+
 /// The warpgroup logit tile (wgmma targets) of the forward and of the
 /// gradient's chunked form: two warpgroups, each 64 tokens by 256 classes,
 /// four slices of 64 features in flight (4 x 48 KiB of shared memory).

@@ -165,15 +165,16 @@ SmallVector<Value> GradTileKernel::pipelined(
 SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
   StateMath sm(b, loc, b.getF32Type());
   weights.clear();
-  SmallVector<Value> xs = mma.elements(acc);
+  SmallVector<Value> xs0 = mma.elements(acc);
   Value limit = sub(classes, base);
   double zLoss = op.getZLossAttr() ? op.getZLossAttr().getValueAsDouble() : 0;
   std::optional<double> cap;
   if (FloatAttr s = op.getSoftcapAttr())
     cap = s.getValueAsDouble();
-  // Each slot's token: lse, weight, and its target's column relative to
-  // the lane's base (a row past the tokens: no column matches).
-  SmallVector<Value> inRow, lse, rel;
+  // Each slot's token: lse, weight, its target, and the target's column
+  // relative to the lane's base (a row past the tokens: -1, no column
+  // matches).
+  SmallVector<Value> inRow, lse, targets, rel;
   for (int64_t s = 0; s < mma.slots(); ++s) {
     Value row = add(add(n0, warpRow), mma.slotRow(s));
     inRow.push_back(cmp(arith::CmpIPredicate::slt, row, tokens));
@@ -193,23 +194,54 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
     b.setInsertionPointAfter(load);
     lse.push_back(load.getResult(0));
     weights.push_back(load.getResult(1));
-    rel.push_back(sub(load.getResult(2), base));
+    targets.push_back(load.getResult(2));
+    rel.push_back(sub(targets.back(), base));
   }
   Value lastClass = sub(classes, idx(1));
-  SmallVector<Value> du;
-  for (size_t i = 0; i < xs.size(); ++i) {
-    int64_t off = mma.colOffset(i), s = mma.slotOf(i);
-    Value x = crossEntropyLogit(b, loc, sm, xs[i], op.getBias(),
-                                minI(add(base, idx(off)), lastClass),
-                                op.getSoftcapAttr());
-    Value isTarget = cmp(arith::CmpIPredicate::eq, rel[s], idx(off));
-    Value g = crossEntropyLogitGradient(b, loc, x, lse[s], weights[s], isTarget,
-                                        zLoss, cap, ExpUnits::Log2Scaled);
-    Value valid =
-        andI(inRow[s], cmp(arith::CmpIPredicate::slt, idx(off), limit));
-    du.push_back(sm.select(valid, g, sm.cst(0)));
+  // As in the forward's fold, the target's -1 and the zeros past V or past
+  // the tokens are branched around: few tiles need them.
+  auto gradient = [&](size_t i, Value x, Value isTarget) {
+    return crossEntropyLogitGradient(b, loc, x, lse[mma.slotOf(i)],
+                                     weights[mma.slotOf(i)], isTarget, zLoss,
+                                     cap, ExpUnits::Log2Scaled);
+  };
+  SmallVector<Value> xs, du;
+  Value notTarget = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (size_t i = 0; i < xs0.size(); ++i) {
+    xs.push_back(crossEntropyLogit(
+        b, loc, sm, xs0[i], op.getBias(),
+        minI(add(base, idx(mma.colOffset(i))), lastClass),
+        op.getSoftcapAttr()));
+    du.push_back(gradient(i, xs.back(), notTarget));
   }
-  return du;
+  // A target before the tile (or -1, past the tokens) wraps around to a
+  // large unsigned offset.
+  Value none, allRows;
+  for (int64_t s = 0; s < mma.slots(); ++s) {
+    Value out = cmp(arith::CmpIPredicate::uge, sub(targets[s], v0),
+                    idx(c.blockCols()));
+    none = none ? andI(none, out) : out;
+    allRows = allRows ? andI(allRows, inRow[s]) : inRow[s];
+  }
+  du = keepOrChange(b, loc, none, du, [&](SmallVector<Value> g) {
+    for (size_t i = 0; i < g.size(); ++i) {
+      Value isTarget = cmp(arith::CmpIPredicate::eq, rel[mma.slotOf(i)],
+                           idx(mma.colOffset(i)));
+      g[i] = sm.select(isTarget, gradient(i, xs[i], isTarget), g[i]);
+    }
+    return g;
+  });
+  Value whole = andI(allRows, cmp(arith::CmpIPredicate::sle,
+                                  add(v0, idx(c.blockCols())), classes));
+  return keepOrChange(b, loc, whole, du, [&](SmallVector<Value> g) {
+    for (size_t i = 0; i < g.size(); ++i) {
+      int64_t off = mma.colOffset(i);
+      Value valid = andI(inRow[mma.slotOf(i)],
+                         cmp(arith::CmpIPredicate::slt, idx(off), limit));
+      g[i] = sm.select(valid, g[i], sm.cst(0));
+    }
+    return g;
+  });
 }
 
 Value GradTileKernel::vote(ArrayRef<Value> du, Value flag, Value slot) {
