@@ -48,7 +48,7 @@ struct TileMmaConfig {
   int64_t stages = 2;
   /// Whether A (B) lies in its buffers by inner rows, [kTile, rows] instead
   /// of [rows, kTile]: the gradient's products multiply du^T and chunks of
-  /// row-major W and h by their rows (CrossEntropyGradToGPU.cpp). The
+  /// row-major W and h by their rows (CrossEntropyGradTile.cpp). The
   /// mma.sync end does not stage such an operand (the kernel fills its
   /// buffer); the warpgroup end stages it by boxes of 64 inner rows (its
   /// source [inner, rows]) and multiplies it transposed.

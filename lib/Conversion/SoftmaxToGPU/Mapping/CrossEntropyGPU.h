@@ -1,7 +1,7 @@
 //===- CrossEntropyGPU.h - the cross-entropy mappings' share --*- C++ -*-===//
 //
 // Private to lib/Conversion/SoftmaxToGPU/Mapping: the forward
-// (CrossEntropyToGPU.cpp) and the gradient (CrossEntropyGradToGPU.cpp) of
+// (CrossEntropyToGPU.cpp) and the gradient (CrossEntropyGradTile.cpp) of
 // the fused linear cross-entropy check the same buffers, build each logit
 // from its raw dot the same way, and keep their f32 workspace in stream
 // order the same way.

@@ -5,7 +5,8 @@
 // token weights and rounding (docs/CrossEntropy.md, "GPU kernel
 // (backward)"):
 //
-// - fused (CrossEntropyGradToGPU.cpp): a block per tile recomputes the
+// - fused (CrossEntropyGradToGPU.cpp, its tile kernel in
+//   CrossEntropyGradTile.cpp): a block per tile recomputes the
 //   logits, turns them into du and multiplies du by chunks of W and h, the
 //   gradients added to f32 accumulators with atomics;
 // - chunked (CrossEntropyGradChunks.cpp, warpgroup targets): the classes in
