@@ -28,6 +28,20 @@ if [ "$1" = ce ]; then
     --out $OUT/ab 2>&1 | tail -8
   exit 0
 fi
+# Issue 13's two H200 targets in one call (NEXT_DEVICE_RUN.md, item 0):
+# the bar run, then the nothing-skipped cost timed by interleaved rounds
+# against the same library's dense kernels (carry build-gpu/q).
+if [ "$1" = bar13 ]; then
+  export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
+  nvidia-smi --query-gpu=name --format=csv,noheader
+  timeout 300 bash bench/device_queue.sh a $OUT || echo "bar run failed or ran out of time"
+  mkdir -p $OUT/o
+  timeout 250 python3 bench/blasst/overhead_ab.py --libs main=build-gpu/q/att \
+    --kernels _wg_wk,_wg_wk_nc,_wg64,_wg64_nc --lens 16384,32768 --causal 1,0 --rounds 7 \
+    --json $OUT/o/ab.json --md $OUT/o/ab.md > $OUT/o/ab.log 2>&1 || echo "A/B failed: $(tail -2 $OUT/o/ab.log)"
+  cat $OUT/o/ab.md
+  exit 0
+fi
 if [ "$1" = build ]; then
   bash bench/gpu/cache_hints.sh build && bash bench/gpu/cache_hints.sh sweep-build &&
   python3 bench/gpu/build_attention.py --skip --wgmma --out-dir build-gpu/att_full &&
