@@ -198,11 +198,13 @@ SmallVector<Value> GradTileKernel::gradients(ArrayRef<Value> acc) {
     none = none ? andI(none, out) : out;
     allRows = allRows ? andI(allRows, inRow[s]) : inRow[s];
   }
+  // A tile holding a target recomputes each du with its column's rule
+  // (one formula, crossEntropyLogitGradient); the others keep theirs.
   du = keepOrChange(b, loc, none, du, [&](SmallVector<Value> g) {
     for (size_t i = 0; i < g.size(); ++i) {
       Value isTarget = cmp(arith::CmpIPredicate::eq, rel[mma.slotOf(i)],
                            idx(mma.colOffset(i)));
-      g[i] = sm.select(isTarget, gradient(i, xs[i], isTarget), g[i]);
+      g[i] = gradient(i, xs[i], isTarget);
     }
     return g;
   });

@@ -176,11 +176,14 @@ SmallVector<Value> LogitTileKernel::fold(Value classTile, ArrayRef<Value> acc,
   }
   SmallVector<Value> zt(st.slice(2 * slots, slots));
   zt = keepOrChange(b, loc, none, zt, [&](SmallVector<Value> z) {
+    SmallVector<Value> rel;
+    for (int64_t s = 0; s < slots; ++s)
+      rel.push_back(sub(targets[s], base));
     for (size_t i = 0; i < xs.size(); ++i) {
       int64_t s = mma.slotOf(i);
-      z[s] = sm->select(cmp(arith::CmpIPredicate::eq, sub(targets[s], base),
-                            idx(mma.colOffset(i))),
-                        xs[i], z[s]);
+      z[s] = sm->select(
+          cmp(arith::CmpIPredicate::eq, rel[s], idx(mma.colOffset(i))), xs[i],
+          z[s]);
     }
     return z;
   });
