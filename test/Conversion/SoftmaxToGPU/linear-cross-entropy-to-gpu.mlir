@@ -156,12 +156,15 @@ func.func @options(%h: memref<?x72xf16>, %w: memref<1031x72xf16>, %t: memref<?xi
 // -----
 
 // A few tokens (8): one row of 4 warps of 16 tokens by 64 classes, not a
-// 128-token tile; the 16 rows of hidden are 128 copies for 128 threads
-// (256 on gfx942: the extra threads copy the last chunk again).
+// 128-token tile, in three buffers; the 16 rows of hidden are 128 copies
+// for 128 threads (256 on gfx942: the extra threads copy the last chunk
+// again). The 501 class tiles go to 126 blocks of 4 (one a multiprocessor
+// of sm_90's 132), not 167 of 3 in a grid of 250 (some multiprocessors
+// with two).
 // CHECK-LABEL: func.func @few_tokens
-// CHECK: memref<2x16x72xbf16, #gpu.address_space<workgroup>>
-// CHECK: memref<2x256x72xbf16, #gpu.address_space<workgroup>>
-// CHECK: rows_per_block = 16, classes_per_tile = 256
+// CHECK: memref<3x16x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref<3x256x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: rows_per_block = 16, classes_per_tile = 256, k_tile = 64, stages = 3, vocab_splits = 126>
 // CDNA-LABEL: func.func @few_tokens
 // CDNA: arith.minui %{{.*}}, %c63
 // CDNA: rows_per_block = 16, classes_per_tile = 256
