@@ -65,11 +65,18 @@ int64_t mlir::softmax::splitChunkElements(const GPUStrategy &s,
          s.vectorWidth;
 }
 
-GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
-                                             std::optional<int64_t> rowLength,
-                                             std::optional<int64_t> rows,
-                                             unsigned elementBytes,
-                                             bool readsOnce, bool pairStates) {
+/// Rows too few to fill half the multiprocessors, one block each.
+static bool hasFewRows(const GPUTarget &target, std::optional<int64_t> rows) {
+  return rows && *rows > 0 && *rows <= target.multiprocessors / 2;
+}
+
+/// chooseGPUStrategy's blocks, threads and registers; how split rows merge
+/// is chosen after.
+static GPUStrategy chooseRowPlan(const GPUTarget &target,
+                                 std::optional<int64_t> rowLength,
+                                 std::optional<int64_t> rows,
+                                 unsigned elementBytes, bool readsOnce,
+                                 bool pairStates) {
   GPUStrategy s;
   // 16-byte accesses always: a row whose start is not aligned (its length
   // is not a multiple of the width) is peeled, its first and last vectors
@@ -89,7 +96,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   int64_t maxSplits = std::min(target.multiprocessors, target.warpSize);
   // Rows too few to fill half the multiprocessors, one block each: both
   // the streamed and the cached plans split them over blocks.
-  bool fewRows = rows && *rows > 0 && *rows <= target.multiprocessors / 2;
+  bool fewRows = hasFewRows(target, rows);
   // Streamed chunks per row: enough blocks to fill the multiprocessors
   // twice, at most a warp's worth (one warp merges them), none empty.
   auto streamedSplits = [&]() {
@@ -176,7 +183,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // for bf16 and match 4 or 16 for f32.
   int64_t mediumThreads = std::clamp<int64_t>(
       llvm::PowerOf2Ceil(llvm::divideCeil(vectors, 8)), 128, maxThreads);
-  if (llvm::divideCeil(vectors, mediumThreads) <=
+  if (static_cast<int64_t>(llvm::divideCeil(vectors, mediumThreads)) <=
       maxCachedVectors(mediumThreads, s.vectorWidth)) {
     s.threadsPerRow = mediumThreads;
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
@@ -233,5 +240,33 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
     s.threadsPerRow = maxThreads;
     s.splits = streamedSplits();
   }
+  return s;
+}
+
+GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
+                                             std::optional<int64_t> rowLength,
+                                             std::optional<int64_t> rows,
+                                             unsigned elementBytes,
+                                             bool readsOnce, bool pairStates) {
+  GPUStrategy s = chooseRowPlan(target, rowLength, rows, elementBytes,
+                                readsOnce, pairStates);
+  // Few rows split over at most a cluster's blocks merge through the
+  // cluster's shared memory, not through global memory and a counter:
+  // with few blocks in flight the merge's round trips are what a row
+  // waits for. Measured on an H100 (bench/results/gpu_softmax_vocab.md,
+  // "Few rows merged in a cluster"), time against the global merge: bf16
+  // softmax 1 / 8 / 32 / 64 x 128256 -14 / -12 / -11 / -9%, log_softmax 8
+  // and 32 rows -13 / -11%, logsumexp 32 rows -7%, f32 softmax 32 rows
+  // -9%, 8x32000 -24%; on the H200 (session 26) 32x128256 -11%, logsumexp
+  // -9%. Not for peeled rows (a length that is not a multiple of the
+  // vector width), whose masked head and tail take 155 registers against
+  // 99 with the cluster's merge: bf16 64x50257 +20% (H100), 1024x50257
+  // +20% (H200). Nor for many rows: bf16 256x128256 and 4096x128256 +2-4%
+  // (H200).
+  bool fewRows = hasFewRows(target, rows);
+  bool peeled = rowLength && *rowLength % s.vectorWidth != 0;
+  if (s.splits > 1 && fewRows && !peeled && target.maxClusterBlocks &&
+      s.splits <= target.maxClusterBlocks)
+    s.splitMerge = SplitMerge::Cluster;
   return s;
 }
