@@ -43,6 +43,61 @@ func.func @logsumexp_many_rows(%x: memref<1024x128256xbf16>, %y: memref<1024xbf1
 
 // -----
 
+// The shortest rows logsumexp streams (4096 vectors: bf16 32768), as many
+// as the multiprocessors or more: blocks of 256 with 4 vectors in flight.
+// Fewer rows keep the plain plan.
+// CHECK-LABEL: func @logsumexp_rows_of_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 256, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1>
+// CHECK-LABEL: func @logsumexp_few_rows_of_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 1024, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 1, splits = 1>
+func.func @logsumexp_rows_of_32768(%x: memref<4096x32768xbf16>, %y: memref<4096xbf16>) {
+  softmax.logsumexp ins(%x : memref<4096x32768xbf16>) outs(%y : memref<4096xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @logsumexp_few_rows_of_32768(%x: memref<100x32768xbf16>, %y: memref<100xbf16>) {
+  softmax.logsumexp ins(%x : memref<100x32768xbf16>) outs(%y : memref<100xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// softmax and log_softmax of bf16 rows that a block of 512 would cache at 8
+// vectors a thread (one such block a multiprocessor), as many as the
+// multiprocessors or more: streamed twice by 512 threads, 4 vectors in
+// flight. 100 rows, odd rows and exp_pair keep the cached plan.
+// CHECK-LABEL: func @softmax_rows_of_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = reverse>
+// CHECK-LABEL: func @log_softmax_rows_of_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 0, unroll = 4, splits = 1, reread = reverse>
+// CHECK-LABEL: func @softmax_few_rows_of_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 1>
+// CHECK-LABEL: func @softmax_odd_rows_near_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 1>
+// CHECK-LABEL: func @softmax_exp_pair_rows_of_32768
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 512, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 1>
+func.func @softmax_rows_of_32768(%x: memref<4096x32768xbf16>, %y: memref<4096x32768xbf16>) {
+  softmax.softmax ins(%x : memref<4096x32768xbf16>) outs(%y : memref<4096x32768xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @log_softmax_rows_of_32768(%x: memref<132x32768xbf16>, %y: memref<132x32768xbf16>) {
+  softmax.log_softmax ins(%x : memref<132x32768xbf16>) outs(%y : memref<132x32768xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @softmax_few_rows_of_32768(%x: memref<100x32768xbf16>, %y: memref<100x32768xbf16>) {
+  softmax.softmax ins(%x : memref<100x32768xbf16>) outs(%y : memref<100x32768xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @softmax_odd_rows_near_32768(%x: memref<4096x32759xbf16>, %y: memref<4096x32759xbf16>) {
+  softmax.softmax ins(%x : memref<4096x32759xbf16>) outs(%y : memref<4096x32759xbf16>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+func.func @softmax_exp_pair_rows_of_32768(%x: memref<4096x32768xbf16>, %y: memref<4096x32768xbf16>) {
+  softmax.softmax ins(%x : memref<4096x32768xbf16>) outs(%y : memref<4096x32768xbf16>) dimension(1) masked(zero) algorithm(exp_pair)
+  return
+}
+
+// -----
+
 // softmax of bf16 rows too long for one block's registers, at least as
 // many rows as multiprocessors: a block of 1024 threads a row, streamed
 // twice (the second pass backwards: reread = reverse, the NVIDIA default),

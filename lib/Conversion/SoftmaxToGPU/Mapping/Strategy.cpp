@@ -130,6 +130,17 @@ static GPUStrategy chooseRowPlan(const GPUTarget &target,
         vectors >= 16384 || slotsEmpty ? 1024 : 512, maxThreads);
     if (fewRows)
       s.splits = streamedSplits();
+    // The shortest rows this branch takes (4096 vectors: 32768 bf16), as
+    // many as the multiprocessors or more, stream with blocks of 256 and 4
+    // vectors in flight a thread. bf16 4096x32768 in one process: 3555
+    // GB/s against 3224 on the H200 (gpu_softmax_vocab.md, the sweep),
+    // 2930 against 2809 on an H100 (bench/results/sweep_leads/). Longer
+    // rows were not measured so (1024x50257 at 512 threads: U = 2 lost).
+    else if (vectors == 4096 && elementBytes == 2 && rows &&
+             *rows >= target.multiprocessors && n % s.vectorWidth == 0) {
+      s.threadsPerRow = std::min<int64_t>(256, maxThreads);
+      s.unroll = 4;
+    }
     return s;
   }
 
@@ -187,6 +198,20 @@ static GPUStrategy chooseRowPlan(const GPUTarget &target,
       maxCachedVectors(mediumThreads, s.vectorWidth)) {
     s.threadsPerRow = mediumThreads;
     s.cachedVectors = llvm::divideCeil(vectors, s.threadsPerRow);
+    // Except 2-byte rows that fill a block of 512 caching 8 vectors a
+    // thread (about 87 registers: one such block a multiprocessor), as many
+    // as the multiprocessors or more: they stream twice, 512 threads with
+    // 4 vectors in flight (64 registers, two blocks). softmax bf16
+    // 4096x32768 in one process: 3294 GB/s against 2964 cached on the
+    // H200 (gpu_softmax_vocab.md, the sweep), 2906 against 2697 on an H100
+    // (bench/results/sweep_leads/). Peeled rows and exp_pair keep the
+    // cached plan (not measured streamed at this length).
+    if (elementBytes == 2 && mediumThreads == 512 && s.cachedVectors == 8 &&
+        rows && *rows >= target.multiprocessors && n % s.vectorWidth == 0 &&
+        !pairStates) {
+      s.cachedVectors = 0;
+      s.unroll = 4;
+    }
     return s;
   }
   // Long rows of 2-byte elements, as many as the multiprocessors or more:
