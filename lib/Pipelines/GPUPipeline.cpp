@@ -145,7 +145,7 @@ checkGPUOptions(const SoftmaxToGPUPipelineOptions &options, GPUEnd end,
   if (message.empty())
     if (std::optional<std::string> why =
             OptionRange{"cross-entropy-vocab-splits", 1, 4096, false,
-                        "the wave model's"}
+                        "the balance model's"}
                 .check(options.crossEntropyVocabSplits))
       os << *why;
   if (message.empty())

@@ -34,7 +34,7 @@
 // ISA-SAME: v_mfma_f32_16x16x16{{_?}}bf16
 // ISA-SAME: s_barrier
 // SPLITS: vocab_splits = 3
-// RANGE: error: softmax-to-nvvm: cross-entropy-vocab-splits must be 0 (the wave model's) or from 1 to 4096, not 5000
+// RANGE: error: softmax-to-nvvm: cross-entropy-vocab-splits must be 0 (the balance model's) or from 1 to 4096, not 5000
 func.func @head(%h: tensor<512x256xbf16>, %w: tensor<32000x256xbf16>, %t: tensor<512xi64>, %l0: tensor<f32>, %s0: tensor<512xf32>) -> (tensor<f32>, tensor<512xf32>) {
   %l, %s = softmax.linear_cross_entropy ins(%h, %w, %t : tensor<512x256xbf16>, tensor<32000x256xbf16>, tensor<512xi64>) outs(%l0 : tensor<f32>) lse(%s0 : tensor<512xf32>) reduction(mean)
   return %l, %s : tensor<f32>, tensor<512xf32>

@@ -222,7 +222,7 @@ def SoftmaxMapToGPU : Pass<"softmax-map-to-gpu"> {
            "int64_t", "0",
            "softmax.linear_cross_entropy: ranges of classes per token tile, "
            "each a block, merged per token by a second kernel, 1 to 4096 (0: "
-           "the wave model's)">,
+           "the balance model's)">,
     Option<"attentionF32Precision", "attention-f32-precision", "std::string",
            /*default=*/"\"exact\"",
            "softmax.attention on f32 inputs (NVIDIA): exact (3xTF32, within "

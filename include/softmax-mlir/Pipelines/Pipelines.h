@@ -176,7 +176,7 @@ struct SoftmaxToGPUPipelineOptions
       *this, "cross-entropy-vocab-splits",
       llvm::cl::desc("softmax.linear_cross_entropy (softmax-map-to-gpu): "
                      "ranges of classes per token tile, 1 to 4096; 0: the "
-                     "wave model's"),
+                     "balance model's"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> attentionStreamK{
       *this, "attention-stream-k",

@@ -72,7 +72,7 @@ FailureOr<GPUMapping> mlir::softmax::getGPUMappingFromOptions(
        options.attentionStreamK},
       {{"attention-packed-heads", 1, 1024, false, "the mapping's choice"},
        options.attentionPackedHeads},
-      {{"cross-entropy-vocab-splits", 1, 4096, false, "the wave model's"},
+      {{"cross-entropy-vocab-splits", 1, 4096, false, "the balance model's"},
        options.crossEntropyVocabSplits}};
   for (const auto &[range, value] : ranges)
     if (std::optional<std::string> why = range.check(value))

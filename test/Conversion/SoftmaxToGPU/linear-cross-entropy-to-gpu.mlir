@@ -14,7 +14,7 @@
 // CHECK: %[[ZT:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<4x?xf32>
 // CHECK: %[[LOSSES:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xf32>
 // CHECK: %[[KEPT:.*]], %[[T4:.*]] = gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xf32>
-// Kernel 1: 64 token tiles by the wave model's 4 class ranges (256 blocks,
+// Kernel 1: 64 token tiles by the balance model's 4 class ranges (256 blocks,
 // one wave of 2 per multiprocessor), 4 warps, both operands' slices of 64
 // features in 72 KiB of dynamic shared memory (two buffers each, rows
 // padded by 16 bytes), and the warps' merge buffers.

@@ -240,7 +240,7 @@ LogicalResult mapTopKOpToGPU(RewriterBase &rewriter, TopKOp op,
 /// ranges of classes multiplied on the matrix unit (hooks.makeTileMma) and
 /// folded into online states, a thread per token merging the ranges into
 /// lse and the loss, and for sum and mean one block adding the losses. The
-/// classes are cut into `vocabSplits` ranges, or the wave model's count
+/// classes are cut into `vocabSplits` ranges, or the balance model's count
 /// when 0. Emits a diagnostic and fails on what it cannot honour: the
 /// tensor form, a dynamic or unaligned hidden size, an element type or
 /// target without a matrix-unit kernel.
@@ -281,7 +281,7 @@ struct GPUMapping {
                       /*splitMerge=*/std::nullopt,
                       /*reread=*/std::nullopt};
   AttentionGPUStrategy attention;
-  /// softmax.linear_cross_entropy: the class ranges (0: the wave model's).
+  /// softmax.linear_cross_entropy: the class ranges (0: the balance model's).
   int64_t crossEntropyVocabSplits = 0;
 };
 
