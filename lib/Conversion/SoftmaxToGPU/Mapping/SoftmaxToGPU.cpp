@@ -97,9 +97,14 @@ LogicalResult mlir::softmax::mapSoftmaxOpToGPU(RewriterBase &rewriter,
     rewriter.eraseOp(op);
     return success();
   }
-  unsigned elementBytes = std::max(inType.getElementTypeBitWidth(),
-                                   outType.getElementTypeBitWidth()) /
-                          8;
+  // The widest element a vector moves sizes the vectors. logsumexp writes
+  // one value a row, not a row: its input's alone (bf16 rows with an f32
+  // result read 16 bytes a load, not 8).
+  unsigned elementBytes =
+      (isa<LogSumExpOp>(op) ? inType.getElementTypeBitWidth()
+                            : std::max(inType.getElementTypeBitWidth(),
+                                       outType.getElementTypeBitWidth())) /
+      8;
   bool readsOnce = isa<LogSumExpOp>(op) && alg != Algorithm::ThreePass;
   GPUStrategy s = chooseGPUStrategy(target, rowLength, rowCount, elementBytes,
                                     readsOnce, alg == Algorithm::ExpPair);

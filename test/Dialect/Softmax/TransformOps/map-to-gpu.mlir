@@ -32,14 +32,15 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Without attributes: the heuristic for sm_90 (the default chip). A split
-// row (the launch among the scratch allocations), a logsumexp of odd rows
-// (1031: peeled vectors of 4) and an
+// row (the launch among the scratch allocations), a logsumexp of odd bf16
+// rows with an f32 result (1031: peeled vectors of 8, the input's width)
+// and an
 // attention on gfx942 each give their one gpu.launch, in order.
 // CHECK-LABEL: func @several
 // CHECK: gpu.launch async
 // CHECK: } {first, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 16, splits = 32, split_merge = global>}
 // CHECK: gpu.launch
-// CHECK: } {second, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 3, splits = 1>}
+// CHECK: } {second, softmax.strategy = #softmax.gpu_strategy<threads_per_row = 64, rows_per_block = 1, vector_width = 8, cached_vectors = 3, splits = 1>}
 // CHECK: gpu.launch
 // CHECK: } {softmax.strategy = #softmax.attention_gpu_strategy<mma = mfma16x16x16{{.*}}>, third}
 func.func @several(%x: memref<4x262144xf32>, %y: memref<4x262144xf32>,
