@@ -94,12 +94,19 @@ struct GPUStrategy {
   }
 };
 
+/// Whether a row of `rowLength` is peeled in vectors of `vectorWidth`: its
+/// length is not a multiple of the width, so it is read from the aligned
+/// address at or before its start, its first and last vectors masked.
+inline bool isPeeledRow(int64_t vectorWidth, int64_t rowLength) {
+  return rowLength % vectorWidth != 0;
+}
+
 /// The elements a row of `rowLength` spans in aligned vectors of
-/// `vectorWidth`: a row whose length is not a multiple of the width is
-/// peeled, read from the aligned address at or before its start, and may
-/// span vectorWidth - 1 elements more than it holds.
+/// `vectorWidth`: a peeled row may span vectorWidth - 1 elements more than
+/// it holds.
 inline int64_t rowSpan(int64_t vectorWidth, int64_t rowLength) {
-  return rowLength % vectorWidth ? rowLength + vectorWidth - 1 : rowLength;
+  return isPeeledRow(vectorWidth, rowLength) ? rowLength + vectorWidth - 1
+                                             : rowLength;
 }
 
 /// The elements of a row that one block of a split row folds: what its

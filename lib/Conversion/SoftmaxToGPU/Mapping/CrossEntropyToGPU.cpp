@@ -37,8 +37,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::softmax;

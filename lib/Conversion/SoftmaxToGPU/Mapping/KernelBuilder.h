@@ -34,8 +34,8 @@ public:
     inElt = xType.getElementType();
     outElt = cast<MemRefType>(y.getType()).getElementType();
     int64_t length = xType.getDimSize(1);
-    peeled = s.vectorWidth > 1 &&
-             (ShapedType::isDynamic(length) || length % s.vectorWidth != 0);
+    peeled = s.vectorWidth > 1 && (ShapedType::isDynamic(length) ||
+                                   isPeeledRow(s.vectorWidth, length));
   }
 
   /// The whole kernel body; `launch` gives thread and block ids and the

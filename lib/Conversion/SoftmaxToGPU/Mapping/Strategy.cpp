@@ -97,6 +97,10 @@ static GPUStrategy chooseRowPlan(const GPUTarget &target,
   // Rows too few to fill half the multiprocessors, one block each: both
   // the streamed and the cached plans split them over blocks.
   bool fewRows = hasFewRows(target, rows);
+  // Rows enough for a block each on every multiprocessor, and whether
+  // a row is peeled (plans measured on even rows only exclude those).
+  bool manyRows = rows && *rows >= target.multiprocessors;
+  bool peeled = isPeeledRow(s.vectorWidth, n);
   // Streamed chunks per row: enough blocks to fill the multiprocessors
   // twice, at most a warp's worth (one warp merges them), none empty.
   auto streamedSplits = [&]() {
@@ -136,8 +140,7 @@ static GPUStrategy chooseRowPlan(const GPUTarget &target,
     // GB/s against 3224 on the H200 (gpu_softmax_vocab.md, the sweep),
     // 2930 against 2809 on an H100 (bench/results/sweep_leads/). Longer
     // rows were not measured so (1024x50257 at 512 threads: U = 2 lost).
-    else if (vectors == 4096 && elementBytes == 2 && rows &&
-             *rows >= target.multiprocessors && n % s.vectorWidth == 0) {
+    else if (vectors == 4096 && elementBytes == 2 && manyRows && !peeled) {
       s.threadsPerRow = std::min<int64_t>(256, maxThreads);
       s.unroll = 4;
     }
@@ -207,8 +210,7 @@ static GPUStrategy chooseRowPlan(const GPUTarget &target,
     // (bench/results/sweep_leads/). Peeled rows and exp_pair keep the
     // cached plan (not measured streamed at this length).
     if (elementBytes == 2 && mediumThreads == 512 && s.cachedVectors == 8 &&
-        rows && *rows >= target.multiprocessors && n % s.vectorWidth == 0 &&
-        !pairStates) {
+        manyRows && !peeled && !pairStates) {
       s.cachedVectors = 0;
       s.unroll = 4;
     }
@@ -237,12 +239,11 @@ static GPUStrategy chooseRowPlan(const GPUTarget &target,
   // against 3096, 2456 against 2712), which the same sm_90 target cannot
   // tell apart (bench/results/vocab_defaults/README.md, "Rows split to
   // fit L2"). `splits` asks for it.
-  if (elementBytes == 2 && rows && *rows >= target.multiprocessors &&
-      maxThreads >= 1024) {
+  if (elementBytes == 2 && manyRows && maxThreads >= 1024) {
     s.cachedVectors = 0;
     s.splits = 1;
     s.threadsPerRow = 1024;
-    s.unroll = n % s.vectorWidth ? 1 : pairStates ? 2 : 4;
+    s.unroll = peeled ? 1 : pairStates ? 2 : 4;
     return s;
   }
   // Long rows: split each row over blocks, each caching a chunk, when the
@@ -289,7 +290,7 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // +20% (H200). Nor for many rows: bf16 256x128256 and 4096x128256 +2-4%
   // (H200).
   bool fewRows = hasFewRows(target, rows);
-  bool peeled = rowLength && *rowLength % s.vectorWidth != 0;
+  bool peeled = rowLength && isPeeledRow(s.vectorWidth, *rowLength);
   if (s.splits > 1 && fewRows && !peeled && target.maxClusterBlocks &&
       s.splits <= target.maxClusterBlocks)
     s.splitMerge = SplitMerge::Cluster;
