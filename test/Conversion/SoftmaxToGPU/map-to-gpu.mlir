@@ -178,12 +178,12 @@ func.func @odd_rows(%x: memref<1024x50257xbf16>, %y: memref<1024x50257xbf16>) {
 
 // -----
 
-// Odd rows cached in registers (64 rows of 50257, split over 7 blocks): a
-// vector's masked lanes are those between two bounds, shift - col and
-// rowEnd - col clamped to [0, 8], compared in i32 with the constant lanes;
-// no per-lane 64-bit column, which LLVM kept alive from each load to its
-// store (155 registers against 119 in a cluster, 99 against 96 merged
-// through global memory).
+// Odd rows cached in registers (64 rows of 50257, split over 7 blocks of a
+// cluster): a vector's masked lanes are those between two bounds,
+// shift - col and rowEnd - col clamped to [0, 8], compared in i32 with the
+// constant lanes; no per-lane 64-bit column, which LLVM kept alive from
+// each load to its store (155 registers against 119 in a cluster, 99
+// against 96 merged through global memory).
 // CHECK-LABEL: func @cached_odd_rows
 // CHECK: %[[LANES:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : vector<8xi32>
 // CHECK: %[[LO:.*]] = arith.maxsi %{{.*}}, %c0{{.*}} : index
@@ -200,7 +200,7 @@ func.func @odd_rows(%x: memref<1024x50257xbf16>, %y: memref<1024x50257xbf16>) {
 // CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %[[IN]] : vector<8xi1>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[MASK]], %{{.*}} {alignment = 16 : i64} : memref<3216448xbf16>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
 // CHECK: vector.maskedstore
-// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 7, split_merge = global>
+// CHECK: softmax.strategy = #softmax.gpu_strategy<threads_per_row = 128, rows_per_block = 1, vector_width = 8, cached_vectors = 8, splits = 7, split_merge = cluster>
 func.func @cached_odd_rows(%x: memref<64x50257xbf16>, %y: memref<64x50257xbf16>) {
   softmax.softmax ins(%x : memref<64x50257xbf16>) outs(%y : memref<64x50257xbf16>) dimension(1) masked(zero) algorithm(online)
   return

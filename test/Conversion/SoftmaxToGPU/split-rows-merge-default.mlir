@@ -1,7 +1,7 @@
 // How split rows merge when nothing asks (chooseGPUStrategy): few rows
 // (at most half the multiprocessors) split over at most a cluster's blocks
-// merge in the cluster on sm_90; peeled rows, many rows and targets
-// without clusters merge through global memory.
+// merge in the cluster on sm_90 (peeled rows up to 8 blocks); many rows
+// and targets without clusters merge through global memory.
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_90" -split-input-file | FileCheck %s
 // RUN: softmax-opt %s --softmax-map-to-gpu="chip=sm_80" -split-input-file | FileCheck %s --check-prefix=SM80
 
@@ -28,13 +28,25 @@ func.func @one_row(%x: memref<1x32000xf32>, %y: memref<1x32000xf32>) {
 
 // -----
 
-// GPT-2's odd 50257: the rows are peeled, and the cluster's merge would
-// take 155 registers against 99.
+// GPT-2's odd 50257: the rows are peeled, 7 chunks a row; peeled rows
+// merge in a cluster up to 8 chunks.
 // CHECK-LABEL: func @peeled_rows
-// CHECK-NOT: gpu.launch clusters
-// CHECK: splits = 7, split_merge = global>
+// CHECK: gpu.launch clusters
+// CHECK: splits = 7, split_merge = cluster>
 func.func @peeled_rows(%x: memref<64x50257xbf16>, %y: memref<64x50257xbf16>) {
   softmax.softmax ins(%x : memref<64x50257xbf16>) outs(%y : memref<64x50257xbf16>) dimension(1) masked(zero)
+  return
+}
+
+// -----
+
+// Peeled rows in 16 chunks merge through global memory (the cluster took
+// 17% longer on an H100).
+// CHECK-LABEL: func @peeled_rows_many_chunks
+// CHECK-NOT: gpu.launch clusters
+// CHECK: splits = 16, split_merge = global>
+func.func @peeled_rows_many_chunks(%x: memref<32x128257xbf16>, %y: memref<32x128257xbf16>) {
+  softmax.log_softmax ins(%x : memref<32x128257xbf16>) outs(%y : memref<32x128257xbf16>) dimension(1) masked(zero)
   return
 }
 

@@ -118,6 +118,9 @@ extern "C" void _mlir_ciface_rev_bf16(MemRef2 *, MemRef2 *);
 extern "C" void _mlir_ciface_rev_log_bf16(MemRef2 *, MemRef2 *);
 extern "C" void _mlir_ciface_rev_split_f32(MemRef2 *, MemRef2 *);
 extern "C" void _mlir_ciface_rev_three_f32(MemRef2 *, MemRef2 *);
+extern "C" void _mlir_ciface_cached_cluster_bf16(MemRef2 *, MemRef2 *);
+extern "C" void _mlir_ciface_cached_global_bf16(MemRef2 *, MemRef2 *);
+extern "C" void _mlir_ciface_cached_log_f32(MemRef2 *, MemRef2 *);
 
 int main() {
   std::printf("backend: %s\n", softmaxRuntimeGetBackendName());
@@ -133,5 +136,11 @@ int main() {
                               _mlir_ciface_rev_split_f32, rng));
   worst = std::max(worst, run("rev_three_f32", 4099, false, false,
                               _mlir_ciface_rev_three_f32, rng));
+  worst = std::max(worst, run("cached_cluster_bf16", 50257, true, false,
+                              _mlir_ciface_cached_cluster_bf16, rng));
+  worst = std::max(worst, run("cached_global_bf16", 50257, true, false,
+                              _mlir_ciface_cached_global_bf16, rng));
+  worst = std::max(worst, run("cached_log_f32", 4097, false, true,
+                              _mlir_ciface_cached_log_f32, rng));
   return worst;
 }

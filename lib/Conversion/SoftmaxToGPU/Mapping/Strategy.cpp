@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::softmax;
 
@@ -284,15 +286,19 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // softmax 1 / 8 / 32 / 64 x 128256 -14 / -12 / -11 / -9%, log_softmax 8
   // and 32 rows -13 / -11%, logsumexp 32 rows -7%, f32 softmax 32 rows
   // -9%, 8x32000 -24%; on the H200 (session 26) 32x128256 -11%, logsumexp
-  // -9%. Not for peeled rows (a length that is not a multiple of the
-  // vector width), whose masked head and tail take 155 registers against
-  // 99 with the cluster's merge: bf16 64x50257 +20% (H100), 1024x50257
-  // +20% (H200). Nor for many rows: bf16 256x128256 and 4096x128256 +2-4%
-  // (H200).
+  // -9%. Peeled rows (a length that is not a multiple of the vector width)
+  // only up to 8 chunks, the portable cluster size: their masked head and
+  // tail take 119-128 registers a thread against 96 for an even row (4
+  // blocks of 128 threads a multiprocessor, not 5). In 7 chunks the
+  // cluster still wins, in 16 it loses (H100, bench/results/peeled_mask/:
+  // bf16 64x50257 -10%, 8x50257 -16%; log_softmax 32x128257 +17%). Nor for
+  // many rows: bf16 256x128256 and 4096x128256 +2-4% (H200).
   bool fewRows = hasFewRows(target, rows);
   bool peeled = rowLength && isPeeledRow(s.vectorWidth, *rowLength);
-  if (s.splits > 1 && fewRows && !peeled && target.maxClusterBlocks &&
-      s.splits <= target.maxClusterBlocks)
+  int64_t clusterBlocks =
+      peeled ? std::min<int64_t>(target.maxClusterBlocks, 8)
+             : target.maxClusterBlocks;
+  if (s.splits > 1 && fewRows && s.splits <= clusterBlocks)
     s.splitMerge = SplitMerge::Cluster;
   return s;
 }
