@@ -5,15 +5,21 @@
 # hostile rows (bench/results/peeled_mask/README.md).
 #   here:   python3 scripts/build-kernel-library.py --out-dir build-gpu/peel_{old,new} $(cat SPECS)
 #   device: bash bench/gpu/peeled_mask_ab.sh $OUT     (carry build-gpu/peel_old, build-gpu/peel_new)
+# OLD, NEW, SHAPES and DTYPES name other libraries and cases (the second
+# run: build-gpu/odd_{old,new}, odd rows of 256 and 4096).
 set -u
 out=$1
+OLD=${OLD:-build-gpu/peel_old} NEW=${NEW:-build-gpu/peel_new}
+SHAPES=${SHAPES:-64x50257,32x128257,8x50257,4000x4097,1000x1031,1024x50257}
+DTYPES=${DTYPES:-bf16,f32}
 export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name --format=csv,noheader
 for round in 1 2; do
   for lib in old new; do
-    timeout 140 python3 bench/gpu/bench_softmax.py --lib-dir build-gpu/peel_$lib \
-      --out $out/${lib}_$round --shapes 64x50257,32x128257,8x50257,4000x4097,1000x1031,1024x50257 \
-      --dtypes bf16,f32 --ops softmax,log_softmax --only ours --iters 200 \
+    dir=$OLD; [ $lib = new ] && dir=$NEW
+    timeout 140 python3 bench/gpu/bench_softmax.py --lib-dir $dir \
+      --out $out/${lib}_$round --shapes $SHAPES \
+      --dtypes $DTYPES --ops softmax,log_softmax --only ours --iters 200 \
       > $out/${lib}_$round.log 2>&1 || echo "$lib round $round: exit $?"
     grep -c "ok" $out/${lib}_$round.log
   done

@@ -29,17 +29,23 @@ Value KernelBuilder::lanesInRow(OpBuilder &at, Value col, Value valid) {
   // The helpers build with `b`: point it where `at` builds.
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
-  if (s.cachedVectors > 0) {
+  if (s.cachedVectors > 0 && s.vectorWidth >= 8 &&
+      s.threadsPerRow * s.rowsPerBlock <= 256) {
     // A cached row stores each vector at the column it loaded it from, and
-    // LLVM keeps whatever the two masks share alive in between. With
-    // per-lane 64-bit columns (col + k, below) a peeled bf16 64x50257 row
-    // took 155 registers merged in a cluster and 99 through global memory;
-    // with two bounds a vector, 119 and 96 (ptxas, sm_90). Lane k is inside
-    // the row when shift - col <= k < rowEnd - col, each bound clamped to
-    // [0, width] and compared in i32 with constant lanes. Streamed rows
-    // keep the per-lane form: 32 registers against 42 for this one at
-    // 1024x50257, where 32 lets two blocks of 1024 threads share a
-    // multiprocessor.
+    // LLVM keeps whatever the two masks share alive in between: with
+    // per-lane 64-bit columns (col + k, below), seven 64-bit values a
+    // vector of 8. Here a vector keeps two bounds instead: lane k is inside the
+    // row when shift - col <= k < rowEnd - col, each bound clamped to
+    // [0, width] and compared in i32 with constant lanes. Registers (ptxas,
+    // sm_90) and time (H100, bench/results/peeled_mask/): bf16 64x50257 in
+    // a cluster 155 -> 119 (4 blocks a multiprocessor, not 3: 18.7 -> 13.9
+    // us), 4096x4097 59 -> 48 and 4096x8191 110 -> 79 (-11% each). Where
+    // the block count a multiprocessor holds does not change the two-bound
+    // form is slower: vectors of 4 lanes (f32; registers unchanged, 0.5-4%
+    // slower) and blocks of 512 threads (bf16 4096x16383 105 -> 80, one
+    // block either way, 7.6% slower) keep the per-lane form, as streamed
+    // rows do (1024x50257: 32 registers against 42, two blocks of 1024
+    // threads a multiprocessor).
     auto lanesType = VectorType::get({s.vectorWidth}, b.getI32Type());
     auto bound = [&](Value end) {
       Value v = arith::MaxSIOp::create(b, loc, sub(end, col), idx(0));
