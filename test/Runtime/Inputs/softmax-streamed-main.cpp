@@ -124,23 +124,27 @@ extern "C" void _mlir_ciface_cached_log_f32(MemRef2 *, MemRef2 *);
 
 int main() {
   std::printf("backend: %s\n", softmaxRuntimeGetBackendName());
+  struct Case {
+    const char *name;
+    int64_t length;
+    bool bf16, logs;
+    Fn fn;
+  };
+  const Case cases[] = {
+      {"fwd_bf16", 128257, true, false, _mlir_ciface_fwd_bf16},
+      {"rev_bf16", 128257, true, false, _mlir_ciface_rev_bf16},
+      {"rev_log_bf16", 50257, true, true, _mlir_ciface_rev_log_bf16},
+      {"rev_split_f32", 100003, false, false, _mlir_ciface_rev_split_f32},
+      {"rev_three_f32", 4099, false, false, _mlir_ciface_rev_three_f32},
+      {"cached_cluster_bf16", 50257, true, false,
+       _mlir_ciface_cached_cluster_bf16},
+      {"cached_global_bf16", 50257, true, false,
+       _mlir_ciface_cached_global_bf16},
+      {"cached_log_f32", 4097, false, true, _mlir_ciface_cached_log_f32},
+  };
   std::mt19937 rng(2026);
   int worst = 0;
-  worst = std::max(worst, run("fwd_bf16", 128257, true, false,
-                              _mlir_ciface_fwd_bf16, rng));
-  worst = std::max(worst, run("rev_bf16", 128257, true, false,
-                              _mlir_ciface_rev_bf16, rng));
-  worst = std::max(worst, run("rev_log_bf16", 50257, true, true,
-                              _mlir_ciface_rev_log_bf16, rng));
-  worst = std::max(worst, run("rev_split_f32", 100003, false, false,
-                              _mlir_ciface_rev_split_f32, rng));
-  worst = std::max(worst, run("rev_three_f32", 4099, false, false,
-                              _mlir_ciface_rev_three_f32, rng));
-  worst = std::max(worst, run("cached_cluster_bf16", 50257, true, false,
-                              _mlir_ciface_cached_cluster_bf16, rng));
-  worst = std::max(worst, run("cached_global_bf16", 50257, true, false,
-                              _mlir_ciface_cached_global_bf16, rng));
-  worst = std::max(worst, run("cached_log_f32", 4097, false, true,
-                              _mlir_ciface_cached_log_f32, rng));
+  for (const Case &c : cases)
+    worst = std::max(worst, run(c.name, c.length, c.bf16, c.logs, c.fn, rng));
   return worst;
 }
