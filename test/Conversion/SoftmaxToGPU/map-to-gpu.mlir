@@ -210,7 +210,8 @@ func.func @cached_odd_rows(%x: memref<64x50257xbf16>, %y: memref<64x50257xbf16>)
 
 // Where the two bounds would not let a multiprocessor hold more blocks
 // they cost time (H100: bf16 4096x16383 in blocks of 512 threads 7.6%,
-// f32 vectors of 4 lanes 0.5-4%): those keep the per-lane columns.
+// f32 rows of 4-lane vectors in one block 0.5-4%): those keep the
+// per-lane columns.
 // CHECK-LABEL: func @cached_odd_rows_per_lane
 // CHECK-NOT: vector<8xi32>
 // CHECK: arith.cmpi uge, %{{.*}}, %{{.*}} : vector<8xindex>
@@ -227,5 +228,19 @@ func.func @cached_odd_rows_per_lane(%x: memref<4096x16383xbf16>, %y: memref<4096
 }
 func.func @cached_odd_rows_f32(%x: memref<1000x1031xf32>, %y: memref<1000x1031xf32>) {
   softmax.softmax ins(%x : memref<1000x1031xf32>) outs(%y : memref<1000x1031xf32>) dimension(1) masked(zero) algorithm(online)
+  return
+}
+
+// -----
+
+// Split f32 rows take the two bounds (f32 64x50257 in a cluster: 167
+// registers with per-lane columns, 124 with the bounds).
+// CHECK-LABEL: func @cached_odd_rows_f32_split
+// CHECK: arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK: threads_per_row = 128, rows_per_block = 1, vector_width = 4, cached_vectors = 15, splits = 7, split_merge = cluster
+func.func @cached_odd_rows_f32_split(%x: memref<64x50257xf32>, %y: memref<64x50257xf32>) {
+  softmax.softmax ins(%x : memref<64x50257xf32>) outs(%y : memref<64x50257xf32>) dimension(1) masked(zero) algorithm(online)
   return
 }

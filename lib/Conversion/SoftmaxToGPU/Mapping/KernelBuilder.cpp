@@ -29,7 +29,7 @@ Value KernelBuilder::lanesInRow(OpBuilder &at, Value col, Value valid) {
   // The helpers build with `b`: point it where `at` builds.
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
-  if (s.cachedVectors > 0 && s.vectorWidth >= 8 &&
+  if (s.cachedVectors > 0 && (s.vectorWidth >= 8 || s.splits > 1) &&
       s.threadsPerRow * s.rowsPerBlock <= 256) {
     // A cached row stores each vector at the column it loaded it from, and
     // LLVM keeps whatever the two masks share alive in between: with
@@ -41,11 +41,12 @@ Value KernelBuilder::lanesInRow(OpBuilder &at, Value col, Value valid) {
     // a cluster 155 -> 119 (4 blocks a multiprocessor, not 3: 18.7 -> 13.9
     // us), 4096x4097 59 -> 48 and 4096x8191 110 -> 79 (-11% each). Where
     // the block count a multiprocessor holds does not change the two-bound
-    // form is slower: vectors of 4 lanes (f32; registers unchanged, 0.5-4%
-    // slower) and blocks of 512 threads (bf16 4096x16383 105 -> 80, one
-    // block either way, 7.6% slower) keep the per-lane form, as streamed
-    // rows do (1024x50257: 32 registers against 42, two blocks of 1024
-    // threads a multiprocessor).
+    // form is slower: rows of 4-lane vectors in one block (f32 1031-16383;
+    // registers unchanged, 0.5-4% slower) and blocks of 512 threads (bf16
+    // 4096x16383 105 -> 80, one block either way, 7.6% slower) keep the
+    // per-lane form, as streamed rows do (1024x50257: 32 registers against
+    // 42, two blocks of 1024 threads a multiprocessor). Split f32 rows take
+    // the two bounds: f32 64x50257 in a cluster 167 -> 124.
     auto lanesType = VectorType::get({s.vectorWidth}, b.getI32Type());
     auto bound = [&](Value end) {
       Value v = arith::MaxSIOp::create(b, loc, sub(end, col), idx(0));
