@@ -25,71 +25,70 @@ Value KernelBuilder::vectorInRow(Value col, Value valid) {
   return andI(valid, andI(head, tail));
 }
 
+bool KernelBuilder::masksByBounds() const {
+  // A cached row stores each vector at the column it loaded it from, and
+  // LLVM keeps whatever the two masks share alive in between: with per-lane
+  // 64-bit columns, seven 64-bit values a vector of 8. Two bounds a vector
+  // keep fewer. Registers (ptxas, sm_90) and time (H100,
+  // bench/results/peeled_mask/): bf16 64x50257 in a cluster 155 -> 119 (4
+  // blocks a multiprocessor, not 3: 18.7 -> 13.9 us), 4096x4097 59 -> 48
+  // and 4096x8191 110 -> 79 (-11% each); split f32 rows, f32 64x50257 in a
+  // cluster 167 -> 124. Where the blocks a multiprocessor holds do not
+  // change, the bounds are slower: f32 rows of 4-lane vectors in one block
+  // (registers unchanged, 0.5-4% slower) and blocks of 512 threads (bf16
+  // 4096x16383 105 -> 80, one block either way, 7.6% slower) keep the
+  // per-lane columns, as streamed rows do (1024x50257: 32 registers against
+  // 42, two blocks of 1024 threads a multiprocessor).
+  return s.cachedVectors > 0 && (s.vectorWidth >= 8 || s.splits > 1) &&
+         s.threadsPerRow * s.rowsPerBlock <= 256;
+}
+
 Value KernelBuilder::lanesInRow(OpBuilder &at, Value col, Value valid) {
   // The helpers build with `b`: point it where `at` builds.
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(at.getInsertionBlock(), at.getInsertionPoint());
-  if (s.cachedVectors > 0 && (s.vectorWidth >= 8 || s.splits > 1) &&
-      s.threadsPerRow * s.rowsPerBlock <= 256) {
-    // A cached row stores each vector at the column it loaded it from, and
-    // LLVM keeps whatever the two masks share alive in between: with
-    // per-lane 64-bit columns (col + k, below), seven 64-bit values a
-    // vector of 8. Here a vector keeps two bounds instead: lane k is inside the
-    // row when shift - col <= k < rowEnd - col, each bound clamped to
-    // [0, width] and compared in i32 with constant lanes. Registers (ptxas,
-    // sm_90) and time (H100, bench/results/peeled_mask/): bf16 64x50257 in
-    // a cluster 155 -> 119 (4 blocks a multiprocessor, not 3: 18.7 -> 13.9
-    // us), 4096x4097 59 -> 48 and 4096x8191 110 -> 79 (-11% each). Where
-    // the block count a multiprocessor holds does not change the two-bound
-    // form is slower: rows of 4-lane vectors in one block (f32 1031-16383;
-    // registers unchanged, 0.5-4% slower) and blocks of 512 threads (bf16
-    // 4096x16383 105 -> 80, one block either way, 7.6% slower) keep the
-    // per-lane form, as streamed rows do (1024x50257: 32 registers against
-    // 42, two blocks of 1024 threads a multiprocessor). Split f32 rows take
-    // the two bounds: f32 64x50257 in a cluster 167 -> 124.
+  auto splat = [&](Value v, Type vectorType) {
+    return vector::BroadcastOp::create(b, loc, vectorType, v);
+  };
+  // The lane numbers as a constant: the GPU pipelines lower no vector.step.
+  auto laneNumbers = [&](VectorType type) {
+    unsigned bits = type.getElementType().isIndex()
+                        ? 64
+                        : type.getElementType().getIntOrFloatBitWidth();
+    SmallVector<APInt> steps;
+    for (int64_t i = 0; i < s.vectorWidth; ++i)
+      steps.push_back(APInt(bits, i));
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(type, steps));
+  };
+  Value head, tail;
+  if (masksByBounds()) {
+    // Lane k is inside the row when shift - col <= k < rowEnd - col, each
+    // bound clamped to [0, width] and compared in i32.
     auto lanesType = VectorType::get({s.vectorWidth}, b.getI32Type());
     auto bound = [&](Value end) {
       Value v = arith::MaxSIOp::create(b, loc, sub(end, col), idx(0));
       v = arith::MinSIOp::create(b, loc, v, idx(s.vectorWidth));
-      return vector::BroadcastOp::create(
-          b, loc, lanesType,
-          arith::IndexCastOp::create(b, loc, b.getI32Type(), v));
+      return splat(arith::IndexCastOp::create(b, loc, b.getI32Type(), v),
+                   lanesType);
     };
-    SmallVector<int32_t> laneNumbers;
-    for (int32_t i = 0; i < s.vectorWidth; ++i)
-      laneNumbers.push_back(i);
-    Value lanes = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(lanesType, ArrayRef<int32_t>(laneNumbers)));
-    Value head = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       lanes, bound(shift));
-    Value tail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                       lanes, bound(rowEnd));
-    Value ok = vector::BroadcastOp::create(
-        b, loc, VectorType::get({s.vectorWidth}, b.getI1Type()), valid);
-    return arith::AndIOp::create(b, loc, ok,
-                                 arith::AndIOp::create(b, loc, head, tail));
+    Value lanes = laneNumbers(lanesType);
+    head = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, lanes,
+                                 bound(shift));
+    tail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lanes,
+                                 bound(rowEnd));
+  } else {
+    // Lane k is inside the row when shift <= col + k < rowEnd.
+    auto indices = VectorType::get({s.vectorWidth}, b.getIndexType());
+    Value cols = arith::AddIOp::create(b, loc, laneNumbers(indices),
+                                       splat(col, indices));
+    head = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, cols,
+                                 splat(shift, indices));
+    tail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cols,
+                                 splat(rowEnd, indices));
   }
-  auto indices = VectorType::get({s.vectorWidth}, b.getIndexType());
-  auto splat = [&](Value v) {
-    return vector::BroadcastOp::create(
-        b, loc,
-        v.getType().isIndex() ? indices
-                              : VectorType::get({s.vectorWidth}, v.getType()),
-        v);
-  };
-  // The lane offsets as a constant: the GPU pipelines lower no vector.step.
-  SmallVector<APInt> steps;
-  for (int64_t i = 0; i < s.vectorWidth; ++i)
-    steps.push_back(APInt(64, i));
-  Value lanes =
-      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(indices, steps));
-  Value cols = arith::AddIOp::create(b, loc, lanes, splat(col));
-  Value head = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, cols,
-                                     splat(shift));
-  Value tail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cols,
-                                     splat(rowEnd));
-  return arith::AndIOp::create(b, loc, splat(valid),
+  Value ok = splat(valid, VectorType::get({s.vectorWidth}, b.getI1Type()));
+  return arith::AndIOp::create(b, loc, ok,
                                arith::AndIOp::create(b, loc, head, tail));
 }
 

@@ -70,6 +70,9 @@ private:
   /// lanes of it that do (built where `at` builds).
   Value vectorInRow(Value col, Value valid);
   Value lanesInRow(OpBuilder &at, Value col, Value valid);
+  /// Whether lanesInRow compares the lanes with two bounds a vector (i32)
+  /// rather than each lane's 64-bit column with the row's start and end.
+  bool masksByBounds() const;
 
   /// The fold of the op's algorithm: online folds a group's max as a
   /// tree, exp_pair the exponents of its pairs in a chain (-inf elements

@@ -295,8 +295,9 @@ GPUStrategy mlir::softmax::chooseGPUStrategy(const GPUTarget &target,
   // many rows: bf16 256x128256 and 4096x128256 +2-4% (H200).
   bool fewRows = hasFewRows(target, rows);
   bool peeled = rowLength && isPeeledRow(s.vectorWidth, *rowLength);
+  constexpr int64_t kPortableClusterBlocks = 8;
   int64_t clusterBlocks =
-      peeled ? std::min<int64_t>(target.maxClusterBlocks, 8)
+      peeled ? std::min(target.maxClusterBlocks, kPortableClusterBlocks)
              : target.maxClusterBlocks;
   if (s.splits > 1 && fewRows && s.splits <= clusterBlocks)
     s.splitMerge = SplitMerge::Cluster;
